@@ -1,0 +1,30 @@
+// StageFabric: zero-time delivery of a request to the component that owns
+// its next hop (address = fabric id). All time is spent inside components;
+// the fabric is only the wiring of the stage graph.
+#pragma once
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/multi_passthrough_initiator_socket.h>
+#include <tlm_utils/multi_passthrough_target_socket.h>
+
+namespace ubsim {
+
+class StageFabric : public sc_core::sc_module {
+ public:
+  tlm_utils::multi_passthrough_target_socket<StageFabric> from_components;
+  tlm_utils::multi_passthrough_initiator_socket<StageFabric> to_components;
+
+  explicit StageFabric(sc_core::sc_module_name name) : sc_module(name) {
+    from_components.register_nb_transport_fw(this, &StageFabric::route);
+  }
+
+ private:
+  tlm::tlm_sync_enum route(int /*from*/, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                           sc_core::sc_time& delay) {
+    const auto target = static_cast<unsigned>(gp.get_address());
+    sc_assert(target < to_components.size());
+    return to_components[target]->nb_transport_fw(gp, phase, delay);
+  }
+};
+
+}  // namespace ubsim

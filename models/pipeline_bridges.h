@@ -1,0 +1,74 @@
+// Bridges from the TLM fabric to the three verilated pipeline tops. The tops
+// share their stream port names, so one template maps the common ports and
+// each bridge adds only its configuration and input fields.
+#pragma once
+#include <memory>
+
+#include "verilated_compat.h"
+
+#include "Vroce_tx_pipeline.h"
+#include "Vrx_pipeline.h"
+#include "Vub_tx_pipeline.h"
+#include "rtl_bridge.h"
+
+namespace ubsim {
+
+template <class Model>
+class VerilatedPipelineBridge : public ClockedRtlBridge {
+ public:
+  VerilatedPipelineBridge(sc_core::sc_module_name name, const ModelParams& p)
+      : ClockedRtlBridge(name, p), m_(std::make_unique<Model>(context(), "dut")) {}
+
+ protected:
+  void set_clock_and_reset(bool clk, bool rst) override { m_->clk = clk; m_->rst = rst; }
+  bool input_ready() const override { return m_->s_ready; }
+  bool output_valid() const override { return m_->m_valid; }
+  uint32_t output_id() const override { return m_->m_id; }
+  void set_output_ready(bool ready) override { m_->m_ready = ready; }
+  bool model_busy() const override { return m_->busy; }
+  void eval() override { m_->eval(); }
+  void trace_model(VerilatedFstC* tfp) override { m_->trace(tfp, 99); }
+
+  std::unique_ptr<Model> m_;
+};
+
+// UB controller send pipeline: URMA async (ub.tx) and Load/Store (ub.load_tx).
+class UbTxBridge : public VerilatedPipelineBridge<Vub_tx_pipeline> {
+ public:
+  UbTxBridge(sc_core::sc_module_name name, const ModelParams& p);
+ protected:
+  void configure() override;
+  void drive_input(const Request* head) override;
+};
+
+// PCIe NIC send pipeline (nic.tx): in-order PSN read-modify-write.
+class RoceTxBridge : public VerilatedPipelineBridge<Vroce_tx_pipeline> {
+ public:
+  RoceTxBridge(sc_core::sc_module_name name, const ModelParams& p);
+ protected:
+  void configure() override;
+  void drive_input(const Request* head) override;
+};
+
+// Receive pipeline of either stack. full_key/short_key name the depths of
+// its two routes (the short one serves ub.load_rx).
+class RxBridge : public VerilatedPipelineBridge<Vrx_pipeline> {
+ public:
+  RxBridge(sc_core::sc_module_name name, const ModelParams& p, const char* full_key,
+           const char* short_key);
+ protected:
+  void configure() override;
+  void drive_input(const Request* head) override;
+ private:
+  const char* full_key_;
+  const char* short_key_;
+};
+
+// Structural limits the RTL reports for a configuration (its fixed stages
+// depend on runtime structure such as the TP-context beats).
+struct PipelineLimits {
+  int ub_tx_min_async, ub_tx_min_load, roce_tx_min, rx_min, max_chain;
+};
+PipelineLimits query_pipeline_limits(const ModelParams& p);
+
+}  // namespace ubsim

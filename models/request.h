@@ -1,0 +1,66 @@
+// A request travelling along its path, with the timestamps every component
+// records when the request crosses its boundary.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+
+#include "stage.h"
+
+namespace ubsim {
+
+enum class Verb { Read, Write };
+
+// Timestamps of one hop (fs since simulation start) and the cycle-level
+// effects the owning component itemizes.
+struct HopTimes {
+  uint64_t arrive_fs = 0;   // request handed to the component
+  uint64_t start_fs = 0;    // service began (RTL: input handshake edge)
+  uint64_t depart_fs = 0;   // handed on (RTL: first flit out)
+  uint64_t align_fs = 0;    // RTL: wait for the first clock edge after arrival
+  uint64_t serialize_fs = 0;  // wire: first byte out to last byte out
+};
+
+struct Route {
+  std::vector<HopSpec> hops;
+  std::vector<int> component;   // fabric id of the component that runs each hop
+  int sink = -1;                // fabric id that receives the finished request
+};
+
+struct Request {
+  uint64_t id = 0;
+  Verb verb = Verb::Read;
+  uint32_t payload_bytes = 64;
+  uint32_t ctx = 0;             // TP channel (UB) or QP (RoCE) index
+  const Route* route = nullptr;
+  size_t hop = 0;
+  uint64_t issued_fs = 0;
+  uint64_t completed_fs = 0;
+  std::vector<HopTimes> times;  // one per hop of the route
+  tlm::tlm_generic_payload gp;  // carrier on the TLM fabric
+
+  void reset(const Route* r) {
+    route = r;
+    hop = 0;
+    times.assign(r->hops.size(), HopTimes{});
+  }
+  const HopSpec& current() const { return route->hops[hop]; }
+  HopTimes& now_times() { return times[hop]; }
+};
+
+// TLM extension that carries the Request through generic payloads.
+struct RequestExtension : tlm::tlm_extension<RequestExtension> {
+  Request* request = nullptr;
+  tlm_extension_base* clone() const override { auto* e = new RequestExtension; e->request = request; return e; }
+  void copy_from(const tlm_extension_base& other) override {
+    request = static_cast<const RequestExtension&>(other).request;
+  }
+};
+
+inline uint64_t now_fs() {
+  return static_cast<uint64_t>(sc_core::sc_time_stamp().value());  // resolution is 1 fs
+}
+
+}  // namespace ubsim

@@ -1,0 +1,84 @@
+#include "system.h"
+
+#include <stdexcept>
+
+namespace ubsim {
+
+TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const ModelParams& p,
+                             std::vector<HopSpec> hops, WorkloadConfig w)
+    : sc_module(name), p_(p), fabric_("fabric") {
+  build_node(nodes_[0], "A");
+  build_node(nodes_[1], "B");
+  wire_ab_ = std::make_unique<WireDirection>("wire_A_to_B", p);
+  wire_ba_ = std::make_unique<WireDirection>("wire_B_to_A", p);
+  attach(wire_ab_.get());
+  attach(wire_ba_.get());
+  route_.hops = std::move(hops);
+  for (const HopSpec& h : route_.hops) route_.component.push_back(owner(h)->fabric_id);
+  app_ = std::make_unique<InitiatorApp>("A_app", route_, w);
+  route_.sink = attach(app_.get());
+}
+
+int TwoNodeSystem::attach(StageComponent* c) {
+  c->fabric_id = static_cast<int>(components_.size());
+  components_.push_back(c);
+  c->out.bind(fabric_.from_components);
+  fabric_.to_components.bind(c->in);
+  return c->fabric_id;
+}
+
+void TwoNodeSystem::build_node(Node& n, const char* tag) {
+  const std::string t = tag;
+  n.cpu = std::make_unique<StageServer>((t + "_cpu").c_str(), "the CPU core (software stages)", p_,
+                                        StageServer::kWholeStage);
+  n.pcie = std::make_unique<StageServer>((t + "_pcie").c_str(), "the PCIe link", p_, p_.pcie_occupancy_fs);
+  n.bus = std::make_unique<StageServer>((t + "_bus").c_str(), "the on-chip bus", p_, p_.bus_occupancy_fs);
+  n.dram = std::make_unique<StageServer>((t + "_dram").c_str(), "the DRAM device", p_, p_.dram_occupancy_fs);
+  n.ub_tx = std::make_unique<UbTxBridge>((t + "_ub_tx").c_str(), p_);
+  n.ub_rx = std::make_unique<RxBridge>((t + "_ub_rx").c_str(), p_, "pipeline.ub_async", "pipeline.ub_load");
+  n.nic_tx = std::make_unique<RoceTxBridge>((t + "_nic_tx").c_str(), p_);
+  n.nic_rx = std::make_unique<RxBridge>((t + "_nic_rx").c_str(), p_, "pipeline.pcie_nic", "pipeline.pcie_nic");
+  for (StageComponent* c : std::initializer_list<StageComponent*>{
+           n.cpu.get(), n.pcie.get(), n.bus.get(), n.dram.get(), n.ub_tx.get(), n.ub_rx.get(),
+           n.nic_tx.get(), n.nic_rx.get()})
+    attach(c);
+}
+
+StageComponent* TwoNodeSystem::owner(const HopSpec& h) {
+  Node& n = nodes_[static_cast<int>(h.node)];
+  switch (h.op) {
+    case Op::NicTx: return n.nic_tx.get();
+    case Op::NicRx: return n.nic_rx.get();
+    case Op::UbTx: case Op::UbLoadTx: return n.ub_tx.get();
+    case Op::UbRx: case Op::UbLoadRx: return n.ub_rx.get();
+    case Op::WireRequest: case Op::WireResponse:
+      return h.node == NodeId::A ? static_cast<StageComponent*>(wire_ab_.get()) : wire_ba_.get();
+    default: break;
+  }
+  switch (op_info(h.op).owner) {
+    case ComponentKind::Cpu: return n.cpu.get();
+    case ComponentKind::Pcie: return n.pcie.get();
+    case ComponentKind::Bus: return n.bus.get();
+    case ComponentKind::Dram: return n.dram.get();
+    default: throw std::logic_error("no owner for stage");
+  }
+}
+
+std::vector<ClockedRtlBridge*> TwoNodeSystem::bridges() const {
+  std::vector<ClockedRtlBridge*> out;
+  for (StageComponent* c : components_)
+    if (auto* b = dynamic_cast<ClockedRtlBridge*>(c)) out.push_back(b);
+  return out;
+}
+
+void TwoNodeSystem::open_traces(const std::string& prefix) {
+  for (ClockedRtlBridge* b : bridges()) b->open_trace(prefix + "." + b->basename() + ".fst");
+}
+
+StatsTable TwoNodeSystem::stats() const {
+  StatsTable t;
+  for (StageComponent* c : components_) c->collect_stats(t);
+  return t;
+}
+
+}  // namespace ubsim

@@ -1,0 +1,53 @@
+// TwoNodeSystem: nodes A (initiator) and B (target), each with a CPU core,
+// PCIe link, on-chip bus, DRAM, bus-attached UB controller (RTL send and
+// receive pipelines) and PCIe peripheral NIC (RTL send and receive
+// pipelines), joined by a full-duplex wire; a stage fabric connects them and
+// the initiator application runs on A.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "fabric.h"
+#include "initiator_app.h"
+#include "model_params.h"
+#include "pipeline_bridges.h"
+#include "servers.h"
+
+namespace ubsim {
+
+struct Node {
+  std::unique_ptr<StageServer> cpu, pcie, bus, dram;
+  std::unique_ptr<UbTxBridge> ub_tx;
+  std::unique_ptr<RxBridge> ub_rx;
+  std::unique_ptr<RoceTxBridge> nic_tx;
+  std::unique_ptr<RxBridge> nic_rx;
+};
+
+class TwoNodeSystem : public sc_core::sc_module {
+ public:
+  TwoNodeSystem(sc_core::sc_module_name name, const ModelParams& p, std::vector<HopSpec> hops,
+                WorkloadConfig w);
+  const Route& route() const { return route_; }
+  InitiatorApp& app() { return *app_; }
+  std::vector<StageComponent*> components() const { return components_; }
+  std::vector<ClockedRtlBridge*> bridges() const;
+  // FST waveforms: one file per RTL pipeline, prefix + "." + module + ".fst".
+  void open_traces(const std::string& prefix);
+  StatsTable stats() const;
+
+ private:
+  StageComponent* owner(const HopSpec& h);
+  void build_node(Node& n, const char* tag);
+  int attach(StageComponent* c);
+
+  const ModelParams& p_;
+  StageFabric fabric_;
+  Node nodes_[2];
+  std::unique_ptr<WireDirection> wire_ab_, wire_ba_;
+  Route route_;
+  std::unique_ptr<InitiatorApp> app_;
+  std::vector<StageComponent*> components_;
+};
+
+}  // namespace ubsim

@@ -1,0 +1,86 @@
+// roce_tx_pipeline: send pipeline of the PCIe peripheral NIC (RoCE-RC-like).
+//
+//   bus_if -> psn_alloc_rmw (single-ported QP-context RAM) -> header chain -> flit_out
+//
+// Every request does an in-order PSN read-modify-write on the one QP-context
+// RAM port shared by all QPs; that occupancy (3 + rd_latency + turnaround
+// cycles, 6 by default) is the issue interval.
+// Contract: input handshake to first flit out = cfg_depth cycles when nothing
+// waits (fixed_depth is the structural minimum); back-pressure from m_ready
+// stalls back to s_ready; nothing is dropped.
+module roce_tx_pipeline #(
+    parameter int ID_W = 32,
+    parameter int CTX_W = 12,
+    parameter int PSN_W = 24,
+    parameter int MAX_CHAIN = 64,
+    parameter int DEPTH_W = 8
+) (
+    input  logic               clk,
+    input  logic               rst,
+    input  logic [DEPTH_W-1:0] cfg_depth,
+    input  logic [3:0]         cfg_qpc_rd_latency,
+    input  logic [2:0]         cfg_qpc_turnaround,
+
+    input  logic               s_valid,
+    output logic               s_ready,
+    input  logic [ID_W-1:0]    s_id,
+    input  logic [CTX_W-1:0]   s_ctx,
+
+    output logic               m_valid,
+    input  logic               m_ready,
+    output logic [ID_W-1:0]    m_id,
+    output logic [PSN_W-1:0]   m_psn,
+
+    output logic               busy,
+    output logic [DEPTH_W-1:0] fixed_depth
+);
+    localparam int LEN_W = $clog2(MAX_CHAIN + 1);
+    localparam int W = ID_W + PSN_W;
+
+    // Fixed stages: bus_if 1, PSN RMW (2 + rd_latency) + output register 1, flit_out 1.
+    assign fixed_depth = DEPTH_W'(5) + DEPTH_W'(cfg_qpc_rd_latency);
+
+    logic [LEN_W-1:0] len;
+    assign len = LEN_W'(cfg_depth - fixed_depth);
+
+    logic                   bif_valid, bif_ready;
+    logic [CTX_W+ID_W-1:0]  bif_data;
+    pipe_reg #(.W(CTX_W + ID_W)) u_bus_if (
+        .clk, .rst, .s_valid, .s_ready, .s_data({s_ctx, s_id}),
+        .m_valid(bif_valid), .m_ready(bif_ready), .m_data(bif_data));
+
+    logic             psn_valid, psn_ready, psn_busy;
+    logic [ID_W-1:0]  psn_id;
+    logic [PSN_W-1:0] psn_psn;
+    psn_alloc_rmw #(.ID_W(ID_W), .CTX_W(CTX_W), .PSN_W(PSN_W)) u_psn_alloc (
+        .clk, .rst, .cfg_rd_latency(cfg_qpc_rd_latency), .cfg_turnaround(cfg_qpc_turnaround),
+        .s_valid(bif_valid), .s_ready(bif_ready),
+        .s_id(bif_data[ID_W-1:0]), .s_ctx(bif_data[ID_W +: CTX_W]),
+        .m_valid(psn_valid), .m_ready(psn_ready), .m_id(psn_id), .m_psn(psn_psn), .busy(psn_busy));
+
+    logic         hc_valid, hc_ready, chain_busy;
+    logic [W-1:0] hc_data;
+    stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_header_chain (
+        .clk, .rst, .cfg_len(len),
+        .s_valid(psn_valid), .s_ready(psn_ready), .s_data({psn_psn, psn_id}),
+        .m_valid(hc_valid), .m_ready(hc_ready), .m_data(hc_data), .busy(chain_busy));
+
+    logic [W-1:0] flit_data;
+    pipe_reg #(.W(W)) u_flit_out (
+        .clk, .rst, .s_valid(hc_valid), .s_ready(hc_ready), .s_data(hc_data),
+        .m_valid, .m_ready, .m_data(flit_data));
+    assign m_id  = flit_data[ID_W-1:0];
+    assign m_psn = flit_data[ID_W +: PSN_W];
+
+    assign busy = bif_valid || psn_busy || chain_busy || m_valid;
+
+`ifndef SYNTHESIS
+    always_ff @(posedge clk) begin
+        if (!rst) begin
+            assert (cfg_depth >= fixed_depth && int'(len) <= MAX_CHAIN)
+                else $error("roce_tx_pipeline: cfg_depth %0d outside %0d..%0d",
+                            cfg_depth, fixed_depth, int'(fixed_depth) + MAX_CHAIN);
+        end
+    end
+`endif
+endmodule

@@ -1,0 +1,39 @@
+# Verilates each RTL top once into one static library (one copy of the
+# Verilator runtime), plain C++ models stepped by the SystemC bridges.
+set(UBSIM_RTL_DIR ${CMAKE_CURRENT_LIST_DIR})
+set(UBSIM_RTL_COMMON
+  ${UBSIM_RTL_DIR}/pipe_reg.sv
+  ${UBSIM_RTL_DIR}/stage_chain.sv
+  ${UBSIM_RTL_DIR}/stream_arb2.sv
+  ${UBSIM_RTL_DIR}/tp_lookup.sv
+  ${UBSIM_RTL_DIR}/psn_alloc_rmw.sv)
+
+add_library(ubsim_rtl STATIC)
+set_target_properties(ubsim_rtl PROPERTIES POSITION_INDEPENDENT_CODE ON)
+set(UBSIM_VERILATOR_ARGS -Wall --assert --x-assign fast --x-initial fast -O3
+    -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN} -GCTX_W=${UBSIM_RTL_CTX_W})
+
+foreach(top ub_tx_pipeline roce_tx_pipeline rx_pipeline)
+  set(extra_args ${UBSIM_VERILATOR_ARGS})
+  if(top STREQUAL "rx_pipeline")
+    set(extra_args -Wall --assert --x-assign fast --x-initial fast -O3 -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN})
+  elseif(top STREQUAL "ub_tx_pipeline")
+    list(APPEND extra_args -GMAX_BEATS=${UBSIM_RTL_MAX_BEATS})
+  endif()
+  verilate(ubsim_rtl TRACE_FST
+    SOURCES ${UBSIM_RTL_COMMON} ${UBSIM_RTL_DIR}/${top}.sv
+    TOP_MODULE ${top}
+    PREFIX V${top}
+    VERILATOR_ARGS ${extra_args})
+endforeach()
+
+# Consumers including verilated.h must see the same VM_* values (toolchain note 3).
+target_compile_definitions(ubsim_rtl INTERFACE VM_TRACE=1 VM_TRACE_FST=1 VM_COVERAGE=0 VM_SC=0)
+target_include_directories(ubsim_rtl INTERFACE
+  ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vub_tx_pipeline.dir
+  ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vroce_tx_pipeline.dir
+  ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vrx_pipeline.dir
+  ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
+
+configure_file(${UBSIM_RTL_DIR}/rtl_variant.h.in ${CMAKE_CURRENT_BINARY_DIR}/generated/rtl_variant.h @ONLY)
+target_include_directories(ubsim_rtl INTERFACE ${CMAKE_CURRENT_BINARY_DIR}/generated)

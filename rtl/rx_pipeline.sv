@@ -1,0 +1,96 @@
+// rx_pipeline: receive pipeline of a controller/NIC (both stacks).
+//
+//   flit_in --+-> parse chain (full route) --+
+//             `-> short chain (Load/Store) --+-> arb -> deliver
+//
+// A received packet is taken whole from the wire (the wire model delivers
+// after its last byte), parsed, checked and handed to the host side. UB
+// Load/Store responses take the short route.
+// Contract: input handshake to output handshake = cfg_depth_full /
+// cfg_depth_short cycles when nothing waits (minimum 2: flit_in and deliver
+// registers); one packet per cycle; back-pressure stalls back to s_ready.
+module rx_pipeline #(
+    parameter int ID_W = 32,
+    parameter int MAX_CHAIN = 64,
+    parameter int DEPTH_W = 8
+) (
+    input  logic               clk,
+    input  logic               rst,
+    input  logic [DEPTH_W-1:0] cfg_depth_full,
+    input  logic [DEPTH_W-1:0] cfg_depth_short,
+
+    input  logic               s_valid,
+    output logic               s_ready,
+    input  logic [ID_W-1:0]    s_id,
+    input  logic               s_short,
+
+    output logic               m_valid,
+    input  logic               m_ready,
+    output logic [ID_W-1:0]    m_id,
+
+    output logic               busy,
+    output logic [DEPTH_W-1:0] fixed_depth
+);
+    localparam int LEN_W = $clog2(MAX_CHAIN + 1);
+    localparam int W = 1 + ID_W;
+
+    assign fixed_depth = DEPTH_W'(2);
+
+    logic [LEN_W-1:0] len_full, len_short;
+    assign len_full  = LEN_W'(cfg_depth_full - fixed_depth);
+    assign len_short = LEN_W'(cfg_depth_short - fixed_depth);
+
+    logic         in_valid, in_ready;
+    logic [W-1:0] in_data;
+    pipe_reg #(.W(W)) u_flit_in (
+        .clk, .rst, .s_valid, .s_ready, .s_data({s_short, s_id}),
+        .m_valid(in_valid), .m_ready(in_ready), .m_data(in_data));
+
+    logic         is_short;
+    assign is_short = in_data[W-1];
+
+    logic         f_ready, f_valid, f_out_ready, f_busy;
+    logic [W-1:0] f_data;
+    stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_parse_chain (
+        .clk, .rst, .cfg_len(len_full),
+        .s_valid(in_valid && !is_short), .s_ready(f_ready), .s_data(in_data),
+        .m_valid(f_valid), .m_ready(f_out_ready), .m_data(f_data), .busy(f_busy));
+
+    logic         sh_ready, sh_valid, sh_out_ready, sh_busy;
+    logic [W-1:0] sh_data;
+    stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_short_chain (
+        .clk, .rst, .cfg_len(len_short),
+        .s_valid(in_valid && is_short), .s_ready(sh_ready), .s_data(in_data),
+        .m_valid(sh_valid), .m_ready(sh_out_ready), .m_data(sh_data), .busy(sh_busy));
+
+    assign in_ready = is_short ? sh_ready : f_ready;
+
+    logic         arb_valid, arb_ready;
+    logic [W-1:0] arb_data;
+    stream_arb2 #(.W(W)) u_arb (
+        .clk, .rst,
+        .s0_valid(f_valid), .s0_ready(f_out_ready), .s0_data(f_data),
+        .s1_valid(sh_valid), .s1_ready(sh_out_ready), .s1_data(sh_data),
+        .m_valid(arb_valid), .m_ready(arb_ready), .m_data(arb_data));
+
+    /* verilator lint_off UNUSEDSIGNAL */  // route bit is spent once the routes merge
+    logic [W-1:0] out_data;
+    /* verilator lint_on UNUSEDSIGNAL */
+    pipe_reg #(.W(W)) u_deliver (
+        .clk, .rst, .s_valid(arb_valid), .s_ready(arb_ready), .s_data(arb_data),
+        .m_valid, .m_ready, .m_data(out_data));
+    assign m_id = out_data[ID_W-1:0];
+
+    assign busy = in_valid || f_busy || sh_busy || m_valid;
+
+`ifndef SYNTHESIS
+    always_ff @(posedge clk) begin
+        if (!rst) begin
+            assert (cfg_depth_full >= fixed_depth && int'(len_full) <= MAX_CHAIN)
+                else $error("rx_pipeline: cfg_depth_full %0d out of range", cfg_depth_full);
+            assert (cfg_depth_short >= fixed_depth && int'(len_short) <= MAX_CHAIN)
+                else $error("rx_pipeline: cfg_depth_short %0d out of range", cfg_depth_short);
+        end
+    end
+`endif
+endmodule

@@ -1,0 +1,136 @@
+// ub_tx_pipeline: send pipeline of the bus-attached UB controller.
+//
+//   bus_if -> jetty_sched -> order_check -> header chain --+
+//        \                                                 +-> arb -> tp_lookup -> flit_out
+//         `-> (Load/Store short path) ----- load chain ----+
+//
+// URMA async requests take the full route; CPU Load/Store accesses (s_load)
+// skip Jetty scheduling and the order check. The two routes merge round-robin
+// in front of the TP-channel lookup, whose context-RAM read port is busy
+// cfg_tpc_beats cycles per request: the issue interval of the pipeline.
+// Contract: input handshake to first flit out = cfg_depth_async cycles (full
+// route) or cfg_depth_load cycles (short route) when nothing waits; the header
+// chains absorb what the fixed stages do not use (fixed_async/fixed_load are
+// the structural minima). Back-pressure from m_ready stalls the pipeline back
+// to s_ready; nothing is dropped.
+module ub_tx_pipeline #(
+    parameter int ID_W = 32,
+    parameter int CTX_W = 12,
+    parameter int PSN_W = 24,
+    parameter int MAX_CHAIN = 64,
+    parameter int MAX_BEATS = 4,
+    parameter int DEPTH_W = 8
+) (
+    input  logic               clk,
+    input  logic               rst,
+    input  logic [DEPTH_W-1:0] cfg_depth_async,
+    input  logic [DEPTH_W-1:0] cfg_depth_load,
+    input  logic [2:0]         cfg_tpc_beats,
+
+    input  logic               s_valid,
+    output logic               s_ready,
+    input  logic [ID_W-1:0]    s_id,
+    input  logic [CTX_W-1:0]   s_ctx,
+    input  logic               s_load,
+
+    output logic               m_valid,
+    input  logic               m_ready,
+    output logic [ID_W-1:0]    m_id,
+    output logic [PSN_W-1:0]   m_psn,
+
+    output logic               busy,
+    output logic [DEPTH_W-1:0] fixed_async,
+    output logic [DEPTH_W-1:0] fixed_load
+);
+    localparam int W = 1 + CTX_W + ID_W;
+    localparam int LEN_W = $clog2(MAX_CHAIN + 1);
+
+    // Fixed stages: bus_if 1, jetty_sched 1, order_check 1, tp_lookup
+    // (beats + output register 1), flit_out 1.
+    assign fixed_async = DEPTH_W'(5) + DEPTH_W'(cfg_tpc_beats);
+    assign fixed_load  = DEPTH_W'(3) + DEPTH_W'(cfg_tpc_beats);
+
+    logic [LEN_W-1:0] len_async, len_load;
+    assign len_async = LEN_W'(cfg_depth_async - fixed_async);
+    assign len_load  = LEN_W'(cfg_depth_load - fixed_load);
+
+    // bus interface register
+    logic         bif_valid, bif_ready;
+    logic [W-1:0] bif_data;
+    pipe_reg #(.W(W)) u_bus_if (
+        .clk, .rst, .s_valid, .s_ready, .s_data({s_load, s_ctx, s_id}),
+        .m_valid(bif_valid), .m_ready(bif_ready), .m_data(bif_data));
+
+    logic bif_is_load;
+    assign bif_is_load = bif_data[W-1];
+
+    // full route
+    logic         js_valid, js_ready, oc_valid, oc_ready, ca_ready;
+    logic         ha_valid, ha_ready;
+    logic [W-1:0] js_data, oc_data, ha_data;
+    pipe_reg #(.W(W)) u_jetty_sched (
+        .clk, .rst, .s_valid(bif_valid && !bif_is_load), .s_ready(js_ready), .s_data(bif_data),
+        .m_valid(js_valid), .m_ready(oc_ready), .m_data(js_data));
+    pipe_reg #(.W(W)) u_order_check (
+        .clk, .rst, .s_valid(js_valid), .s_ready(oc_ready), .s_data(js_data),
+        .m_valid(oc_valid), .m_ready(ca_ready), .m_data(oc_data));
+    logic chain_a_busy;
+    stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_header_chain (
+        .clk, .rst, .cfg_len(len_async),
+        .s_valid(oc_valid), .s_ready(ca_ready), .s_data(oc_data),
+        .m_valid(ha_valid), .m_ready(ha_ready), .m_data(ha_data), .busy(chain_a_busy));
+
+    // short (Load/Store) route
+    logic         hl_valid, hl_ready, cl_ready;
+    logic [W-1:0] hl_data;
+    logic         chain_l_busy;
+    stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_load_chain (
+        .clk, .rst, .cfg_len(len_load),
+        .s_valid(bif_valid && bif_is_load), .s_ready(cl_ready), .s_data(bif_data),
+        .m_valid(hl_valid), .m_ready(hl_ready), .m_data(hl_data), .busy(chain_l_busy));
+
+    assign bif_ready = bif_is_load ? cl_ready : js_ready;
+
+    // merge, TP-channel lookup, flit output
+    logic         arb_valid, arb_ready;
+    /* verilator lint_off UNUSEDSIGNAL */  // route bit is spent once the routes merge
+    logic [W-1:0] arb_data;
+    /* verilator lint_on UNUSEDSIGNAL */
+    stream_arb2 #(.W(W)) u_arb (
+        .clk, .rst,
+        .s0_valid(ha_valid), .s0_ready(ha_ready), .s0_data(ha_data),
+        .s1_valid(hl_valid), .s1_ready(hl_ready), .s1_data(hl_data),
+        .m_valid(arb_valid), .m_ready(arb_ready), .m_data(arb_data));
+
+    logic              tp_valid, tp_ready, tp_busy;
+    logic [ID_W-1:0]   tp_id;
+    logic [PSN_W-1:0]  tp_psn;
+    tp_lookup #(.ID_W(ID_W), .CTX_W(CTX_W), .PSN_W(PSN_W), .MAX_BEATS(MAX_BEATS)) u_tp_lookup (
+        .clk, .rst, .cfg_beats(3'(cfg_tpc_beats)),
+        .s_valid(arb_valid), .s_ready(arb_ready),
+        .s_id(arb_data[ID_W-1:0]), .s_ctx(arb_data[ID_W +: CTX_W]),
+        .m_valid(tp_valid), .m_ready(tp_ready), .m_id(tp_id), .m_psn(tp_psn), .busy(tp_busy));
+
+    logic [ID_W+PSN_W-1:0] flit_data;
+    pipe_reg #(.W(ID_W + PSN_W)) u_flit_out (
+        .clk, .rst, .s_valid(tp_valid), .s_ready(tp_ready), .s_data({tp_psn, tp_id}),
+        .m_valid, .m_ready, .m_data(flit_data));
+    assign m_id  = flit_data[ID_W-1:0];
+    assign m_psn = flit_data[ID_W +: PSN_W];
+
+    assign busy = bif_valid || js_valid || oc_valid || chain_a_busy || chain_l_busy
+                  || tp_busy || m_valid;
+
+`ifndef SYNTHESIS
+    always_ff @(posedge clk) begin
+        if (!rst) begin
+            assert (cfg_depth_async >= fixed_async && int'(len_async) <= MAX_CHAIN)
+                else $error("ub_tx_pipeline: cfg_depth_async %0d outside %0d..%0d",
+                            cfg_depth_async, fixed_async, int'(fixed_async) + MAX_CHAIN);
+            assert (cfg_depth_load >= fixed_load && int'(len_load) <= MAX_CHAIN)
+                else $error("ub_tx_pipeline: cfg_depth_load %0d outside %0d..%0d",
+                            cfg_depth_load, fixed_load, int'(fixed_load) + MAX_CHAIN);
+        end
+    end
+`endif
+endmodule

@@ -1,0 +1,221 @@
+#include "config.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include "pipeline_bridges.h"
+#include "routes.h"
+#include "rtl_variant.h"
+
+namespace ubsim {
+
+ConfigError::ConfigError(const std::string& src, const std::string& k, const std::string& message)
+    : std::runtime_error(k.empty() ? fmt::format("{}: {}", src, message)
+                                   : fmt::format("{}: key '{}': {}", src, k, message)),
+      source(src),
+      key(k) {}
+
+Config::Config() {
+  for (const ParamDef& def : param_table()) {
+    if (def.unit == Unit::Routes) {
+      // "path.<id>.<verb>"
+      const auto first = def.key.find('.');
+      const auto last = def.key.rfind('.');
+      set_route(def, default_route(def.key.substr(first + 1, last - first - 1), def.key.substr(last + 1)),
+                "default");
+    } else {
+      set_text(def, def.default_text, "default");
+    }
+  }
+}
+
+void Config::set_number(const ParamDef& def, double v, const std::string& source, const std::string& shown) {
+  if (v < def.min || v > def.max) {
+    std::string why;
+    if (def.unit == Unit::Time && v < 0) why = "a negative latency is not allowed (0 drops the stage)";
+    else if (def.key == "clock") why = "the clock must be above 0";
+    else
+      why = fmt::format("allowed range is {} .. {}", format_value(def.unit, def.min),
+                        std::isinf(def.max) ? std::string("unbounded") : format_value(def.unit, def.max));
+    throw ConfigError(source, def.key, fmt::format("{} is out of range: {}", shown, why));
+  }
+  Entry& e = entries_[def.key];
+  e.value = v;
+  e.source = source;
+}
+
+void Config::set_text(const ParamDef& def, const std::string& text, const std::string& source) {
+  const Parsed p = parse_value(def.unit, text);
+  if (!p.error.empty()) throw ConfigError(source, def.key, p.error);
+  set_number(def, p.value, source, text);
+}
+
+void Config::set_route(const ParamDef& def, const std::vector<std::string>& hops, const std::string& source) {
+  if (hops.empty()) throw ConfigError(source, def.key, "a path needs at least one stage");
+  for (const auto& h : hops) {
+    HopSpec spec;
+    std::string error;
+    if (!parse_hop(h, spec, error)) throw ConfigError(source, def.key, error);
+  }
+  Entry& e = entries_[def.key];
+  e.route = hops;
+  e.source = source;
+}
+
+void Config::apply_set(const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos)
+    throw ConfigError("--set", assignment, "expected key=value (e.g. --set wire.latency=50ns)");
+  const std::string key = assignment.substr(0, eq);
+  const std::string text = assignment.substr(eq + 1);
+  const ParamDef* def = find_param(key);
+  if (!def) throw ConfigError("--set", key, "unknown key (see 'ubsim params')");
+  if (def->unit == Unit::Routes) {
+    std::vector<std::string> hops;
+    size_t pos = 0;
+    while (pos <= text.size()) {   // comma-separated stages
+      const auto comma = text.find(',', pos);
+      hops.push_back(text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
+      if (comma == std::string::npos) break;
+      pos = comma + 1;
+    }
+    set_route(*def, hops, "--set");
+  } else {
+    set_text(*def, text, "--set");
+  }
+}
+
+namespace {
+void flatten(const toml::table& t, const std::string& prefix,
+             std::vector<std::pair<std::string, const toml::node*>>& out) {
+  for (const auto& [k, v] : t) {
+    const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+    if (const toml::table* sub = v.as_table()) flatten(*sub, key, out);
+    else out.emplace_back(key, &v);
+  }
+}
+}  // namespace
+
+void Config::load_file(const std::string& path) {
+  toml::table root;
+  try {
+    root = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    const auto& src = e.source();
+    if (src.begin.line == 0)
+      throw ConfigError(path, "", fmt::format("cannot read the file: {}", e.description()));
+    throw ConfigError(fmt::format("{}:{}:{}", path, src.begin.line, src.begin.column), "",
+                      fmt::format("TOML syntax error: {}", e.description()));
+  }
+  std::vector<std::pair<std::string, const toml::node*>> items;
+  flatten(root, "", items);
+  for (const auto& [key, node] : items) {
+    const ParamDef* def = find_param(key);
+    if (!def) throw ConfigError(path, key, "unknown key (see 'ubsim params')");
+    if (def->unit == Unit::Routes) {
+      const toml::array* arr = node->as_array();
+      if (!arr) throw ConfigError(path, key, "expected an array of stages such as [\"A:sw.submit\", ...]");
+      std::vector<std::string> hops;
+      for (const auto& el : *arr) {
+        if (!el.is_string()) throw ConfigError(path, key, "every stage must be a string \"NODE:op\"");
+        hops.push_back(std::string(*el.value<std::string>()));
+      }
+      set_route(*def, hops, path);
+    } else if (node->is_string()) {
+      set_text(*def, std::string(*node->value<std::string>()), path);
+    } else if (node->is_boolean()) {
+      if (def->unit != Unit::Bool)
+        throw ConfigError(path, key, fmt::format("expected a {} such as {}, got a bool", unit_name(def->unit),
+                                                 unit_example(def->unit)));
+      set_number(*def, *node->value<bool>() ? 1 : 0, path, *node->value<bool>() ? "true" : "false");
+    } else if (node->is_integer() || node->is_floating_point()) {
+      const double v = *node->value<double>();
+      const std::string shown = fmt::format("{:g}", v);
+      if (def->unit == Unit::Time || def->unit == Unit::Frequency || def->unit == Unit::Rate)
+        throw ConfigError(path, key, fmt::format("{} has no unit (write it as a string such as {})", shown,
+                                                 unit_example(def->unit)));
+      set_text(*def, shown, path);
+    } else {
+      throw ConfigError(path, key, fmt::format("expected a {} such as {}", unit_name(def->unit),
+                                               unit_example(def->unit)));
+    }
+  }
+}
+
+double Config::value(const std::string& key) const { return entries_.at(key).value; }
+const std::string& Config::source(const std::string& key) const { return entries_.at(key).source; }
+
+std::vector<HopSpec> Config::route(const std::string& path, const std::string& verb) const {
+  std::vector<HopSpec> hops;
+  for (const auto& text : entries_.at("path." + path + "." + verb).route) {
+    HopSpec h;
+    std::string error;
+    parse_hop(text, h, error);   // validated when set
+    hops.push_back(h);
+  }
+  return hops;
+}
+
+std::map<std::string, std::string> Config::resolved() const {
+  std::map<std::string, std::string> out;
+  for (const ParamDef& def : param_table())
+    if (def.unit != Unit::Routes) out[def.key] = format_value(def.unit, entries_.at(def.key).value);
+  return out;
+}
+
+std::map<std::string, std::vector<std::string>> Config::resolved_routes() const {
+  std::map<std::string, std::vector<std::string>> out;
+  for (const ParamDef& def : param_table())
+    if (def.unit == Unit::Routes) out[def.key] = entries_.at(def.key).route;
+  return out;
+}
+
+ModelParams Config::model_params() const {
+  ModelParams p;
+  p.clock_hz = value("clock");
+  p.clock_period_fs = static_cast<uint64_t>(std::llround(1e15 / p.clock_hz));
+  for (const OpInfo& op : op_catalog()) p.stage_value[op.param_key] = value(op.param_key);
+  p.bus_occupancy_fs = static_cast<uint64_t>(value("bus.occupancy"));
+  p.pcie_occupancy_fs = static_cast<uint64_t>(value("pcie.occupancy"));
+  p.dram_occupancy_fs = static_cast<uint64_t>(value("dram.occupancy"));
+  p.wire_latency_fs = static_cast<uint64_t>(value("wire.latency"));
+  p.wire_bytes_per_s = value("wire.rate");
+  p.header_bytes = static_cast<uint32_t>(value("transport.header_bytes"));
+  p.payload_bytes = static_cast<uint32_t>(value("workload.payload"));
+  p.ub_tpc_beats = static_cast<int>(value("ub.tpc_read_beats"));
+  p.roce_qpc_rd_latency = static_cast<int>(value("roce.qpc_read_latency"));
+  p.roce_qpc_turnaround = static_cast<int>(value("roce.qpc_turnaround"));
+  p.seed = static_cast<uint64_t>(value("seed"));
+  return p;
+}
+
+void Config::validate() const {
+  const ModelParams p = model_params();
+  if (p.clock_period_fs == 0)
+    throw ConfigError(source("clock"), "clock", "the clock period is below the 1 fs time resolution");
+  const PipelineLimits lim = query_pipeline_limits(p);
+  // A depth is the traversal of both the send and the receive pipeline of a
+  // route: it must fit the larger structural minimum and the smaller maximum.
+  auto check = [&](const char* key, int min_tx, int min_rx, const char* what) {
+    const int v = static_cast<int>(value(key));
+    const int lo = std::max(min_tx, min_rx);
+    const int hi = std::min({min_tx + lim.max_chain, min_rx + lim.max_chain,
+                             (1 << rtl_variant::kDepthBits) - 1});
+    if (v < lo)
+      throw ConfigError(source(key), key,
+                        fmt::format("{} cycles is below the {} structural minimum of {} cycles", v, what, lo));
+    if (v > hi)
+      throw ConfigError(source(key), key,
+                        fmt::format("{} cycles is above the build maximum of {} cycles (fixed stages + "
+                                    "UBSIM_RTL_MAX_CHAIN={} chain registers)",
+                                    v, hi, lim.max_chain));
+  };
+  check("pipeline.ub_async", lim.ub_tx_min_async, lim.rx_min, "UB send pipeline's");
+  check("pipeline.ub_load", lim.ub_tx_min_load, lim.rx_min, "UB Load/Store route's");
+  check("pipeline.pcie_nic", lim.roce_tx_min, lim.rx_min, "NIC send pipeline's");
+}
+
+}  // namespace ubsim

@@ -1,0 +1,53 @@
+// Configuration: defaults from the parameter table, overridden by TOML files
+// and --set key=value, every value checked for unit and range. Errors name
+// the key and where the value came from (file or --set).
+#pragma once
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "model_params.h"
+#include "params.h"
+#include "stage.h"
+
+namespace ubsim {
+
+class ConfigError : public std::runtime_error {
+ public:
+  ConfigError(const std::string& source, const std::string& key, const std::string& message);
+  std::string source, key;
+};
+
+class Config {
+ public:
+  Config();
+  void load_file(const std::string& path);
+  // "key=value" as given on the command line.
+  void apply_set(const std::string& assignment);
+
+  double value(const std::string& key) const;
+  const std::string& source(const std::string& key) const;
+  std::vector<HopSpec> route(const std::string& path, const std::string& verb) const;
+  // Resolved key -> canonical text, for the config dump beside every result.
+  std::map<std::string, std::string> resolved() const;
+  std::map<std::string, std::vector<std::string>> resolved_routes() const;
+
+  // Checks what needs several keys or the RTL (pipeline depths against the
+  // structural minimum and the build maximum); throws ConfigError.
+  void validate() const;
+  ModelParams model_params() const;
+
+ private:
+  struct Entry {
+    double value = 0;
+    std::vector<std::string> route;   // Unit::Routes only
+    std::string source = "default";
+  };
+  void set_text(const ParamDef& def, const std::string& text, const std::string& source);
+  void set_number(const ParamDef& def, double v, const std::string& source, const std::string& shown);
+  void set_route(const ParamDef& def, const std::vector<std::string>& hops, const std::string& source);
+  std::map<std::string, Entry> entries_;
+};
+
+}  // namespace ubsim

@@ -1,0 +1,57 @@
+// The latency experiment: N remote reads (or writes) along one path of the
+// two-node system, every stage measured from event timestamps and shown
+// beside its derived (configured) value, with measured - derived itemized.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "config.h"
+#include "initiator_app.h"
+#include "stats.h"
+
+namespace ubsim {
+
+struct LatencyOptions {
+  std::string path;                 // pcie-nic | ub-async | ub-load
+  Verb verb = Verb::Read;
+  std::string trace_prefix;         // FST files, empty = none
+  std::string timeline_path;        // Chrome trace-event JSON, empty = none
+  uint64_t timeline_ops = 100;      // requests recorded in the timeline
+};
+
+struct StageResult {
+  std::string stage, category;
+  double derived_ns = 0, measured_ns = 0;
+  double align_ns = 0, serialize_ns = 0, queue_ns = 0;   // means per op
+  bool rtl = false;
+};
+
+struct LatencyResult {
+  std::string path, verb;
+  uint64_t ops = 0;
+  int outstanding = 1;
+  double clock_mhz = 0;
+  std::vector<StageResult> stages;
+  double derived_total_ns = 0;
+  double mean_ns = 0, p50_ns = 0, p99_ns = 0, max_ns = 0, min_ns = 0;
+  std::vector<std::pair<std::string, double>> effects;   // cause, mean ns per op
+  double unexplained_ns = 0;     // measured - derived - sum(effects): rounding only
+  int rtl_entries = 0;
+  double sim_time_ns = 0;
+  double wall_s = 0;
+  double cycles_evaluated = 0, cycles_total = 0;
+  long peak_rss_kib = 0;
+  StatsTable stats;
+};
+
+WorkloadConfig workload_from(const Config& cfg);
+// Runs one path in this process (one SystemC elaboration: call it in a child).
+LatencyResult run_latency(const Config& cfg, const LatencyOptions& o);
+
+std::string latency_json(const LatencyResult& r, double reference_ns);
+std::string latency_table(const LatencyResult& r, double reference_ns);
+std::string latency_csv(const LatencyResult& r, bool header);
+std::string stats_table_text(const StatsTable& t);
+
+}  // namespace ubsim

@@ -1,0 +1,307 @@
+// ubsim: the command-line front end. One subcommand per experiment; every
+// simulation runs in its own child process (one SystemC elaboration each).
+#include <sys/resource.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+
+#include <fmt/format.h>
+#include <systemc>
+
+#include "cli.h"
+#include "config.h"
+#include "json.h"
+#include "latency_experiment.h"
+#include "raw_speed.h"
+#include "routes.h"
+#include "subprocess.h"
+#include "ubsim_build_info.h"
+
+namespace ubsim {
+
+uint64_t parse_count(const std::string& option, const std::string& text, uint64_t min, uint64_t max) {
+  char* end = nullptr;
+  const unsigned long long v = std::strtoull(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || text[0] == '-' || v < min || v > max)
+    throw CliError(fmt::format("option {}: '{}' is not a whole number in {}..{}", option, text, min, max));
+  return v;
+}
+
+namespace {
+
+const char* kUsage = R"(ubsim — cycle-level model of a bus-attached UB/URMA controller
+
+usage: ubsim <command> [options]
+
+commands:
+  latency   measured per-stage latency breakdown of 64 B remote reads/writes
+  params    list every configuration parameter (unit, default, range, meaning)
+  bench     simulator speed: 1,000,000 sequential reads per path, and the raw
+            verilated model's cycles/s beside the co-simulation's
+  help      this text
+
+common options:
+  --config FILE        TOML configuration (may repeat; later wins)
+  --set KEY=VALUE      override one parameter, with units: --set wire.latency=50ns
+  --format F           table (default) | json | csv
+  --out DIR            write result.json, CSV, resolved config.json and plots to DIR
+
+latency options:
+  --path P             pcie-nic | ub-async | ub-load | all   (default all)
+  --stack S            ub | roce | both: shorthand for the paths of a stack
+  --verb V             read (default) | write (Store on ub-load)
+  --ops N              requests per path (workload.ops)
+  --outstanding K      requests in flight per initiator (workload.outstanding)
+  --stats              print per-component statistics
+  --timeline FILE      Chrome/Perfetto trace-event JSON of per-request stage spans
+  --trace PREFIX       FST waveforms of every RTL pipeline: PREFIX.<path>.<module>.fst
+
+bench options:
+  --ops N              reads per path (default 1000000)
+  --path P             as above (default all)
+
+Exit status: 0 ok, 2 bad input (message names the key and the file), 3 failure.
+)";
+
+struct Common {
+  Config cfg;
+  std::string format = "table";
+  std::string out_dir;
+};
+
+bool common_option(Args& a, Common& c) {
+  std::string v;
+  if (a.option("--config", v)) { c.cfg.load_file(v); return true; }
+  if (a.option("--set", v)) { c.cfg.apply_set(v); return true; }
+  if (a.option("--format", v)) {
+    if (v != "table" && v != "json" && v != "csv") throw CliError("option --format: '" + v + "' is not table, json or csv");
+    c.format = v;
+    return true;
+  }
+  if (a.option("--out", v)) { c.out_dir = v; return true; }
+  return false;
+}
+
+std::vector<std::string> select_paths(const std::string& path, const std::string& stack) {
+  if (!stack.empty()) {
+    if (stack == "ub") return {"ub-async", "ub-load"};
+    if (stack == "roce") return {"pcie-nic"};
+    if (stack == "both") return kPathIds;
+    throw CliError("option --stack: '" + stack + "' is not ub, roce or both");
+  }
+  if (path == "all") return kPathIds;
+  for (const auto& p : kPathIds)
+    if (p == path) return {p};
+  throw CliError("option --path: '" + path + "' is not pcie-nic, ub-async, ub-load or all");
+}
+
+std::string config_json(const Config& cfg) {
+  std::vector<std::pair<std::string, std::string>> kv;
+  for (const auto& [k, v] : cfg.resolved()) kv.emplace_back(k, json::str(v));
+  for (const auto& [k, hops] : cfg.resolved_routes()) {
+    std::vector<std::string> items;
+    for (const auto& h : hops) items.push_back(json::str(h));
+    kv.emplace_back(k, json::array(items));
+  }
+  return json::object(kv);
+}
+
+std::string document(const std::string& experiment, const Config& cfg, const std::vector<std::string>& results) {
+  return "{\"experiment\": " + json::str(experiment) + ",\n\"config\": " + config_json(cfg) +
+         ",\n\"provenance\": " +
+         json::object({{"git", json::str(build_info::kGitHash)},
+                       {"variant", json::str(build_info::kVariant)},
+                       {"seed", json::num(cfg.value("seed"))}}) +
+         ",\n\"results\": " + json::array(results, true) + "}\n";
+}
+
+// Writes every file of a result set, or none: files go to a staging folder
+// that replaces DIR's files only once all are written.
+void write_outputs(const std::string& dir, const std::map<std::string, std::string>& files) {
+  namespace fs = std::filesystem;
+  const fs::path target(dir);
+  const fs::path staging = target.string() + ".partial";
+  std::error_code ec;
+  fs::remove_all(staging, ec);
+  fs::create_directories(staging, ec);
+  if (ec) throw CliError("option --out: cannot create " + staging.string() + ": " + ec.message());
+  for (const auto& [name, text] : files) {
+    std::ofstream f(staging / name);
+    f << text;
+    if (!f) throw CliError("option --out: cannot write " + (staging / name).string());
+  }
+  fs::create_directories(target, ec);
+  for (const auto& [name, text] : files) fs::rename(staging / name, target / name);
+  fs::remove_all(staging, ec);
+}
+
+std::string read_reference_csv() {
+  return std::string(build_info::kSourceDir) + "/docs/published_reference.csv";
+}
+
+int cmd_latency(Args& a) {
+  Common c;
+  std::string path = "all", stack, verb_text = "read", timeline, trace;
+  bool show_stats = false;
+  while (!a.done()) {
+    std::string v;
+    if (common_option(a, c)) continue;
+    if (a.option("--path", path) || a.option("--stack", stack) || a.option("--verb", verb_text) ||
+        a.option("--timeline", timeline) || a.option("--trace", trace))
+      continue;
+    if (a.option("--ops", v)) { c.cfg.apply_set("workload.ops=" + std::to_string(parse_count("--ops", v, 1, 1000000000000ULL))); continue; }
+    if (a.option("--outstanding", v)) { c.cfg.apply_set("workload.outstanding=" + std::to_string(parse_count("--outstanding", v, 1, 65536))); continue; }
+    if (a.flag("--stats")) { show_stats = true; continue; }
+    throw CliError("unknown option '" + a.peek() + "' for 'ubsim latency' (see ubsim help)");
+  }
+  if (verb_text != "read" && verb_text != "write") throw CliError("option --verb: '" + verb_text + "' is not read or write");
+  const auto paths = select_paths(path, stack);
+  c.cfg.validate();   // bad input fails here, before anything runs or is written
+
+  const auto reference = load_published_reference(read_reference_csv());
+  std::vector<std::string> results;
+  std::string table, csv;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    const std::string& p = paths[i];
+    LatencyOptions o;
+    o.path = p;
+    o.verb = verb_text == "read" ? Verb::Read : Verb::Write;
+    if (!trace.empty()) o.trace_prefix = trace + "." + p;
+    if (!timeline.empty()) o.timeline_path = paths.size() == 1 ? timeline : timeline + "." + p + ".json";
+    const double ref = (o.verb == Verb::Read && reference.count(p)) ? reference.at(p) : 0.0;
+    ChildResult child = run_in_child([&] {
+      const LatencyResult r = run_latency(c.cfg, o);
+      std::string text = latency_table(r, ref);
+      if (show_stats) text += "  per-component statistics:\n" + stats_table_text(r.stats);
+      return latency_json(r, ref) + '\x1e' + text + '\x1e' + latency_csv(r, i == 0);
+    });
+    if (child.exit_code != 0) {
+      std::fprintf(stderr, "ubsim: error: %s\n", child.output.c_str());
+      return child.exit_code;
+    }
+    const auto s1 = child.output.find('\x1e');
+    const auto s2 = child.output.find('\x1e', s1 + 1);
+    results.push_back(child.output.substr(0, s1));
+    table += child.output.substr(s1 + 1, s2 - s1 - 1);
+    csv += child.output.substr(s2 + 1);
+  }
+  const std::string doc = document("latency", c.cfg, results);
+  if (c.format == "json") std::cout << doc;
+  else if (c.format == "csv") std::cout << csv;
+  else std::cout << table;
+  if (!c.out_dir.empty()) {
+    write_outputs(c.out_dir, {{"latency.json", doc}, {"latency.csv", csv}, {"latency.txt", table},
+                              {"config.json", config_json(c.cfg) + "\n"}});
+    const std::string plot = fmt::format("/usr/bin/python3 {}/scripts/plot_latency.py {}/latency.csv {}/latency.png",
+                                         build_info::kSourceDir, c.out_dir, c.out_dir);
+    if (std::system(plot.c_str()) != 0) std::fprintf(stderr, "ubsim: warning: plot not written (%s)\n", plot.c_str());
+    std::fprintf(stderr, "ubsim: wrote %s/{latency.json,latency.csv,latency.txt,config.json,latency.png}\n",
+                 c.out_dir.c_str());
+  }
+  return 0;
+}
+
+int cmd_params(Args& a) {
+  std::string format = "table";
+  while (!a.done()) {
+    if (a.option("--format", format)) continue;
+    throw CliError("unknown option '" + a.peek() + "' for 'ubsim params'");
+  }
+  if (format == "json") {
+    std::vector<std::string> rows;
+    for (const auto& p : param_table())
+      rows.push_back(json::object({{"key", json::str(p.key)}, {"unit", json::str(unit_name(p.unit))},
+                                   {"default", json::str(p.default_text)}, {"used_by", json::str(p.used_by)},
+                                   {"description", json::str(p.description)}}));
+    std::cout << json::array(rows, true) << "\n";
+    return 0;
+  }
+  std::cout << fmt::format("{:<24} {:<9} {:<11} {:<26} {}\n", "key", "unit", "default", "used by", "meaning");
+  for (const auto& p : param_table())
+    std::cout << fmt::format("{:<24} {:<9} {:<11} {:<26} {}\n", p.key, unit_name(p.unit), p.default_text, p.used_by,
+                             p.description);
+  std::cout << "\nAll keys are runtime values (config file or --set). RTL build options (re-verilation):\n"
+            << fmt::format("  UBSIM_RTL_MAX_CHAIN={}  UBSIM_RTL_CTX_W={}  UBSIM_RTL_MAX_BEATS={}  (variant '{}')\n",
+                           build_info::kMaxChain, build_info::kCtxBits, build_info::kMaxBeats, build_info::kVariant);
+  return 0;
+}
+
+int cmd_bench(Args& a) {
+  Common c;
+  std::string path = "all", v;
+  uint64_t ops = 1000000;
+  while (!a.done()) {
+    if (common_option(a, c)) continue;
+    if (a.option("--path", path)) continue;
+    if (a.option("--ops", v)) { ops = parse_count("--ops", v, 1, 1000000000000ULL); continue; }
+    throw CliError("unknown option '" + a.peek() + "' for 'ubsim bench'");
+  }
+  c.cfg.apply_set("workload.ops=" + std::to_string(ops));
+  c.cfg.apply_set("workload.outstanding=1");
+  c.cfg.validate();
+  std::cout << fmt::format("{:<10} {:>10} {:>10} {:>14} {:>12} {:>16} {:>12}\n", "path", "ops", "wall s",
+                           "sim reads/s", "peak RSS MiB", "RTL cycles/s", "mean ns");
+  std::vector<std::string> results;
+  for (const auto& p : select_paths(path, "")) {
+    ChildResult child = run_in_child([&] {
+      LatencyOptions o;
+      o.path = p;
+      const LatencyResult r = run_latency(c.cfg, o);
+      return fmt::format("{:<10} {:>10} {:>10.2f} {:>14.0f} {:>12.1f} {:>16.3g} {:>12.2f}\n", p, r.ops, r.wall_s,
+                         static_cast<double>(r.ops) / r.wall_s, static_cast<double>(r.peak_rss_kib) / 1024.0,
+                         r.cycles_evaluated / r.wall_s, r.mean_ns);
+    });
+    if (child.exit_code != 0) {
+      std::fprintf(stderr, "ubsim: error: %s\n", child.output.c_str());
+      return child.exit_code;
+    }
+    std::cout << child.output << std::flush;
+  }
+  const RawSpeed raw = measure_raw_model_speed(5000000);
+  std::cout << fmt::format(
+      "\nraw verilated UB send pipeline, stepped in a C++ loop with a request every cycle: {:.3g} cycles/s\n"
+      "co-simulation (RTL cycles/s above) steps only cycles with work and skips idle ones.\n",
+      raw.cycles_per_s);
+  return 0;
+}
+
+}  // namespace
+}  // namespace ubsim
+
+extern "C" int sc_main(int argc, char** argv) {
+  using namespace ubsim;
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty() || args[0] == "help" || args[0] == "--help" || args[0] == "-h") {
+    std::cout << kUsage;
+    return args.empty() ? 2 : 0;
+  }
+  const std::string cmd = args[0];
+  Args a(std::vector<std::string>(args.begin() + 1, args.end()));
+  try {
+    if (cmd == "latency") return cmd_latency(a);
+    if (cmd == "params") return cmd_params(a);
+    if (cmd == "bench") return cmd_bench(a);
+    throw CliError("unknown command '" + cmd + "' (commands: latency, params, bench, help)");
+  } catch (const ConfigError& e) {
+    std::fprintf(stderr, "ubsim: error: %s\n", e.what());
+    return 2;
+  } catch (const CliError& e) {
+    std::fprintf(stderr, "ubsim: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ubsim: error: %s\n", e.what());
+    return 3;
+  }
+}
+
+// Own entry point so the SystemC banner is off before the library prints it.
+int main(int argc, char** argv) {
+  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "DISABLE", 1);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}

@@ -1,0 +1,75 @@
+#include "params.h"
+
+#include <limits>
+
+#include "rtl_variant.h"
+
+namespace ubsim {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kTimeMax = 1e15;  // 1 s, in fs
+}  // namespace
+
+const std::vector<ParamDef>& param_table() {
+  // Pipeline depth limits depend on the RTL's structural minimum (checked
+  // against the RTL itself when a configuration is resolved) and the build
+  // variant's longest chain.
+  const double depth_max = (1 << rtl_variant::kDepthBits) - 1;
+  static const std::vector<ParamDef> table = {
+      {"clock", Unit::Frequency, "322MHz", 1, 1e12, "all", "controller / NIC clock (RTL pipelines)"},
+      {"bus.traversal", Unit::Time, "30ns", 0, kTimeMax, "latency", "one on-chip bus transaction (posted write, or read request + response)"},
+      {"bus.occupancy", Unit::Time, "2ns", 0, kTimeMax, "latency", "time one transaction holds the on-chip bus (contention between concurrent requests)"},
+      {"pcie.doorbell", Unit::Time, "150ns", 0, kTimeMax, "latency", "PCIe doorbell MMIO write"},
+      {"pcie.dma_read", Unit::Time, "500ns", 0, kTimeMax, "latency", "PCIe DMA read round trip incl. host-cache access"},
+      {"pcie.dma_write", Unit::Time, "250ns", 0, kTimeMax, "latency", "PCIe DMA write (posted)"},
+      {"pcie.occupancy", Unit::Time, "4ns", 0, kTimeMax, "latency", "time one transaction holds the PCIe link (its TLPs on the lanes)"},
+      {"wire.latency", Unit::Time, "100ns", 0, kTimeMax, "latency", "wire propagation, one way"},
+      {"wire.rate", Unit::Rate, "400Gbit/s", 1, kInf, "latency", "link rate per direction (serialization)"},
+      {"dram.row_hit", Unit::Time, "30ns", 0, kTimeMax, "latency", "DRAM access, row hit (payload)"},
+      {"dram.row_miss", Unit::Time, "70ns", 0, kTimeMax, "latency", "DRAM access, row miss (context refill)"},
+      {"dram.occupancy", Unit::Time, "5ns", 0, kTimeMax, "latency", "time one access holds the DRAM device"},
+      {"sw.submit", Unit::Time, "50ns", 0, kTimeMax, "latency", "software: library submit"},
+      {"sw.build_descriptor", Unit::Time, "30ns", 0, kTimeMax, "latency", "software: build request descriptor"},
+      {"sw.cq_poll_pcie", Unit::Time, "70ns", 0, kTimeMax, "latency", "software: completion-queue poll, PCIe NIC (CQE in host memory)"},
+      {"sw.cq_poll_bus", Unit::Time, "5ns", 0, kTimeMax, "latency", "software: completion-queue poll, bus controller"},
+      {"sw.lib_poll", Unit::Time, "30ns", 0, kTimeMax, "latency", "software: library poll"},
+      {"sw.seq_alloc", Unit::Time, "50ns", 0, kTimeMax, "latency", "software: in-order sequence-number allocation (RoCE RC)"},
+      {"pipeline.pcie_nic", Unit::Cycles, "9", 0, depth_max, "latency", "NIC pipeline traversal, PCIe NIC (input handshake to first flit out)"},
+      {"pipeline.ub_async", Unit::Cycles, "25", 0, depth_max, "latency", "controller pipeline traversal, UB async path"},
+      {"pipeline.ub_load", Unit::Cycles, "8", 0, depth_max, "latency", "controller pipeline traversal, UB Load/Store path"},
+      {"ub.tpc_read_beats", Unit::Cycles, "2", 1, rtl_variant::kMaxTpcBeats, "latency", "TP-channel record read beats on the context-RAM port (56 B over 32 B): UB issue interval"},
+      {"roce.qpc_read_latency", Unit::Cycles, "2", 1, rtl_variant::kMaxQpcReadLatency, "latency", "QP-context RAM read latency in the PSN read-modify-write"},
+      {"roce.qpc_turnaround", Unit::Cycles, "1", 1, rtl_variant::kMaxQpcTurnaround, "latency", "QP-context RAM write-to-read turnaround in the PSN read-modify-write"},
+      {"transport.header_bytes", Unit::Bytes, "32B", 0, 4096, "latency", "transport + transaction header bytes of every packet on the wire"},
+      {"transport.mtu", Unit::Bytes, "4096B", 64, 65536, "latency", "largest packet payload"},
+      {"workload.ops", Unit::Count, "1000", 1, 1e12, "latency", "requests per path"},
+      {"workload.outstanding", Unit::Count, "1", 1, 65536, "latency", "requests the initiator keeps in flight (1 = sequential)"},
+      {"workload.payload", Unit::Bytes, "64B", 1, 65536, "latency", "payload bytes of each read or write"},
+      {"cache.ub_entries", Unit::Count, "2048", 1, 65536, "ctx-cache (not built yet)", "UB Jetty/TP-channel state cache entries"},
+      {"cache.roce_entries", Unit::Count, "512", 1, 65536, "ctx-cache (not built yet)", "RoCE QP-context cache entries"},
+      {"cache.ub_ways", Unit::Count, "0", 0, 65536, "ctx-cache (not built yet)", "UB cache associativity (0 = fully associative, true LRU)"},
+      {"cache.roce_ways", Unit::Count, "0", 0, 65536, "ctx-cache (not built yet)", "RoCE cache associativity (0 = fully associative, true LRU)"},
+      {"sack.window", Unit::Count, "1024", 128, 2048, "loss (not built yet)", "receiver out-of-order window (PSNs)"},
+      {"sack.rto", Unit::Time, "20us", 1, kTimeMax, "loss (not built yet)", "retransmit timeout, first try"},
+      {"sack.rto_backoff", Unit::Ratio, "2", 1, 1e3, "loss (not built yet)", "timeout multiplier per retry"},
+      {"sack.max_retries", Unit::Count, "7", 0, 1e3, "loss (not built yet)", "retries before the request fails"},
+      {"sack.fast_retransmit", Unit::Bool, "true", 0, 1, "loss (not built yet)", "resend a hole as soon as a SACK reports it"},
+      {"seed", Unit::Count, "1", 0, 1.8e19, "all", "random seed of every stochastic model"},
+      {"path.pcie-nic.read", Unit::Routes, "(built in)", 0, 0, "latency", "stages of a read on the PCIe-NIC path, in order (NODE:op[|label])"},
+      {"path.pcie-nic.write", Unit::Routes, "(built in)", 0, 0, "latency", "stages of a write on the PCIe-NIC path"},
+      {"path.ub-async.read", Unit::Routes, "(built in)", 0, 0, "latency", "stages of a read on the UB async path"},
+      {"path.ub-async.write", Unit::Routes, "(built in)", 0, 0, "latency", "stages of a write on the UB async path"},
+      {"path.ub-load.read", Unit::Routes, "(built in)", 0, 0, "latency", "stages of a Load on the UB Load/Store path"},
+      {"path.ub-load.write", Unit::Routes, "(built in)", 0, 0, "latency", "stages of a Store on the UB Load/Store path"},
+  };
+  return table;
+}
+
+const ParamDef* find_param(const std::string& key) {
+  for (const auto& p : param_table())
+    if (p.key == key) return &p;
+  return nullptr;
+}
+
+}  // namespace ubsim

@@ -1,0 +1,24 @@
+// Paths as compositions of stages. Each path/verb has a default route (the
+// spec's stage order); a config file may replace it ("path.<id>.<verb>").
+#pragma once
+#include <map>
+#include <string>
+#include <vector>
+
+#include "stage.h"
+
+namespace ubsim {
+
+extern const std::vector<std::string> kPathIds;   // pcie-nic, ub-async, ub-load
+
+// Default route text of a path and verb ("read" / "write").
+std::vector<std::string> default_route(const std::string& path, const std::string& verb);
+
+// Parses "A:pcie.dma_read|label"; on error returns false and sets error.
+bool parse_hop(const std::string& text, HopSpec& hop, std::string& error);
+
+// The published cycle-level simulator's read latencies (reference column,
+// spec §4), read from docs/published_reference.csv; never used by the model.
+std::map<std::string, double> load_published_reference(const std::string& csv_path);
+
+}  // namespace ubsim

@@ -1,0 +1,64 @@
+#include "subprocess.h"
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <exception>
+
+#include "config.h"
+
+namespace ubsim {
+
+namespace {
+void write_all(int fd, const std::string& s) {
+  size_t done = 0;
+  while (done < s.size()) {
+    const ssize_t n = ::write(fd, s.data() + done, s.size() - done);
+    if (n <= 0) return;
+    done += static_cast<size_t>(n);
+  }
+}
+}  // namespace
+
+ChildResult run_in_child(const std::function<std::string()>& fn) {
+  int fds[2];
+  if (::pipe(fds) != 0) return {3, "cannot create a pipe"};
+  std::fflush(nullptr);
+  const pid_t pid = ::fork();
+  if (pid < 0) return {3, "cannot fork"};
+  if (pid == 0) {
+    ::close(fds[0]);
+    int code = 0;
+    std::string out;
+    try {
+      out = fn();
+    } catch (const ConfigError& e) {
+      out = e.what();
+      code = 2;
+    } catch (const std::exception& e) {
+      out = e.what();
+      code = 3;
+    }
+    write_all(fds[1], out);
+    ::close(fds[1]);
+    std::fflush(nullptr);
+    ::_exit(code);   // skip SystemC's static teardown
+  }
+  ::close(fds[1]);
+  ChildResult r;
+  char buf[65536];
+  ssize_t n;
+  while ((n = ::read(fds[0], buf, sizeof buf)) > 0) r.output.append(buf, static_cast<size_t>(n));
+  ::close(fds[0]);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
+  else {
+    r.exit_code = 3;
+    r.output += "\nsimulation process was killed by signal " + std::to_string(WTERMSIG(status));
+  }
+  return r;
+}
+
+}  // namespace ubsim
