@@ -3,6 +3,7 @@
 // 1024 sub-buckets, so a percentile is within 0.1 % of the exact value.
 // The mean is exact (running sum).
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
@@ -34,7 +35,7 @@ class LatencyHistogram {
     uint64_t seen = 0;
     for (size_t i = 0; i < counts_.size(); ++i) {
       seen += counts_[i];
-      if (seen >= rank && counts_[i]) return bucket_mid_ps(i) / 1e3;
+      if (seen >= rank && counts_[i]) return std::clamp(bucket_mid_ps(i) / 1e3, min_ns(), max_ns());
     }
     return max_ns();
   }

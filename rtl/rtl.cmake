@@ -9,6 +9,8 @@ set(UBSIM_RTL_COMMON
   ${UBSIM_RTL_DIR}/psn_alloc_rmw.sv)
 
 add_library(ubsim_rtl STATIC)
+# The verilated models are the hot loop of every simulation.
+target_compile_options(ubsim_rtl PRIVATE -O3)
 set_target_properties(ubsim_rtl PROPERTIES POSITION_INDEPENDENT_CODE ON)
 set(UBSIM_VERILATOR_ARGS -Wall --assert --x-assign fast --x-initial fast -O3
     -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN} -GCTX_W=${UBSIM_RTL_CTX_W})

@@ -90,7 +90,7 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   const LatencyRecord& rec = sys.app().record();
   const double n = static_cast<double>(rec.measured_ops);
   const double cycle_ns = 1e9 / p.clock_hz;
-  double align = 0, ser = 0, queue = 0;
+  double align = 0, ser = 0, queue = 0, hazard = 0;
   for (size_t i = 0; i < sys.route().hops.size(); ++i) {
     const HopSpec& h = sys.route().hops[i];
     const OpInfo& info = op_info(h.op);
@@ -105,7 +105,11 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
     st.align_ns = static_cast<double>(s.align / n) / 1e6;
     st.serialize_ns = static_cast<double>(s.serialize / n) / 1e6;
     st.queue_ns = static_cast<double>(s.queue / n) / 1e6;
+    // Inside an RTL pipeline, time beyond its configured depth is a structural
+    // hazard stall (e.g. two requests contending for the TP-context port).
+    if (st.rtl) st.hazard_ns = static_cast<double>(s.service / n) / 1e6 - st.derived_ns;
     align += st.align_ns;
+    hazard += st.hazard_ns;
     ser += st.serialize_ns;
     queue += st.queue_ns;
     if (st.rtl) ++r.rtl_entries;
@@ -117,8 +121,9 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   r.p99_ns = rec.total.quantile_ns(0.99);
   r.max_ns = rec.total.max_ns();
   r.min_ns = rec.total.min_ns();
-  r.effects = {{"clock-edge alignment", align}, {"wire serialization", ser}, {"queueing", queue}};
-  r.unexplained_ns = r.mean_ns - r.derived_total_ns - align - ser - queue;
+  r.effects = {{"clock-edge alignment", align}, {"wire serialization", ser}, {"queueing", queue},
+               {"pipeline hazard stall", hazard}};
+  r.unexplained_ns = r.mean_ns - r.derived_total_ns - align - ser - queue - hazard;
   r.stats = sys.stats();
   for (ClockedRtlBridge* b : sys.bridges()) r.cycles_evaluated += static_cast<double>(b->cycles_evaluated());
   r.cycles_total = r.sim_time_ns / cycle_ns;
@@ -137,7 +142,8 @@ std::string latency_json(const LatencyResult& r, double reference_ns) {
                                    {"measured_ns", json::num(s.measured_ns)},
                                    {"alignment_ns", json::num(s.align_ns)},
                                    {"serialization_ns", json::num(s.serialize_ns)},
-                                   {"queueing_ns", json::num(s.queue_ns)}}));
+                                   {"queueing_ns", json::num(s.queue_ns)},
+                                   {"hazard_stall_ns", json::num(s.hazard_ns)}}));
   for (const auto& [cause, ns] : r.effects)
     effects.push_back(json::object({{"cause", json::str(cause)}, {"ns", json::num(ns)}}));
   std::vector<std::string> stats;
@@ -189,11 +195,11 @@ std::string latency_table(const LatencyResult& r, double reference_ns) {
 std::string latency_csv(const LatencyResult& r, bool header) {
   std::string out;
   if (header)
-    out += "path,verb,stage,category,derived_ns,measured_ns,alignment_ns,serialization_ns,queueing_ns\n";
+    out += "path,verb,stage,category,derived_ns,measured_ns,alignment_ns,serialization_ns,queueing_ns,hazard_stall_ns\n";
   for (const auto& s : r.stages)
-    out += fmt::format("{},{},\"{}\",{},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f}\n", r.path, r.verb, s.stage, s.category,
-                       s.derived_ns, s.measured_ns, s.align_ns, s.serialize_ns, s.queue_ns);
-  out += fmt::format("{},{},\"total\",,{:.4f},{:.4f},,,\n", r.path, r.verb, r.derived_total_ns, r.mean_ns);
+    out += fmt::format("{},{},\"{}\",{},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f},{:.4f}\n", r.path, r.verb, s.stage,
+                       s.category, s.derived_ns, s.measured_ns, s.align_ns, s.serialize_ns, s.queue_ns, s.hazard_ns);
+  out += fmt::format("{},{},\"total\",,{:.4f},{:.4f},,,,\n", r.path, r.verb, r.derived_total_ns, r.mean_ns);
   return out;
 }
 

@@ -24,6 +24,7 @@ struct StageResult {
   std::string stage, category;
   double derived_ns = 0, measured_ns = 0;
   double align_ns = 0, serialize_ns = 0, queue_ns = 0;   // means per op
+  double hazard_ns = 0;   // RTL: stalls inside the pipeline beyond its configured depth
   bool rtl = false;
 };
 

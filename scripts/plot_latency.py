@@ -1,0 +1,63 @@
+#!/usr/bin/python3
+"""Plot the latency breakdown (derived vs measured, stacked by category).
+
+usage: plot_latency.py latency.csv out.png
+Uses Debian's matplotlib (Agg backend, no display needed).
+"""
+import csv
+import sys
+from collections import OrderedDict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+COLORS = {"software": "#4c72b0", "PCIe": "#dd8452", "bus": "#55a868", "NIC": "#c44e52",
+          "wire": "#8172b3", "memory": "#937860", "completion": "#da8bc3"}
+
+
+def main(csv_path, png_path):
+    data = OrderedDict()  # path -> {"derived": {cat: ns}, "measured": {cat: ns}}
+    with open(csv_path, newline="") as f:
+        for row in csv.DictReader(f):
+            if row["stage"] == "total":
+                continue
+            d = data.setdefault(row["path"], {"derived": OrderedDict(), "measured": OrderedDict()})
+            for kind in ("derived", "measured"):
+                cat = row["category"]
+                d[kind][cat] = d[kind].get(cat, 0.0) + float(row[kind + "_ns"])
+    fig, ax = plt.subplots(figsize=(9, 4.5))
+    labels, y = [], 0
+    for path, d in data.items():
+        for kind in ("derived", "measured"):
+            left = 0.0
+            for cat, ns in d[kind].items():
+                ax.barh(y, ns, left=left, color=COLORS.get(cat, "#999999"),
+                        label=cat if cat not in [h.get_label() for h in ax.patches[:-1]] else None)
+                left += ns
+            ax.text(left + 15, y, f"{left:.1f} ns", va="center", fontsize=8)
+            labels.append(f"{path} ({kind})")
+            y += 1
+        y += 0.5
+    ticks = []
+    pos = 0
+    for _ in data:
+        ticks += [pos, pos + 1]
+        pos += 2.5
+    ax.set_yticks(ticks)
+    ax.set_yticklabels(labels, fontsize=8)
+    ax.invert_yaxis()
+    handles, names = ax.get_legend_handles_labels()
+    uniq = OrderedDict((n, h) for h, n in zip(handles, names) if n)
+    ax.legend(uniq.values(), uniq.keys(), fontsize=8, loc="lower right")
+    ax.set_xlabel("latency of one 64 B remote access (ns)")
+    ax.set_title("ubsim latency breakdown: derived (configured) vs measured (simulated)")
+    fig.tight_layout()
+    fig.savefig(png_path, dpi=120)
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit(__doc__)
+    main(sys.argv[1], sys.argv[2])

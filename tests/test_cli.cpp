@@ -1,0 +1,85 @@
+// The ubsim command line: bad input gives one clear line and exit status 2,
+// and no output files.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+
+namespace {
+
+struct Run {
+  int status;
+  std::string out;
+};
+
+Run ubsim(const std::string& args) {
+  const std::string cmd = std::string(UBSIM_BIN) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p);
+  std::string out;
+  std::array<char, 4096> buf{};
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  const int st = pclose(p);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+
+void expect_bad_input(const std::string& args, const std::string& needle) {
+  INFO(args);
+  const Run r = ubsim(args);
+  INFO(r.out);
+  CHECK(r.status == 2);
+  CHECK(r.out.find(needle) != std::string::npos);
+  CHECK(r.out.rfind("ubsim: error: ", 0) == 0);
+  CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);   // one line
+}
+
+}  // namespace
+
+TEST_CASE("bad input: one line naming key and file, exit status 2", "[cli]") {
+  expect_bad_input("latency --set no.such=1", "key 'no.such': unknown key");
+  expect_bad_input("latency --set wire.latency=-1ns", "--set: key 'wire.latency'");
+  expect_bad_input("latency --set wire.latency=10", "has no unit");
+  expect_bad_input("latency --set clock=0Hz", "key 'clock'");
+  expect_bad_input("latency --set pipeline.ub_async=200", "above the build maximum");
+  expect_bad_input("latency --path nowhere", "--path: 'nowhere'");
+  expect_bad_input("latency --config " UBSIM_TEST_DATA "/bad_unit.toml", "bad_unit.toml: key 'wire.latency'");
+  expect_bad_input("latency --config " UBSIM_TEST_DATA "/unknown_key.toml", "unknown_key.toml: key 'wire.latencyy'");
+  expect_bad_input("latency --config /nonexistent.toml", "/nonexistent.toml");
+  expect_bad_input("latency --ops -3", "--ops");
+  expect_bad_input("frobnicate", "unknown command");
+}
+
+TEST_CASE("bad input writes no output directory", "[cli]") {
+  const auto dir = std::filesystem::temp_directory_path() / "ubsim_cli_no_output";
+  std::filesystem::remove_all(dir);
+  const Run r = ubsim("latency --out " + dir.string() + " --set dram.row_hit=fast");
+  CHECK(r.status == 2);
+  CHECK_FALSE(std::filesystem::exists(dir));
+}
+
+TEST_CASE("latency --format json carries the spec's result keys", "[cli]") {
+  const Run r = ubsim("latency --path ub-load --ops 5 --format json");
+  REQUIRE(r.status == 0);
+  for (const char* key : {"\"experiment\": \"latency\"", "\"config\":", "\"provenance\":", "\"git\":",
+                          "\"variant\":", "\"seed\":", "\"path\": \"ub-load\"", "\"stages\":", "\"derived_ns\":",
+                          "\"measured_ns\":", "\"derived_total_ns\":", "\"measured_total_ns\":", "\"p99\":",
+                          "\"effects\":", "\"cause\":", "\"reference_ns\":"})
+    CHECK(r.out.find(key) != std::string::npos);
+}
+
+TEST_CASE("params lists every spec key", "[cli]") {
+  const Run r = ubsim("params");
+  REQUIRE(r.status == 0);
+  for (const char* key : {"clock", "bus.traversal", "pcie.doorbell", "pcie.dma_read", "pcie.dma_write",
+                          "wire.latency", "wire.rate", "dram.row_hit", "dram.row_miss", "sw.submit",
+                          "sw.build_descriptor", "sw.cq_poll_pcie", "sw.cq_poll_bus", "sw.lib_poll",
+                          "sw.seq_alloc", "pipeline.pcie_nic", "pipeline.ub_async", "pipeline.ub_load",
+                          "cache.ub_entries", "cache.roce_entries", "cache.ub_ways", "cache.roce_ways",
+                          "transport.mtu", "sack.window", "sack.rto", "sack.rto_backoff", "sack.max_retries",
+                          "sack.fast_retransmit", "seed"})
+    CHECK(r.out.find(std::string("\n") + key + " ") != std::string::npos);
+}
