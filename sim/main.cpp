@@ -16,6 +16,7 @@
 #include "cli.h"
 #include "config.h"
 #include "json.h"
+#include "issue_rate.h"
 #include "latency_experiment.h"
 #include "raw_speed.h"
 #include "routes.h"
@@ -40,6 +41,8 @@ usage: ubsim <command> [options]
 
 commands:
   latency   measured per-stage latency breakdown of 64 B remote reads/writes
+  issue-rate  send-pipeline issue interval: a back-to-back burst at the
+            pipeline's input handshake, delivered requests counted
   params    list every configuration parameter (unit, default, range, meaning)
   bench     simulator speed: 1,000,000 sequential reads per path, and the raw
             verilated model's cycles/s beside the co-simulation's
@@ -60,6 +63,11 @@ latency options:
   --stats              print per-component statistics
   --timeline FILE      Chrome/Perfetto trace-event JSON of per-request stage spans
   --trace PREFIX       FST waveforms of every RTL pipeline: PREFIX.<path>.<module>.fst
+
+issue-rate options:
+  --stack S            ub | roce | both (default both)
+  --burst LIST         burst lengths, comma-separated (default 256,1000)
+  --initiators K       initiators sharing the pipeline (RoCE: one QP each)
 
 bench options:
   --ops N              reads per path (default 1000000)
@@ -231,6 +239,49 @@ int cmd_params(Args& a) {
   return 0;
 }
 
+int cmd_issue_rate(Args& a) {
+  Common c;
+  std::string stack = "both", bursts = "256,1000", v;
+  int initiators = 1;
+  while (!a.done()) {
+    if (common_option(a, c)) continue;
+    if (a.option("--stack", stack) || a.option("--burst", bursts)) continue;
+    if (a.option("--initiators", v)) { initiators = static_cast<int>(parse_count("--initiators", v, 1, 4096)); continue; }
+    throw CliError("unknown option '" + a.peek() + "' for 'ubsim issue-rate'");
+  }
+  std::vector<std::string> stacks;
+  if (stack == "both") stacks = {"ub", "roce"};
+  else if (stack == "ub" || stack == "roce") stacks = {stack};
+  else throw CliError("option --stack: '" + stack + "' is not ub, roce or both");
+  std::vector<uint64_t> lengths;
+  size_t pos = 0;
+  while (pos <= bursts.size()) {
+    const auto comma = bursts.find(',', pos);
+    lengths.push_back(parse_count("--burst", bursts.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos), 1, 1000000));
+    if (comma == std::string::npos) break;
+    pos = comma + 1;
+  }
+  c.cfg.validate();
+  std::vector<IssueRateResult> rs;
+  std::vector<std::string> results;
+  for (const auto& s : stacks)
+    for (uint64_t n : lengths) {
+      rs.push_back(run_issue_rate(c.cfg, s, n, initiators));
+      results.push_back(issue_rate_json(rs.back()));
+    }
+  const std::string doc = document("issue-rate", c.cfg, results);
+  const std::string table = issue_rate_table(rs), csv = issue_rate_csv(rs);
+  if (c.format == "json") std::cout << doc;
+  else if (c.format == "csv") std::cout << csv;
+  else std::cout << table;
+  if (!c.out_dir.empty()) {
+    write_outputs(c.out_dir, {{"issue_rate.json", doc}, {"issue_rate.csv", csv}, {"issue_rate.txt", table},
+                              {"config.json", config_json(c.cfg) + "\n"}});
+    std::fprintf(stderr, "ubsim: wrote %s/{issue_rate.json,issue_rate.csv,issue_rate.txt,config.json}\n", c.out_dir.c_str());
+  }
+  return 0;
+}
+
 int cmd_bench(Args& a) {
   Common c;
   std::string path = "all", v;
@@ -286,8 +337,9 @@ extern "C" int sc_main(int argc, char** argv) {
   try {
     if (cmd == "latency") return cmd_latency(a);
     if (cmd == "params") return cmd_params(a);
+    if (cmd == "issue-rate") return cmd_issue_rate(a);
     if (cmd == "bench") return cmd_bench(a);
-    throw CliError("unknown command '" + cmd + "' (commands: latency, params, bench, help)");
+    throw CliError("unknown command '" + cmd + "' (commands: latency, issue-rate, params, bench, help)");
   } catch (const ConfigError& e) {
     std::fprintf(stderr, "ubsim: error: %s\n", e.what());
     return 2;
