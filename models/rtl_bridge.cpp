@@ -21,8 +21,11 @@ ClockedRtlBridge::ClockedRtlBridge(sc_core::sc_module_name name, const ModelPara
   dont_initialize();
 }
 
-ClockedRtlBridge::~ClockedRtlBridge() {
+ClockedRtlBridge::~ClockedRtlBridge() { close_trace(); }
+
+void ClockedRtlBridge::close_trace() {
   if (trace_) trace_->close();
+  trace_.reset();
 }
 
 VerilatedContext* ClockedRtlBridge::context() { return context_.get(); }

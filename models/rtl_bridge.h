@@ -38,6 +38,7 @@ class ClockedRtlBridge : public StageComponent {
   void collect_stats(StatsTable& table) const override;
   // Dumps this model's waveform to an FST file (before the simulation starts).
   void open_trace(const std::string& path);
+  void close_trace();
 
   uint64_t cycles_evaluated() const { return cycles_evaluated_; }
 

@@ -75,6 +75,10 @@ void TwoNodeSystem::open_traces(const std::string& prefix) {
   for (ClockedRtlBridge* b : bridges()) b->open_trace(prefix + "." + b->basename() + ".fst");
 }
 
+void TwoNodeSystem::close_traces() {
+  for (ClockedRtlBridge* b : bridges()) b->close_trace();
+}
+
 StatsTable TwoNodeSystem::stats() const {
   StatsTable t;
   for (StageComponent* c : components_) c->collect_stats(t);

@@ -34,6 +34,7 @@ class TwoNodeSystem : public sc_core::sc_module {
   std::vector<ClockedRtlBridge*> bridges() const;
   // FST waveforms: one file per RTL pipeline, prefix + "." + module + ".fst".
   void open_traces(const std::string& prefix);
+  void close_traces();
   StatsTable stats() const;
 
  private:

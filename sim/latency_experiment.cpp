@@ -75,6 +75,7 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   const auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start();
   const auto t1 = std::chrono::steady_clock::now();
+  sys.close_traces();
   if (sys.app().completed() != w.ops)
     throw std::runtime_error(fmt::format("simulation ended with {} of {} requests completed",
                                          sys.app().completed(), w.ops));
