@@ -108,7 +108,11 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
     st.queue_ns = static_cast<double>(s.queue / n) / 1e6;
     // Inside an RTL pipeline, time beyond its configured depth is a structural
     // hazard stall (e.g. two requests contending for the TP-context port).
-    if (st.rtl) st.hazard_ns = static_cast<double>(s.service / n) / 1e6 - st.derived_ns;
+    // Measured against the configured cycles on the simulated clock grid (an
+    // integer number of fs per cycle), so it is exactly 0 without a stall.
+    if (st.rtl)
+      st.hazard_ns = static_cast<double>(s.service / n) / 1e6 -
+                     p.stage_value.at(info.param_key) * static_cast<double>(p.clock_period_fs) / 1e6;
     align += st.align_ns;
     hazard += st.hazard_ns;
     ser += st.serialize_ns;
