@@ -18,8 +18,15 @@ struct BurstTrace {
   uint64_t duplicates = 0;
 };
 
-template <class Model, class Drive, class Ready>
-BurstTrace drive_burst(Model& m, uint32_t n, Drive drive, Ready ready, uint64_t max_cycles = 10000000) {
+struct IgnoreOutput {
+  template <class Model>
+  void operator()(const Model&) const {}
+};
+
+// observe(m) is called for every first flit out, before the clock edge.
+template <class Model, class Drive, class Ready, class Observe = IgnoreOutput>
+BurstTrace drive_burst(Model& m, uint32_t n, Drive drive, Ready ready, uint64_t max_cycles = 10000000,
+                       Observe observe = Observe{}) {
   BurstTrace t;
   t.in_cycle.assign(n, 0);
   t.out_cycle.assign(n, 0);
@@ -37,6 +44,7 @@ BurstTrace drive_burst(Model& m, uint32_t n, Drive drive, Ready ready, uint64_t 
     const bool in_fire = m.s_valid && m.s_ready;
     const bool out_fire = m.m_valid && m.m_ready;
     const uint32_t out_id = m.m_id;
+    if (out_fire) observe(m);
     m.clk = 1;
     m.eval();
     if (in_fire) t.in_cycle[next++] = c;
