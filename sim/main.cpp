@@ -277,7 +277,11 @@ int cmd_issue_rate(Args& a) {
   if (!c.out_dir.empty()) {
     write_outputs(c.out_dir, {{"issue_rate.json", doc}, {"issue_rate.csv", csv}, {"issue_rate.txt", table},
                               {"config.json", config_json(c.cfg) + "\n"}});
-    std::fprintf(stderr, "ubsim: wrote %s/{issue_rate.json,issue_rate.csv,issue_rate.txt,config.json}\n", c.out_dir.c_str());
+    const std::string plot = fmt::format("/usr/bin/python3 {}/scripts/plot_issue_rate.py {}/issue_rate.csv {}/issue_rate.png",
+                                         build_info::kSourceDir, c.out_dir, c.out_dir);
+    if (std::system(plot.c_str()) != 0) std::fprintf(stderr, "ubsim: warning: plot not written (%s)\n", plot.c_str());
+    std::fprintf(stderr, "ubsim: wrote %s/{issue_rate.json,issue_rate.csv,issue_rate.txt,config.json,issue_rate.png}\n",
+                 c.out_dir.c_str());
   }
   return 0;
 }
