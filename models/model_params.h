@@ -24,7 +24,6 @@ struct ModelParams {
   int ub_tpc_beats = 2;
   int roce_qpc_rd_latency = 2;
   int roce_qpc_turnaround = 1;
-  uint64_t seed = 1;
 
   uint64_t time_fs(const std::string& key) const { return static_cast<uint64_t>(stage_value.at(key)); }
   int cycles(const std::string& key) const { return static_cast<int>(stage_value.at(key)); }

@@ -12,16 +12,14 @@ add_library(ubsim_rtl STATIC)
 # The verilated models are the hot loop of every simulation.
 target_compile_options(ubsim_rtl PRIVATE -O3)
 set_target_properties(ubsim_rtl PROPERTIES POSITION_INDEPENDENT_CODE ON)
-set(UBSIM_VERILATOR_ARGS -Wall --assert --x-assign fast --x-initial fast -O3
-    -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN} -GCTX_W=${UBSIM_RTL_CTX_W})
+set(UBSIM_VERILATOR_ARGS -Wall --assert --x-assign fast --x-initial fast -O3 -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN})
+# Only the send pipelines address contexts; only UB reads TP records in beats.
+set(UBSIM_ARGS_ub_tx_pipeline -GCTX_W=${UBSIM_RTL_CTX_W} -GMAX_BEATS=${UBSIM_RTL_MAX_BEATS})
+set(UBSIM_ARGS_roce_tx_pipeline -GCTX_W=${UBSIM_RTL_CTX_W})
+set(UBSIM_ARGS_rx_pipeline)
 
 foreach(top ub_tx_pipeline roce_tx_pipeline rx_pipeline)
-  set(extra_args ${UBSIM_VERILATOR_ARGS})
-  if(top STREQUAL "rx_pipeline")
-    set(extra_args -Wall --assert --x-assign fast --x-initial fast -O3 -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN})
-  elseif(top STREQUAL "ub_tx_pipeline")
-    list(APPEND extra_args -GMAX_BEATS=${UBSIM_RTL_MAX_BEATS})
-  endif()
+  set(extra_args ${UBSIM_VERILATOR_ARGS} ${UBSIM_ARGS_${top}})
   verilate(ubsim_rtl TRACE_FST
     SOURCES ${UBSIM_RTL_COMMON} ${UBSIM_RTL_DIR}/${top}.sv
     TOP_MODULE ${top}

@@ -4,12 +4,8 @@
 usage: plot_issue_rate.py issue_rate.csv out.png
 """
 import csv
-import sys
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from plot_common import cli, plt, save
 
 
 def main(csv_path, png_path):
@@ -29,11 +25,8 @@ def main(csv_path, png_path):
     ax.set_title("send-pipeline issue rate vs burst length (RTL, first flit out)")
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(png_path, dpi=120)
+    save(fig, png_path)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2])
+    cli(main, __doc__)

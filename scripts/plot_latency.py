@@ -5,13 +5,9 @@ usage: plot_latency.py latency.csv out.png
 Uses Debian's matplotlib (Agg backend, no display needed).
 """
 import csv
-import sys
 from collections import OrderedDict
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
+from plot_common import cli, plt, save
 
 COLORS = {"software": "#4c72b0", "PCIe": "#dd8452", "bus": "#55a868", "NIC": "#c44e52",
           "wire": "#8172b3", "memory": "#937860", "completion": "#da8bc3"}
@@ -53,11 +49,8 @@ def main(csv_path, png_path):
     ax.legend(uniq.values(), uniq.keys(), fontsize=8, loc="lower right")
     ax.set_xlabel("latency of one 64 B remote access (ns)")
     ax.set_title("ubsim latency breakdown: derived (configured) vs measured (simulated)")
-    fig.tight_layout()
-    fig.savefig(png_path, dpi=120)
+    save(fig, png_path)
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit(__doc__)
-    main(sys.argv[1], sys.argv[2])
+    cli(main, __doc__)

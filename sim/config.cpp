@@ -188,7 +188,6 @@ ModelParams Config::model_params() const {
   p.ub_tpc_beats = static_cast<int>(value("ub.tpc_read_beats"));
   p.roce_qpc_rd_latency = static_cast<int>(value("roce.qpc_read_latency"));
   p.roce_qpc_turnaround = static_cast<int>(value("roce.qpc_turnaround"));
-  p.seed = static_cast<uint64_t>(value("seed"));
   return p;
 }
 

@@ -148,8 +148,26 @@ void write_outputs(const std::string& dir, const std::map<std::string, std::stri
   fs::remove_all(staging, ec);
 }
 
-std::string read_reference_csv() {
+std::string reference_csv_path() {
   return std::string(build_info::kSourceDir) + "/docs/published_reference.csv";
+}
+
+// Prints one result set in the chosen format and, with --out, writes
+// <stem>.json/.csv/.txt, the resolved config.json and <stem>.png (drawn by
+// scripts/<plot_script> from the CSV).
+void emit(const Common& c, const std::string& stem, const std::string& doc, const std::string& table,
+          const std::string& csv, const std::string& plot_script) {
+  if (c.format == "json") std::cout << doc;
+  else if (c.format == "csv") std::cout << csv;
+  else std::cout << table;
+  if (c.out_dir.empty()) return;
+  write_outputs(c.out_dir, {{stem + ".json", doc}, {stem + ".csv", csv}, {stem + ".txt", table},
+                            {"config.json", config_json(c.cfg) + "\n"}});
+  const std::string plot = fmt::format("/usr/bin/python3 {}/scripts/{} {}/{}.csv {}/{}.png", build_info::kSourceDir,
+                                       plot_script, c.out_dir, stem, c.out_dir, stem);
+  if (std::system(plot.c_str()) != 0) std::fprintf(stderr, "ubsim: warning: plot not written (%s)\n", plot.c_str());
+  std::fprintf(stderr, "ubsim: wrote %s/{%s.json,%s.csv,%s.txt,config.json,%s.png}\n", c.out_dir.c_str(),
+               stem.c_str(), stem.c_str(), stem.c_str(), stem.c_str());
 }
 
 int cmd_latency(Args& a) {
@@ -171,7 +189,7 @@ int cmd_latency(Args& a) {
   const auto paths = select_paths(path, stack);
   c.cfg.validate();   // bad input fails here, before anything runs or is written
 
-  const auto reference = load_published_reference(read_reference_csv());
+  const auto reference = load_published_reference(reference_csv_path());
   std::vector<std::string> results;
   std::string table, csv;
   for (size_t i = 0; i < paths.size(); ++i) {
@@ -198,19 +216,7 @@ int cmd_latency(Args& a) {
     table += child.output.substr(s1 + 1, s2 - s1 - 1);
     csv += child.output.substr(s2 + 1);
   }
-  const std::string doc = document("latency", c.cfg, results);
-  if (c.format == "json") std::cout << doc;
-  else if (c.format == "csv") std::cout << csv;
-  else std::cout << table;
-  if (!c.out_dir.empty()) {
-    write_outputs(c.out_dir, {{"latency.json", doc}, {"latency.csv", csv}, {"latency.txt", table},
-                              {"config.json", config_json(c.cfg) + "\n"}});
-    const std::string plot = fmt::format("/usr/bin/python3 {}/scripts/plot_latency.py {}/latency.csv {}/latency.png",
-                                         build_info::kSourceDir, c.out_dir, c.out_dir);
-    if (std::system(plot.c_str()) != 0) std::fprintf(stderr, "ubsim: warning: plot not written (%s)\n", plot.c_str());
-    std::fprintf(stderr, "ubsim: wrote %s/{latency.json,latency.csv,latency.txt,config.json,latency.png}\n",
-                 c.out_dir.c_str());
-  }
+  emit(c, "latency", document("latency", c.cfg, results), table, csv, "plot_latency.py");
   return 0;
 }
 
@@ -269,20 +275,8 @@ int cmd_issue_rate(Args& a) {
       rs.push_back(run_issue_rate(c.cfg, s, n, initiators));
       results.push_back(issue_rate_json(rs.back()));
     }
-  const std::string doc = document("issue-rate", c.cfg, results);
-  const std::string table = issue_rate_table(rs), csv = issue_rate_csv(rs);
-  if (c.format == "json") std::cout << doc;
-  else if (c.format == "csv") std::cout << csv;
-  else std::cout << table;
-  if (!c.out_dir.empty()) {
-    write_outputs(c.out_dir, {{"issue_rate.json", doc}, {"issue_rate.csv", csv}, {"issue_rate.txt", table},
-                              {"config.json", config_json(c.cfg) + "\n"}});
-    const std::string plot = fmt::format("/usr/bin/python3 {}/scripts/plot_issue_rate.py {}/issue_rate.csv {}/issue_rate.png",
-                                         build_info::kSourceDir, c.out_dir, c.out_dir);
-    if (std::system(plot.c_str()) != 0) std::fprintf(stderr, "ubsim: warning: plot not written (%s)\n", plot.c_str());
-    std::fprintf(stderr, "ubsim: wrote %s/{issue_rate.json,issue_rate.csv,issue_rate.txt,config.json,issue_rate.png}\n",
-                 c.out_dir.c_str());
-  }
+  emit(c, "issue_rate", document("issue-rate", c.cfg, results), issue_rate_table(rs), issue_rate_csv(rs),
+       "plot_issue_rate.py");
   return 0;
 }
 
@@ -319,9 +313,10 @@ int cmd_bench(Args& a) {
   }
   const RawSpeed raw = measure_raw_model_speed(5000000);
   std::cout << fmt::format(
-      "\nraw verilated UB send pipeline, stepped in a C++ loop with a request every cycle: {:.3g} cycles/s\n"
+      "\nraw verilated UB send pipeline, stepped in a C++ loop with a request every cycle: {:.3g} cycles/s "
+      "({} requests delivered)\n"
       "co-simulation (RTL cycles/s above) steps only cycles with work and skips idle ones.\n",
-      raw.cycles_per_s);
+      raw.cycles_per_s, raw.delivered);
   return 0;
 }
 

@@ -8,6 +8,8 @@
 
 namespace ubsim {
 
+// Deliberately a bare loop, not drive_burst(): the figure is the model's own
+// speed, without the per-request bookkeeping a test driver keeps.
 RawSpeed measure_raw_model_speed(uint64_t cycles) {
   VerilatedContext ctx;
   Vub_tx_pipeline m(&ctx, "raw");
