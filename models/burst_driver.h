@@ -1,4 +1,5 @@
 // drive_burst: an ideal source and sink around one verilated pipeline,
+// counting a request as delivered at its packet's first flit
 // stepped cycle by cycle in plain C++ (no SystemC): the source offers request
 // `next` every cycle until n have been accepted; the sink's m_ready follows
 // ready(cycle). Each cycle is a step / apply split: inputs driven and
@@ -16,6 +17,7 @@ struct BurstTrace {
   std::vector<uint32_t> out_order;
   uint64_t delivered = 0;
   uint64_t duplicates = 0;
+  uint64_t flits = 0;        // every flit handed to the sink
 };
 
 struct IgnoreOutput {
@@ -42,7 +44,8 @@ BurstTrace drive_burst(Model& m, uint32_t n, Drive drive, Ready ready, uint64_t 
     m.m_ready = ready(c);
     m.eval();
     const bool in_fire = m.s_valid && m.s_ready;
-    const bool out_fire = m.m_valid && m.m_ready;
+    const bool out_fire = m.m_valid && m.m_ready && m.m_first;
+    t.flits += m.m_valid && m.m_ready;
     const uint32_t out_id = m.m_id;
     if (out_fire) observe(m);
     m.clk = 1;

@@ -19,6 +19,7 @@ void UbTxBridge::drive_input(const Request* head) {
   m_->s_id = static_cast<uint32_t>(head->id);
   m_->s_ctx = head->ctx;
   m_->s_load = head->current().op == Op::UbLoadTx;
+  m_->s_bytes = static_cast<uint16_t>(packet_bytes(*head, params_.header_bytes));
 }
 
 RoceTxBridge::RoceTxBridge(sc_core::sc_module_name name, const ModelParams& p)
@@ -35,6 +36,7 @@ void RoceTxBridge::drive_input(const Request* head) {
   if (!head) return;
   m_->s_id = static_cast<uint32_t>(head->id);
   m_->s_ctx = head->ctx;
+  m_->s_bytes = static_cast<uint16_t>(packet_bytes(*head, params_.header_bytes));
 }
 
 RxBridge::RxBridge(sc_core::sc_module_name name, const ModelParams& p, const char* full_key,

@@ -24,6 +24,7 @@ class VerilatedPipelineBridge : public ClockedRtlBridge {
   bool input_ready() const override { return m_->s_ready; }
   bool output_valid() const override { return m_->m_valid; }
   uint32_t output_id() const override { return m_->m_id; }
+  bool output_first() const override { return m_->m_first; }
   void set_output_ready(bool ready) override { m_->m_ready = ready; }
   bool model_busy() const override { return m_->busy; }
   void eval() override { m_->eval(); }

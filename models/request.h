@@ -50,6 +50,15 @@ struct Request {
   HopTimes& now_times() { return times[hop]; }
 };
 
+// Bytes of the packet the current hop sends: header, plus the payload when
+// it travels in this direction (requests leave node A, responses node B; a
+// write carries its payload out, a read brings it back).
+inline uint32_t packet_bytes(const Request& r, uint32_t header_bytes) {
+  const bool request_direction = r.current().node == NodeId::A;
+  const bool carries_payload = request_direction == (r.verb == Verb::Write);
+  return header_bytes + (carries_payload ? r.payload_bytes : 0);
+}
+
 // TLM extension that carries the Request through generic payloads.
 struct RequestExtension : tlm::tlm_extension<RequestExtension> {
   Request* request = nullptr;

@@ -68,7 +68,9 @@ bool ClockedRtlBridge::step_edge(uint64_t k) {
   eval();
   if (trace_) trace_->dump((e - period_fs_ / 2) / 1000);
   const bool in_fire = head && input_ready();
-  const bool out_fire = output_valid();   // m_ready is held high: the fabric never refuses
+  // m_ready is held high: the fabric never refuses. Only a packet's first
+  // flit hands the request on; the wire model serializes the whole packet.
+  const bool out_fire = output_valid() && output_first();
   const uint32_t out_id = out_fire ? output_id() : 0;
   if (head && !in_fire) ++stall_cycles_;
 
@@ -128,7 +130,7 @@ void ClockedRtlBridge::collect_stats(StatsTable& table) const {
   const std::string n = name();
   const double total_cycles = static_cast<double>(end / period_fs_);
   table.add(n, "accepted", static_cast<double>(accepted_), "ops", "input handshakes of the RTL pipeline");
-  table.add(n, "delivered", static_cast<double>(delivered_), "ops", "first flits out of the RTL pipeline");
+  table.add(n, "delivered", static_cast<double>(delivered_), "ops", "packets out of the RTL pipeline (first flits)");
   table.add(n, "cycles_total", total_cycles, "cycles", "controller cycles in the simulated time");
   table.add(n, "cycles_evaluated", static_cast<double>(cycles_evaluated_), "cycles",
             "cycles the verilated model was stepped (it had work)");

@@ -54,6 +54,7 @@ class ClockedRtlBridge : public StageComponent {
   virtual bool input_ready() const = 0;             // s_ready
   virtual bool output_valid() const = 0;            // m_valid
   virtual uint32_t output_id() const = 0;           // m_id
+  virtual bool output_first() const = 0;            // m_first: the packet starts on the wire
   virtual void set_output_ready(bool ready) = 0;    // m_ready
   virtual bool model_busy() const = 0;              // any stage holds an item
   virtual void eval() = 0;

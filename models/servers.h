@@ -45,14 +45,9 @@ class WireDirection : public QueuedServer {
   WireDirection(sc_core::sc_module_name name, const ModelParams& p)
       : QueuedServer(name, "this wire direction (serialization)"), p_(p) {}
 
-  uint32_t packet_bytes(const Request& r) const {
-    const bool carries_payload = (r.current().op == Op::WireRequest) == (r.verb == Verb::Write);
-    return p_.header_bytes + (carries_payload ? r.payload_bytes : 0);
-  }
-
  protected:
   ServiceTime service_time(const Request& r) const override {
-    const double ser_s = static_cast<double>(packet_bytes(r)) / p_.wire_bytes_per_s;
+    const double ser_s = static_cast<double>(packet_bytes(r, p_.header_bytes)) / p_.wire_bytes_per_s;
     const auto ser_fs = static_cast<uint64_t>(ser_s * 1e15 + 0.5);
     return {ser_fs + p_.wire_latency_fs, ser_fs, ser_fs};
   }

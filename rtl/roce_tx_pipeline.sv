@@ -13,7 +13,9 @@ module roce_tx_pipeline #(
     parameter int CTX_W = 12,
     parameter int PSN_W = 24,
     parameter int MAX_CHAIN = 64,
-    parameter int DEPTH_W = 8
+    parameter int DEPTH_W = 8,
+    parameter int BYTES_W = 16,
+    parameter int FLIT_BYTES = 256
 ) (
     input  logic               clk,
     input  logic               rst,
@@ -25,37 +27,43 @@ module roce_tx_pipeline #(
     output logic               s_ready,
     input  logic [ID_W-1:0]    s_id,
     input  logic [CTX_W-1:0]   s_ctx,
+    input  logic [BYTES_W-1:0] s_bytes,     // packet length (header + payload)
 
     output logic               m_valid,
     input  logic               m_ready,
     output logic [ID_W-1:0]    m_id,
     output logic [PSN_W-1:0]   m_psn,
+    output logic               m_first,     // first flit of a packet: it starts on the wire
+    output logic               m_last,
 
     output logic               busy,
     output logic [DEPTH_W-1:0] fixed_depth
 );
     localparam int LEN_W = $clog2(MAX_CHAIN + 1);
-    localparam int W = ID_W + PSN_W;
+    // The PSN allocator carries {bytes, id} as its tag.
+    localparam int TAG_W = BYTES_W + ID_W;
+    localparam int W = TAG_W + PSN_W;
 
-    // Fixed stages: bus_if 1, PSN RMW (2 + rd_latency) + output register 1, flit_out 1.
+    // Fixed stages: bus_if 1, PSN RMW (2 + rd_latency) + output register 1,
+    // flit serializer 1 (to the first flit).
     assign fixed_depth = DEPTH_W'(5) + DEPTH_W'(cfg_qpc_rd_latency);
 
     logic [LEN_W-1:0] len;
     assign len = LEN_W'(cfg_depth - fixed_depth);
 
     logic                   bif_valid, bif_ready;
-    logic [CTX_W+ID_W-1:0]  bif_data;
-    pipe_reg #(.W(CTX_W + ID_W)) u_bus_if (
-        .clk, .rst, .s_valid, .s_ready, .s_data({s_ctx, s_id}),
+    logic [CTX_W+TAG_W-1:0] bif_data;
+    pipe_reg #(.W(CTX_W + TAG_W)) u_bus_if (
+        .clk, .rst, .s_valid, .s_ready, .s_data({s_ctx, s_bytes, s_id}),
         .m_valid(bif_valid), .m_ready(bif_ready), .m_data(bif_data));
 
     logic             psn_valid, psn_ready, psn_busy;
-    logic [ID_W-1:0]  psn_id;
+    logic [TAG_W-1:0] psn_id;
     logic [PSN_W-1:0] psn_psn;
-    psn_alloc_rmw #(.ID_W(ID_W), .CTX_W(CTX_W), .PSN_W(PSN_W)) u_psn_alloc (
+    psn_alloc_rmw #(.ID_W(TAG_W), .CTX_W(CTX_W), .PSN_W(PSN_W)) u_psn_alloc (
         .clk, .rst, .cfg_rd_latency(cfg_qpc_rd_latency), .cfg_turnaround(cfg_qpc_turnaround),
         .s_valid(bif_valid), .s_ready(bif_ready),
-        .s_id(bif_data[ID_W-1:0]), .s_ctx(bif_data[ID_W +: CTX_W]),
+        .s_id(bif_data[TAG_W-1:0]), .s_ctx(bif_data[TAG_W +: CTX_W]),
         .m_valid(psn_valid), .m_ready(psn_ready), .m_id(psn_id), .m_psn(psn_psn), .busy(psn_busy));
 
     logic         hc_valid, hc_ready, chain_busy;
@@ -65,10 +73,11 @@ module roce_tx_pipeline #(
         .s_valid(psn_valid), .s_ready(psn_ready), .s_data({psn_psn, psn_id}),
         .m_valid(hc_valid), .m_ready(hc_ready), .m_data(hc_data), .busy(chain_busy));
 
-    logic [W-1:0] flit_data;
-    pipe_reg #(.W(W)) u_flit_out (
-        .clk, .rst, .s_valid(hc_valid), .s_ready(hc_ready), .s_data(hc_data),
-        .m_valid, .m_ready, .m_data(flit_data));
+    logic [ID_W+PSN_W-1:0] flit_data;
+    flit_serializer #(.W(ID_W + PSN_W), .BYTES_W(BYTES_W), .FLIT_BYTES(FLIT_BYTES)) u_flit_out (
+        .clk, .rst, .s_valid(hc_valid), .s_ready(hc_ready),
+        .s_data({hc_data[TAG_W +: PSN_W], hc_data[ID_W-1:0]}), .s_bytes(hc_data[ID_W +: BYTES_W]),
+        .m_valid, .m_ready, .m_data(flit_data), .m_first, .m_last);
     assign m_id  = flit_data[ID_W-1:0];
     assign m_psn = flit_data[ID_W +: PSN_W];
 

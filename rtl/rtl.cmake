@@ -6,16 +6,19 @@ set(UBSIM_RTL_COMMON
   ${UBSIM_RTL_DIR}/stage_chain.sv
   ${UBSIM_RTL_DIR}/stream_arb2.sv
   ${UBSIM_RTL_DIR}/tp_lookup.sv
-  ${UBSIM_RTL_DIR}/psn_alloc_rmw.sv)
+  ${UBSIM_RTL_DIR}/psn_alloc_rmw.sv
+  ${UBSIM_RTL_DIR}/flit_serializer.sv)
 
 add_library(ubsim_rtl STATIC)
 # The verilated models are the hot loop of every simulation.
 target_compile_options(ubsim_rtl PRIVATE -O3)
 set_target_properties(ubsim_rtl PROPERTIES POSITION_INDEPENDENT_CODE ON)
 set(UBSIM_VERILATOR_ARGS -Wall --assert --x-assign fast --x-initial fast -O3 -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN})
-# Only the send pipelines address contexts; only UB reads TP records in beats.
-set(UBSIM_ARGS_ub_tx_pipeline -GCTX_W=${UBSIM_RTL_CTX_W} -GMAX_BEATS=${UBSIM_RTL_MAX_BEATS})
-set(UBSIM_ARGS_roce_tx_pipeline -GCTX_W=${UBSIM_RTL_CTX_W})
+# Only the send pipelines address contexts and serialize flits; only UB reads
+# TP records in beats.
+set(UBSIM_ARGS_ub_tx_pipeline -GCTX_W=${UBSIM_RTL_CTX_W} -GMAX_BEATS=${UBSIM_RTL_MAX_BEATS}
+    -GFLIT_BYTES=${UBSIM_RTL_FLIT_BYTES})
+set(UBSIM_ARGS_roce_tx_pipeline -GCTX_W=${UBSIM_RTL_CTX_W} -GFLIT_BYTES=${UBSIM_RTL_FLIT_BYTES})
 set(UBSIM_ARGS_rx_pipeline)
 
 foreach(top ub_tx_pipeline roce_tx_pipeline rx_pipeline)

@@ -27,6 +27,8 @@ module rx_pipeline #(
     output logic               m_valid,
     input  logic               m_ready,
     output logic [ID_W-1:0]    m_id,
+    output logic               m_first,     // whole packets: every output is first and last
+    output logic               m_last,
 
     output logic               busy,
     output logic [DEPTH_W-1:0] fixed_depth
@@ -79,7 +81,9 @@ module rx_pipeline #(
     pipe_reg #(.W(W)) u_deliver (
         .clk, .rst, .s_valid(arb_valid), .s_ready(arb_ready), .s_data(arb_data),
         .m_valid, .m_ready, .m_data(out_data));
-    assign m_id = out_data[ID_W-1:0];
+    assign m_id    = out_data[ID_W-1:0];
+    assign m_first = m_valid;
+    assign m_last  = m_valid;
 
     assign busy = in_valid || f_busy || sh_busy || m_valid;
 

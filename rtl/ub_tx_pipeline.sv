@@ -19,7 +19,9 @@ module ub_tx_pipeline #(
     parameter int PSN_W = 24,
     parameter int MAX_CHAIN = 64,
     parameter int MAX_BEATS = 4,
-    parameter int DEPTH_W = 8
+    parameter int DEPTH_W = 8,
+    parameter int BYTES_W = 16,
+    parameter int FLIT_BYTES = 256
 ) (
     input  logic               clk,
     input  logic               rst,
@@ -32,21 +34,26 @@ module ub_tx_pipeline #(
     input  logic [ID_W-1:0]    s_id,
     input  logic [CTX_W-1:0]   s_ctx,
     input  logic               s_load,
+    input  logic [BYTES_W-1:0] s_bytes,     // packet length (header + payload)
 
     output logic               m_valid,
     input  logic               m_ready,
     output logic [ID_W-1:0]    m_id,
     output logic [PSN_W-1:0]   m_psn,
+    output logic               m_first,     // first flit of a packet: it starts on the wire
+    output logic               m_last,
 
     output logic               busy,
     output logic [DEPTH_W-1:0] fixed_async,
     output logic [DEPTH_W-1:0] fixed_load
 );
-    localparam int W = 1 + CTX_W + ID_W;
+    // Descriptor: {load, ctx, bytes, id}; the TP lookup carries {bytes, id} as its tag.
+    localparam int TAG_W = BYTES_W + ID_W;
+    localparam int W = 1 + CTX_W + TAG_W;
     localparam int LEN_W = $clog2(MAX_CHAIN + 1);
 
     // Fixed stages: bus_if 1, jetty_sched 1, order_check 1, tp_lookup
-    // (beats + output register 1), flit_out 1.
+    // (beats + output register 1), flit serializer 1 (to the first flit).
     assign fixed_async = DEPTH_W'(5) + DEPTH_W'(cfg_tpc_beats);
     assign fixed_load  = DEPTH_W'(3) + DEPTH_W'(cfg_tpc_beats);
 
@@ -58,7 +65,7 @@ module ub_tx_pipeline #(
     logic         bif_valid, bif_ready;
     logic [W-1:0] bif_data;
     pipe_reg #(.W(W)) u_bus_if (
-        .clk, .rst, .s_valid, .s_ready, .s_data({s_load, s_ctx, s_id}),
+        .clk, .rst, .s_valid, .s_ready, .s_data({s_load, s_ctx, s_bytes, s_id}),
         .m_valid(bif_valid), .m_ready(bif_ready), .m_data(bif_data));
 
     logic bif_is_load;
@@ -103,18 +110,19 @@ module ub_tx_pipeline #(
         .m_valid(arb_valid), .m_ready(arb_ready), .m_data(arb_data));
 
     logic              tp_valid, tp_ready, tp_busy;
-    logic [ID_W-1:0]   tp_id;
+    logic [TAG_W-1:0]  tp_tag;
     logic [PSN_W-1:0]  tp_psn;
-    tp_lookup #(.ID_W(ID_W), .CTX_W(CTX_W), .PSN_W(PSN_W), .MAX_BEATS(MAX_BEATS)) u_tp_lookup (
+    tp_lookup #(.ID_W(TAG_W), .CTX_W(CTX_W), .PSN_W(PSN_W), .MAX_BEATS(MAX_BEATS)) u_tp_lookup (
         .clk, .rst, .cfg_beats(3'(cfg_tpc_beats)),
         .s_valid(arb_valid), .s_ready(arb_ready),
-        .s_id(arb_data[ID_W-1:0]), .s_ctx(arb_data[ID_W +: CTX_W]),
-        .m_valid(tp_valid), .m_ready(tp_ready), .m_id(tp_id), .m_psn(tp_psn), .busy(tp_busy));
+        .s_id(arb_data[TAG_W-1:0]), .s_ctx(arb_data[TAG_W +: CTX_W]),
+        .m_valid(tp_valid), .m_ready(tp_ready), .m_id(tp_tag), .m_psn(tp_psn), .busy(tp_busy));
 
     logic [ID_W+PSN_W-1:0] flit_data;
-    pipe_reg #(.W(ID_W + PSN_W)) u_flit_out (
-        .clk, .rst, .s_valid(tp_valid), .s_ready(tp_ready), .s_data({tp_psn, tp_id}),
-        .m_valid, .m_ready, .m_data(flit_data));
+    flit_serializer #(.W(ID_W + PSN_W), .BYTES_W(BYTES_W), .FLIT_BYTES(FLIT_BYTES)) u_flit_out (
+        .clk, .rst, .s_valid(tp_valid), .s_ready(tp_ready),
+        .s_data({tp_psn, tp_tag[ID_W-1:0]}), .s_bytes(tp_tag[ID_W +: BYTES_W]),
+        .m_valid, .m_ready, .m_data(flit_data), .m_first, .m_last);
     assign m_id  = flit_data[ID_W-1:0];
     assign m_psn = flit_data[ID_W +: PSN_W];
 

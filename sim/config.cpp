@@ -195,6 +195,11 @@ void Config::validate() const {
   const ModelParams p = model_params();
   if (p.clock_period_fs == 0)
     throw ConfigError(source("clock"), "clock", "the clock period is below the 1 fs time resolution");
+  if (value("workload.payload") > value("transport.mtu"))
+    throw ConfigError(source("workload.payload"), "workload.payload",
+                      fmt::format("{} is larger than transport.mtu ({}): one message is one packet in this model",
+                                  format_value(Unit::Bytes, value("workload.payload")),
+                                  format_value(Unit::Bytes, value("transport.mtu"))));
   const PipelineLimits lim = query_pipeline_limits(p);
   // A depth is the traversal of both the send and the receive pipeline of a
   // route: it must fit the larger structural minimum and the smaller maximum.

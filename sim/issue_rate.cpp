@@ -18,6 +18,8 @@ IssueRateResult run_issue_rate(const Config& cfg, const std::string& stack, uint
   const auto n = static_cast<uint32_t>(burst);
   const auto k = static_cast<uint32_t>(initiators);
   auto always_ready = [](uint64_t) { return true; };
+  // each request sends its payload (a write / send): header + payload bytes
+  const auto bytes = static_cast<uint16_t>(p.header_bytes + p.payload_bytes);
   BurstTrace t;
   if (stack == "ub") {
     Vub_tx_pipeline m(&ctx, "ub_tx");
@@ -25,19 +27,28 @@ IssueRateResult run_issue_rate(const Config& cfg, const std::string& stack, uint
     m.cfg_depth_load = static_cast<uint8_t>(p.cycles("pipeline.ub_load"));
     m.cfg_tpc_beats = static_cast<uint8_t>(p.ub_tpc_beats);
     // initiators each own a Jetty; all reach one remote over one shared TP channel
-    t = drive_burst(m, n, [](Vub_tx_pipeline& mm, uint32_t) { mm.s_ctx = 0; mm.s_load = 0; }, always_ready);
+    t = drive_burst(m, n, [bytes](Vub_tx_pipeline& mm, uint32_t) {
+      mm.s_ctx = 0;
+      mm.s_load = 0;
+      mm.s_bytes = bytes;
+    }, always_ready);
   } else {
     Vroce_tx_pipeline m(&ctx, "roce_tx");
     m.cfg_depth = static_cast<uint8_t>(p.cycles("pipeline.pcie_nic"));
     m.cfg_qpc_rd_latency = static_cast<uint8_t>(p.roce_qpc_rd_latency);
     m.cfg_qpc_turnaround = static_cast<uint8_t>(p.roce_qpc_turnaround);
     // one RC QP per initiator to the remote: request i belongs to QP i mod K
-    t = drive_burst(m, n, [k](Vroce_tx_pipeline& mm, uint32_t id) { mm.s_ctx = id % k; }, always_ready);
+    t = drive_burst(m, n, [k, bytes](Vroce_tx_pipeline& mm, uint32_t id) {
+      mm.s_ctx = id % k;
+      mm.s_bytes = bytes;
+    }, always_ready);
   }
   IssueRateResult r;
   r.stack = stack;
   r.burst = burst;
   r.initiators = initiators;
+  r.payload_bytes = p.payload_bytes;
+  r.flits = t.flits;
   r.submitted = static_cast<uint64_t>(std::count_if(t.in_cycle.begin(), t.in_cycle.end(), [](uint64_t c) { return c; }));
   r.delivered = t.delivered;
   if (t.delivered == 0 || t.duplicates) throw std::runtime_error("issue-rate: the pipeline lost or duplicated requests");
@@ -65,6 +76,8 @@ std::string issue_rate_json(const IssueRateResult& r) {
   return json::object({{"stack", json::str(r.stack)},
                        {"burst", json::num(static_cast<double>(r.burst))},
                        {"initiators", json::num(r.initiators)},
+                       {"payload_bytes", json::num(r.payload_bytes)},
+                       {"flits", json::num(static_cast<double>(r.flits))},
                        {"submitted", json::num(static_cast<double>(r.submitted))},
                        {"delivered", json::num(static_cast<double>(r.delivered))},
                        {"latency_cycles", json::num(static_cast<double>(r.latency_cycles))},

@@ -13,6 +13,8 @@ struct IssueRateResult {
   std::string stack;
   uint64_t burst = 0, submitted = 0, delivered = 0;
   int initiators = 1;
+  uint32_t payload_bytes = 0;
+  uint64_t flits = 0;              // flits sent (header + payload over the datapath width)
   uint64_t latency_cycles = 0;     // first request: input handshake -> first flit
   uint64_t span_cycles = 0;        // first input handshake -> last first flit
   double span_ns = 0, rate_per_us = 0;

@@ -68,6 +68,8 @@ issue-rate options:
   --stack S            ub | roce | both (default both)
   --burst LIST         burst lengths, comma-separated (default 256,1000)
   --initiators K       initiators sharing the pipeline (RoCE: one QP each)
+  --payload B          payload bytes per request (workload.payload, default 64B); a
+                       packet leaves as ceil((header + payload) / flit) flits
 
 bench options:
   --ops N              reads per path (default 1000000)
@@ -240,8 +242,10 @@ int cmd_params(Args& a) {
     std::cout << fmt::format("{:<24} {:<9} {:<11} {:<26} {}\n", p.key, unit_name(p.unit), p.default_text, p.used_by,
                              p.description);
   std::cout << "\nAll keys are runtime values (config file or --set). RTL build options (re-verilation):\n"
-            << fmt::format("  UBSIM_RTL_MAX_CHAIN={}  UBSIM_RTL_CTX_W={}  UBSIM_RTL_MAX_BEATS={}  (variant '{}')\n",
-                           build_info::kMaxChain, build_info::kCtxBits, build_info::kMaxBeats, build_info::kVariant);
+            << fmt::format("  UBSIM_RTL_MAX_CHAIN={}  UBSIM_RTL_CTX_W={}  UBSIM_RTL_MAX_BEATS={}  UBSIM_RTL_FLIT_BYTES={}"
+                           "  (variant '{}')\n",
+                           build_info::kMaxChain, build_info::kCtxBits, build_info::kMaxBeats, build_info::kFlitBytes,
+                           build_info::kVariant);
   return 0;
 }
 
@@ -253,6 +257,7 @@ int cmd_issue_rate(Args& a) {
     if (common_option(a, c)) continue;
     if (a.option("--stack", stack) || a.option("--burst", bursts)) continue;
     if (a.option("--initiators", v)) { initiators = static_cast<int>(parse_count("--initiators", v, 1, 4096)); continue; }
+    if (a.option("--payload", v)) { c.cfg.apply_set("workload.payload=" + v); continue; }
     throw CliError("unknown option '" + a.peek() + "' for 'ubsim issue-rate'");
   }
   std::vector<std::string> stacks;

@@ -45,7 +45,7 @@ const std::vector<ParamDef>& param_table() {
       {"transport.mtu", Unit::Bytes, "4096B", 64, 65536, "latency", "largest packet payload"},
       {"workload.ops", Unit::Count, "1000", 1, 1e12, "latency", "requests per path"},
       {"workload.outstanding", Unit::Count, "1", 1, 65536, "latency", "requests the initiator keeps in flight (1 = sequential)"},
-      {"workload.payload", Unit::Bytes, "64B", 1, 65536, "latency", "payload bytes of each read or write"},
+      {"workload.payload", Unit::Bytes, "64B", 1, 32768, "latency", "payload bytes of each read or write"},
       {"cache.ub_entries", Unit::Count, "2048", 1, 65536, "ctx-cache (not built yet)", "UB Jetty/TP-channel state cache entries"},
       {"cache.roce_entries", Unit::Count, "512", 1, 65536, "ctx-cache (not built yet)", "RoCE QP-context cache entries"},
       {"cache.ub_ways", Unit::Count, "0", 0, 65536, "ctx-cache (not built yet)", "UB cache associativity (0 = fully associative, true LRU)"},

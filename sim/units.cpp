@@ -51,7 +51,7 @@ const Suffixes& suffixes(Unit u) {
                                 {"Gbit/s", 1e9 / 8}, {"Tbit/s", 1e12 / 8}, {"Gb/s", 1e9 / 8},
                                 {"B/s", 1}, {"kB/s", 1e3}, {"MB/s", 1e6}, {"GB/s", 1e9},
                                 {"TB/s", 1e12}};
-  static const Suffixes bytes = {{"B", 1}, {"kB", 1e3}, {"KiB", 1024}, {"MB", 1e6}, {"MiB", 1048576}};
+  static const Suffixes bytes = {{"", 1}, {"B", 1}, {"kB", 1e3}, {"KiB", 1024}, {"MB", 1e6}, {"MiB", 1048576}};
   static const Suffixes cycles = {{"", 1}, {"cycles", 1}, {"cyc", 1}};
   static const Suffixes plain = {{"", 1}};
   switch (u) {

@@ -39,13 +39,13 @@ TEST_CASE("UB send pipeline: latency equals the configured depth on both routes"
     m.eval();
     CHECK(m.fixed_async == 7);
     CHECK(m.fixed_load == 5);
-    auto t = run(m, 1, [](auto& mm, uint32_t) { mm.s_ctx = 0; mm.s_load = 0; }, always);
+    auto t = run(m, 1, [](auto& mm, uint32_t) { mm.s_ctx = 0; mm.s_load = 0; mm.s_bytes = 96; }, always);
     CHECK(t.out_cycle.at(0) - t.in_cycle.at(0) == static_cast<uint64_t>(depth));
     Vub_tx_pipeline l(&ctx, "ubl");
     l.cfg_depth_async = 25;
     l.cfg_depth_load = static_cast<uint8_t>(depth);
     l.cfg_tpc_beats = 2;
-    auto tl = run(l, 1, [](auto& mm, uint32_t) { mm.s_ctx = 0; mm.s_load = 1; }, always);
+    auto tl = run(l, 1, [](auto& mm, uint32_t) { mm.s_ctx = 0; mm.s_load = 1; mm.s_bytes = 96; }, always);
     CHECK(tl.out_cycle.at(0) - tl.in_cycle.at(0) == static_cast<uint64_t>(depth));
   }
 }
@@ -58,7 +58,7 @@ TEST_CASE("UB send pipeline: issue interval is the TP-context read occupancy", "
     m.cfg_depth_load = 8;
     m.cfg_tpc_beats = static_cast<uint8_t>(beats);
     const int n = 64;
-    auto t = run(m, n, [](auto& mm, uint32_t id) { mm.s_ctx = id % 5; mm.s_load = 0; }, always);
+    auto t = run(m, n, [](auto& mm, uint32_t id) { mm.s_ctx = id % 5; mm.s_load = 0; mm.s_bytes = 96; }, always);
     REQUIRE(t.delivered == static_cast<uint64_t>(n));
     // first input handshake -> last first flit = L + (N-1) * beats
     CHECK(t.out_cycle.at(n - 1) - t.in_cycle.at(0) == static_cast<uint64_t>(25 + (n - 1) * beats));
@@ -76,7 +76,7 @@ TEST_CASE("RoCE send pipeline: the PSN read-modify-write holds the QP-context po
       m.cfg_qpc_rd_latency = static_cast<uint8_t>(k.rd);
       m.cfg_qpc_turnaround = static_cast<uint8_t>(k.turn);
       const int n = 40;
-      auto t = run(m, n, [qps](auto& mm, uint32_t id) { mm.s_ctx = id % static_cast<uint32_t>(qps); }, always);
+      auto t = run(m, n, [qps](auto& mm, uint32_t id) { mm.s_ctx = id % static_cast<uint32_t>(qps); mm.s_bytes = 96; }, always);
       REQUIRE(t.delivered == static_cast<uint64_t>(n));
       const uint64_t interval = static_cast<uint64_t>(3 + k.rd + k.turn);
       CHECK(t.out_cycle.at(n - 1) - t.in_cycle.at(0) == 12 + (n - 1) * interval);
@@ -92,7 +92,7 @@ TEST_CASE("RoCE PSNs are allocated in order per QP", "[rtl]") {
   m.cfg_qpc_turnaround = 1;
   std::map<uint32_t, std::vector<uint32_t>> psn_by_qp;
   auto t = ubsim::drive_burst(
-      m, 200, [](auto& mm, uint32_t id) { mm.s_ctx = id % 3; }, always, 100000,
+      m, 200, [](auto& mm, uint32_t id) { mm.s_ctx = id % 3; mm.s_bytes = 96; }, always, 100000,
       [&](const Vroce_tx_pipeline& mm) { psn_by_qp[mm.m_id % 3].push_back(mm.m_psn); });
   REQUIRE(t.delivered == 200);
   REQUIRE(psn_by_qp.size() == 3);
@@ -107,8 +107,13 @@ TEST_CASE("a stalled output back-pressures the submitter and loses nothing", "[r
   m.cfg_depth_load = 8;
   m.cfg_tpc_beats = 2;
   const int n = 300;
-  // output ready only 1 cycle in 7, with long stalls
-  auto t = run(m, n, [](auto& mm, uint32_t id) { mm.s_ctx = id % 3; mm.s_load = id % 4 == 0; },
+  // output ready only 1 cycle in 7, with long stretches of none
+  // several Jetties/TP channels, both routes, packets of 1 to 5 flits
+  auto t = run(m, n, [](auto& mm, uint32_t id) {
+        mm.s_ctx = id % 3;
+        mm.s_load = id % 4 == 0;
+        mm.s_bytes = static_cast<uint16_t>(32 + (id % 5) * 256);
+      },
                [](uint64_t c) { return c % 7 == 0 && (c / 500) % 2 == 0; });
   REQUIRE(t.delivered == static_cast<uint64_t>(n));
   CHECK(std::count(t.in_cycle.begin(), t.in_cycle.end(), 0u) == 0);
@@ -131,4 +136,29 @@ TEST_CASE("receive pipeline: both routes take their configured depth", "[rtl]") 
   auto t = run(m, 2, [](auto& mm, uint32_t id) { mm.s_short = id == 1; }, always);
   CHECK(t.out_cycle.at(0) - t.in_cycle.at(0) == 25);
   CHECK(t.out_cycle.at(1) - t.in_cycle.at(1) == 8);
+}
+
+TEST_CASE("multi-flit packets: interval is the larger of port beats and flits", "[rtl]") {
+  VerilatedContext ctx;
+  for (int payload : {64, 480, 1024, 4096}) {
+    const int bytes = 32 + payload;
+    const int flits = (bytes + 255) / 256;
+    Vub_tx_pipeline m(&ctx, "ub");
+    m.cfg_depth_async = 25;
+    m.cfg_depth_load = 8;
+    m.cfg_tpc_beats = 2;
+    const int n = 100;
+    auto t = run(m, n, [bytes](auto& mm, uint32_t id) {
+          mm.s_ctx = id % 7;
+          mm.s_load = 0;
+          mm.s_bytes = static_cast<uint16_t>(bytes);
+        }, always);
+    INFO("payload " << payload);
+    REQUIRE(t.delivered == static_cast<uint64_t>(n));
+    // the driver stops at the last packet's first flit
+    CHECK(t.flits == static_cast<uint64_t>((n - 1) * flits + 1));
+    CHECK(t.out_cycle.at(0) - t.in_cycle.at(0) == 25);   // first flit latency unchanged
+    const uint64_t interval = static_cast<uint64_t>(std::max(2, flits));
+    CHECK(t.out_cycle.at(n - 1) - t.out_cycle.at(n - 2) == interval);
+  }
 }
