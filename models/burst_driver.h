@@ -25,10 +25,15 @@ struct IgnoreOutput {
   void operator()(const Model&) const {}
 };
 
-// observe(m) is called for every first flit out, before the clock edge.
-template <class Model, class Drive, class Ready, class Observe = IgnoreOutput>
+struct NoDump {
+  void operator()(uint64_t, bool) const {}
+};
+
+// observe(m) is called for every first flit out, before the clock edge;
+// dump(cycle, clock_high) after each evaluation (waveform tracing).
+template <class Model, class Drive, class Ready, class Observe = IgnoreOutput, class Dump = NoDump>
 BurstTrace drive_burst(Model& m, uint32_t n, Drive drive, Ready ready, uint64_t max_cycles = 10000000,
-                       Observe observe = Observe{}) {
+                       Observe observe = Observe{}, Dump dump = Dump{}) {
   BurstTrace t;
   t.in_cycle.assign(n, 0);
   t.out_cycle.assign(n, 0);
@@ -43,6 +48,7 @@ BurstTrace drive_burst(Model& m, uint32_t n, Drive drive, Ready ready, uint64_t 
     drive(m, next);
     m.m_ready = ready(c);
     m.eval();
+    dump(c, false);
     const bool in_fire = m.s_valid && m.s_ready;
     const bool out_fire = m.m_valid && m.m_ready && m.m_first;
     t.flits += m.m_valid && m.m_ready;
@@ -50,6 +56,7 @@ BurstTrace drive_burst(Model& m, uint32_t n, Drive drive, Ready ready, uint64_t 
     if (out_fire) observe(m);
     m.clk = 1;
     m.eval();
+    dump(c, true);
     if (in_fire) t.in_cycle[next++] = c;
     if (out_fire) {
       if (out_id >= n || t.out_cycle[out_id] != 0) {

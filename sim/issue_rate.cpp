@@ -12,9 +12,22 @@
 
 namespace ubsim {
 
-IssueRateResult run_issue_rate(const Config& cfg, const std::string& stack, uint64_t burst, int initiators) {
+IssueRateResult run_issue_rate(const Config& cfg, const std::string& stack, uint64_t burst, int initiators,
+                               const std::string& trace_path) {
   const ModelParams p = cfg.model_params();
   VerilatedContext ctx;
+  ctx.traceEverOn(true);
+  VerilatedFstC fst;
+  // FST time unit is 1 ps: the clock low phase is dumped half a period before the edge.
+  const uint64_t period_ps = p.clock_period_fs / 1000;
+  auto dump = [&](uint64_t cycle, bool high) {
+    if (fst.isOpen()) fst.dump(cycle * period_ps - (high ? 0 : period_ps / 2));
+  };
+  auto open_trace = [&](auto& model) {
+    if (trace_path.empty()) return;
+    model.trace(&fst, 99);
+    fst.open(trace_path.c_str());
+  };
   const auto n = static_cast<uint32_t>(burst);
   const auto k = static_cast<uint32_t>(initiators);
   auto always_ready = [](uint64_t) { return true; };
@@ -22,7 +35,8 @@ IssueRateResult run_issue_rate(const Config& cfg, const std::string& stack, uint
   const auto bytes = static_cast<uint16_t>(p.header_bytes + p.payload_bytes);
   BurstTrace t;
   if (stack == "ub") {
-    Vub_tx_pipeline m(&ctx, "ub_tx");
+    Vub_tx_pipeline m(&ctx, "dut");
+    open_trace(m);
     m.cfg_depth_async = static_cast<uint8_t>(p.cycles("pipeline.ub_async"));
     m.cfg_depth_load = static_cast<uint8_t>(p.cycles("pipeline.ub_load"));
     m.cfg_tpc_beats = static_cast<uint8_t>(p.ub_tpc_beats);
@@ -31,9 +45,10 @@ IssueRateResult run_issue_rate(const Config& cfg, const std::string& stack, uint
       mm.s_ctx = 0;
       mm.s_load = 0;
       mm.s_bytes = bytes;
-    }, always_ready);
+    }, always_ready, 10000000, IgnoreOutput{}, dump);
   } else {
-    Vroce_tx_pipeline m(&ctx, "roce_tx");
+    Vroce_tx_pipeline m(&ctx, "dut");
+    open_trace(m);
     m.cfg_depth = static_cast<uint8_t>(p.cycles("pipeline.pcie_nic"));
     m.cfg_qpc_rd_latency = static_cast<uint8_t>(p.roce_qpc_rd_latency);
     m.cfg_qpc_turnaround = static_cast<uint8_t>(p.roce_qpc_turnaround);
@@ -41,8 +56,9 @@ IssueRateResult run_issue_rate(const Config& cfg, const std::string& stack, uint
     t = drive_burst(m, n, [k, bytes](Vroce_tx_pipeline& mm, uint32_t id) {
       mm.s_ctx = id % k;
       mm.s_bytes = bytes;
-    }, always_ready);
+    }, always_ready, 10000000, IgnoreOutput{}, dump);
   }
+  if (fst.isOpen()) fst.close();
   IssueRateResult r;
   r.stack = stack;
   r.burst = burst;

@@ -24,7 +24,9 @@ struct IssueRateResult {
   double derived_span_cycles = 0;  // L + (N-1)·δ with the measured L and δ
 };
 
-IssueRateResult run_issue_rate(const Config& cfg, const std::string& stack, uint64_t burst, int initiators);
+// trace_path: FST waveform of the burst (empty = none).
+IssueRateResult run_issue_rate(const Config& cfg, const std::string& stack, uint64_t burst, int initiators,
+                               const std::string& trace_path = "");
 std::string issue_rate_json(const IssueRateResult& r);
 std::string issue_rate_table(const std::vector<IssueRateResult>& rs);
 std::string issue_rate_csv(const std::vector<IssueRateResult>& rs);

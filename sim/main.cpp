@@ -68,6 +68,7 @@ issue-rate options:
   --stack S            ub | roce | both (default both)
   --burst LIST         burst lengths, comma-separated (default 256,1000)
   --initiators K       initiators sharing the pipeline (RoCE: one QP each)
+  --trace PREFIX       FST waveform of each burst: PREFIX.<stack>.burst<N>.fst
   --payload B          payload bytes per request (workload.payload, default 64B); a
                        packet leaves as ceil((header + payload) / flit) flits
 
@@ -251,11 +252,11 @@ int cmd_params(Args& a) {
 
 int cmd_issue_rate(Args& a) {
   Common c;
-  std::string stack = "both", bursts = "256,1000", v;
+  std::string stack = "both", bursts = "256,1000", trace, v;
   int initiators = 1;
   while (!a.done()) {
     if (common_option(a, c)) continue;
-    if (a.option("--stack", stack) || a.option("--burst", bursts)) continue;
+    if (a.option("--stack", stack) || a.option("--burst", bursts) || a.option("--trace", trace)) continue;
     if (a.option("--initiators", v)) { initiators = static_cast<int>(parse_count("--initiators", v, 1, 4096)); continue; }
     if (a.option("--payload", v)) { c.cfg.apply_set("workload.payload=" + v); continue; }
     throw CliError("unknown option '" + a.peek() + "' for 'ubsim issue-rate'");
@@ -277,7 +278,8 @@ int cmd_issue_rate(Args& a) {
   std::vector<std::string> results;
   for (const auto& s : stacks)
     for (uint64_t n : lengths) {
-      rs.push_back(run_issue_rate(c.cfg, s, n, initiators));
+      rs.push_back(run_issue_rate(c.cfg, s, n, initiators,
+                                  trace.empty() ? "" : fmt::format("{}.{}.burst{}.fst", trace, s, n)));
       results.push_back(issue_rate_json(rs.back()));
     }
   emit(c, "issue_rate", document("issue-rate", c.cfg, results), issue_rate_table(rs), issue_rate_csv(rs),
