@@ -1,10 +1,17 @@
-// InitiatorApp: the application thread(s) on node A that issue remote reads
-// or writes along a path, keeping `outstanding` requests in flight, and the
-// sink where finished requests come back. Records every request's hop
-// timestamps into per-hop sums and a latency histogram.
+// InitiatorApp: the application on node A that issues remote reads or writes
+// along a path, and the sink where finished requests come back.
+//
+// Closed loop (rate 0): keeps `outstanding` requests in flight, issuing the
+// next one when one completes. Open loop (rate > 0): requests arrive at the
+// offered rate (Poisson or evenly spaced, seeded); at most `outstanding` are
+// in flight (the send-queue depth), later arrivals wait in a backlog, and
+// their latency counts from arrival. Records every request's hop timestamps
+// into per-hop sums and a latency histogram.
 #pragma once
+#include <deque>
 #include <functional>
 #include <memory>
+#include <random>
 #include <vector>
 
 #include "component.h"
@@ -17,7 +24,10 @@ struct WorkloadConfig {
   int outstanding = 1;
   Verb verb = Verb::Read;
   uint32_t payload_bytes = 64;
-  uint64_t warmup_ops = 0;   // excluded from the statistics
+  uint64_t warmup_ops = 0;       // excluded from the statistics
+  double rate_per_s = 0;         // offered load; 0 = closed loop
+  bool poisson = true;           // open loop: exponential inter-arrival times
+  uint64_t seed = 1;
 };
 
 // Sums over measured requests, per hop of the route (fs).
@@ -29,6 +39,13 @@ struct LatencyRecord {
   std::vector<HopSums> hops;
   LatencyHistogram total;
   uint64_t measured_ops = 0;
+  long double backlog_fs = 0;    // open loop: waiting for a free send-queue slot
+  // Throughput window: from the last warm-up completion to the completion
+  // `warmup` before the end, so neither the ramp-up nor the drain (when only
+  // completion-side stages are left) counts.
+  uint64_t window_start_fs = 0;
+  uint64_t window_end_fs = 0;
+  uint64_t window_ops = 0;
 };
 
 class InitiatorApp : public StageComponent {
@@ -45,13 +62,21 @@ class InitiatorApp : public StageComponent {
 
  private:
   void start();
-  void issue(Request& r);
+  void on_arrival();
+  void issue(Request& r, uint64_t arrived_fs);
+  uint64_t next_gap_fs();
 
   const Route& route_;
   WorkloadConfig w_;
   std::vector<std::unique_ptr<Request>> slots_;
+  std::vector<Request*> free_;
+  std::deque<uint64_t> backlog_;     // arrival times of requests waiting for a slot
+  sc_core::sc_event arrival_event_;
+  std::mt19937_64 rng_;
+  uint64_t arrived_ = 0;
   uint64_t issued_ = 0;
   uint64_t completed_ = 0;
+  size_t backlog_max_ = 0;
   std::unique_ptr<LatencyRecord> record_;
 };
 

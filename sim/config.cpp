@@ -74,14 +74,7 @@ void Config::apply_set(const std::string& assignment) {
   const ParamDef* def = find_param(key);
   if (!def) throw ConfigError("--set", key, "unknown key (see 'ubsim params')");
   if (def->unit == Unit::Routes) {
-    std::vector<std::string> hops;
-    size_t pos = 0;
-    while (pos <= text.size()) {   // comma-separated stages
-      const auto comma = text.find(',', pos);
-      hops.push_back(text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
-      if (comma == std::string::npos) break;
-      pos = comma + 1;
-    }
+    const std::vector<std::string> hops = split_list(text);   // comma-separated stages
     set_route(*def, hops, "--set");
   } else {
     set_text(*def, text, "--set");
@@ -134,7 +127,8 @@ void Config::load_file(const std::string& path) {
     } else if (node->is_integer() || node->is_floating_point()) {
       const double v = *node->value<double>();
       const std::string shown = fmt::format("{:g}", v);
-      if (def->unit == Unit::Time || def->unit == Unit::Frequency || def->unit == Unit::Rate)
+      if (def->unit == Unit::Time || def->unit == Unit::Frequency || def->unit == Unit::Rate ||
+          def->unit == Unit::OpRate)
         throw ConfigError(path, key, fmt::format("{} has no unit (write it as a string such as {})", shown,
                                                  unit_example(def->unit)));
       set_text(*def, shown, path);

@@ -19,6 +19,10 @@ WorkloadConfig workload_from(const Config& cfg) {
   w.ops = static_cast<uint64_t>(cfg.value("workload.ops"));
   w.outstanding = static_cast<int>(cfg.value("workload.outstanding"));
   w.payload_bytes = static_cast<uint32_t>(cfg.value("workload.payload"));
+  w.rate_per_s = cfg.value("workload.rate");
+  w.poisson = cfg.value("workload.poisson") != 0;
+  w.warmup_ops = static_cast<uint64_t>(cfg.value("workload.warmup"));
+  w.seed = static_cast<uint64_t>(cfg.value("seed"));
   return w;
 }
 
@@ -126,9 +130,13 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   r.p99_ns = rec.total.quantile_ns(0.99);
   r.max_ns = rec.total.max_ns();
   r.min_ns = rec.total.min_ns();
+  const double backlog = static_cast<double>(rec.backlog_fs / n) / 1e6;
   r.effects = {{"clock-edge alignment", align}, {"wire serialization", ser}, {"queueing", queue},
-               {"pipeline hazard stall", hazard}};
-  r.unexplained_ns = r.mean_ns - r.derived_total_ns - align - ser - queue - hazard;
+               {"pipeline hazard stall", hazard}, {"send-queue backlog", backlog}};
+  r.unexplained_ns = r.mean_ns - r.derived_total_ns - align - ser - queue - hazard - backlog;
+  r.offered_per_us = w.rate_per_s / 1e6;
+  const uint64_t window = rec.window_end_fs - rec.window_start_fs;
+  r.achieved_per_us = window ? static_cast<double>(rec.window_ops) / (static_cast<double>(window) / 1e9) : 0;
   r.stats = sys.stats();
   for (ClockedRtlBridge* b : sys.bridges()) r.cycles_evaluated += static_cast<double>(b->cycles_evaluated());
   r.cycles_total = r.sim_time_ns / cycle_ns;
@@ -167,6 +175,8 @@ std::string latency_json(const LatencyResult& r, double reference_ns) {
                                           {"min", json::num(r.min_ns)}})},
       {"effects", json::array(effects)},
       {"unexplained_ns", json::num(r.unexplained_ns)},
+      {"offered_per_us", json::num(r.offered_per_us)},
+      {"achieved_per_us", json::num(r.achieved_per_us)},
       {"reference_ns", reference_ns > 0 ? json::num(reference_ns) : "null"},
       {"sim", json::object({{"wall_s", json::num(r.wall_s)},
                             {"ops_per_s", json::num(static_cast<double>(r.ops) / r.wall_s)},

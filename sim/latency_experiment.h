@@ -38,6 +38,8 @@ struct LatencyResult {
   double mean_ns = 0, p50_ns = 0, p99_ns = 0, max_ns = 0, min_ns = 0;
   std::vector<std::pair<std::string, double>> effects;   // cause, mean ns per op
   double unexplained_ns = 0;     // measured - derived - sum(effects): rounding only
+  double offered_per_us = 0;     // open loop: configured arrival rate (0 = closed loop)
+  double achieved_per_us = 0;    // completions per µs over the measured window
   int rtl_entries = 0;
   double sim_time_ns = 0;
   double wall_s = 0;

@@ -18,6 +18,7 @@
 #include "json.h"
 #include "issue_rate.h"
 #include "latency_experiment.h"
+#include "load_experiment.h"
 #include "raw_speed.h"
 #include "routes.h"
 #include "subprocess.h"
@@ -43,6 +44,8 @@ commands:
   latency   measured per-stage latency breakdown of 64 B remote reads/writes
   issue-rate  send-pipeline issue interval: a back-to-back burst at the
             pipeline's input handshake, delivered requests counted
+  load      latency vs offered load (open-loop arrivals): measured capacity,
+            then a sweep over fractions of it, with the saturated component
   params    list every configuration parameter (unit, default, range, meaning)
   bench     simulator speed: 1,000,000 sequential reads per path, and the raw
             verilated model's cycles/s beside the co-simulation's
@@ -63,6 +66,13 @@ latency options:
   --stats              print per-component statistics
   --timeline FILE      Chrome/Perfetto trace-event JSON of per-request stage spans
   --trace PREFIX       FST waveforms of every RTL pipeline: PREFIX.<path>.<module>.fst
+
+load options:
+  --path P             as for latency (default all)
+  --points LIST        offered load as fractions of the measured capacity
+                       (default 0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,0.95,1.0,1.1)
+  --ops N              requests per point (default 20000; the first 10 % warm up)
+  --queue-depth K      send-queue depth: requests in flight at most (default 256)
 
 issue-rate options:
   --stack S            ub | roce | both (default both)
@@ -266,13 +276,7 @@ int cmd_issue_rate(Args& a) {
   else if (stack == "ub" || stack == "roce") stacks = {stack};
   else throw CliError("option --stack: '" + stack + "' is not ub, roce or both");
   std::vector<uint64_t> lengths;
-  size_t pos = 0;
-  while (pos <= bursts.size()) {
-    const auto comma = bursts.find(',', pos);
-    lengths.push_back(parse_count("--burst", bursts.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos), 1, 1000000));
-    if (comma == std::string::npos) break;
-    pos = comma + 1;
-  }
+  for (const auto& item : split_list(bursts)) lengths.push_back(parse_count("--burst", item, 1, 1000000));
   c.cfg.validate();
   std::vector<IssueRateResult> rs;
   std::vector<std::string> results;
@@ -284,6 +288,43 @@ int cmd_issue_rate(Args& a) {
     }
   emit(c, "issue_rate", document("issue-rate", c.cfg, results), issue_rate_table(rs), issue_rate_csv(rs),
        "plot_issue_rate.py");
+  return 0;
+}
+
+int cmd_load(Args& a) {
+  Common c;
+  std::string path = "all", points = "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,0.95,1.0,1.1", v;
+  uint64_t ops = 20000, depth = 256;
+  while (!a.done()) {
+    if (common_option(a, c)) continue;
+    if (a.option("--path", path) || a.option("--points", points)) continue;
+    if (a.option("--ops", v)) { ops = parse_count("--ops", v, 100, 100000000); continue; }
+    if (a.option("--queue-depth", v)) { depth = parse_count("--queue-depth", v, 1, 65536); continue; }
+    throw CliError("unknown option '" + a.peek() + "' for 'ubsim load'");
+  }
+  std::vector<double> fractions;
+  for (const auto& item : split_list(points)) {
+    char* end = nullptr;
+    const double f = std::strtod(item.c_str(), &end);
+    if (item.empty() || *end != '\0' || !(f > 0) || f > 100)
+      throw CliError("option --points: '" + item + "' is not a fraction of capacity in (0, 100]");
+    fractions.push_back(f);
+  }
+  const auto paths = select_paths(path, "");
+  c.cfg.apply_set(fmt::format("workload.ops={}", ops));
+  c.cfg.apply_set(fmt::format("workload.warmup={}", ops / 10));
+  c.cfg.apply_set(fmt::format("workload.outstanding={}", depth));
+  c.cfg.validate();
+  std::vector<std::string> results;
+  std::string table, csv;
+  for (size_t i = 0; i < paths.size(); ++i) {
+    double capacity = 0;
+    const auto pts = run_load_sweep(c.cfg, paths[i], fractions, capacity);
+    for (const auto& p : pts) results.push_back(load_json(p));
+    table += load_table(pts, capacity);
+    csv += load_csv(pts, i == 0);
+  }
+  emit(c, "load", document("load", c.cfg, results), table, csv, "plot_load.py");
   return 0;
 }
 
@@ -344,8 +385,9 @@ extern "C" int sc_main(int argc, char** argv) {
     if (cmd == "latency") return cmd_latency(a);
     if (cmd == "params") return cmd_params(a);
     if (cmd == "issue-rate") return cmd_issue_rate(a);
+    if (cmd == "load") return cmd_load(a);
     if (cmd == "bench") return cmd_bench(a);
-    throw CliError("unknown command '" + cmd + "' (commands: latency, issue-rate, params, bench, help)");
+    throw CliError("unknown command '" + cmd + "' (commands: latency, load, issue-rate, params, bench, help)");
   } catch (const ConfigError& e) {
     std::fprintf(stderr, "ubsim: error: %s\n", e.what());
     return 2;

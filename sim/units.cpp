@@ -15,6 +15,7 @@ const char* unit_name(Unit u) {
     case Unit::Time: return "time";
     case Unit::Frequency: return "frequency";
     case Unit::Rate: return "rate";
+    case Unit::OpRate: return "op rate";
     case Unit::Bytes: return "bytes";
     case Unit::Cycles: return "cycles";
     case Unit::Count: return "count";
@@ -30,6 +31,7 @@ const char* unit_example(Unit u) {
     case Unit::Time: return "\"30ns\"";
     case Unit::Frequency: return "\"322MHz\"";
     case Unit::Rate: return "\"400Gbit/s\" or \"50GB/s\"";
+    case Unit::OpRate: return "\"20Mops/s\" or \"20/us\"";
     case Unit::Bytes: return "\"4096B\" or \"4KiB\"";
     case Unit::Cycles: return "25";
     case Unit::Count: return "2048";
@@ -51,6 +53,8 @@ const Suffixes& suffixes(Unit u) {
                                 {"Gbit/s", 1e9 / 8}, {"Tbit/s", 1e12 / 8}, {"Gb/s", 1e9 / 8},
                                 {"B/s", 1}, {"kB/s", 1e3}, {"MB/s", 1e6}, {"GB/s", 1e9},
                                 {"TB/s", 1e12}};
+  static const Suffixes op_rate = {{"ops/s", 1}, {"/s", 1}, {"kops/s", 1e3}, {"Mops/s", 1e6},
+                                   {"Gops/s", 1e9}, {"/us", 1e6}, {"/ns", 1e9}};
   static const Suffixes bytes = {{"", 1}, {"B", 1}, {"kB", 1e3}, {"KiB", 1024}, {"MB", 1e6}, {"MiB", 1048576}};
   static const Suffixes cycles = {{"", 1}, {"cycles", 1}, {"cyc", 1}};
   static const Suffixes plain = {{"", 1}};
@@ -58,6 +62,7 @@ const Suffixes& suffixes(Unit u) {
     case Unit::Time: return time;
     case Unit::Frequency: return freq;
     case Unit::Rate: return rate;
+    case Unit::OpRate: return op_rate;
     case Unit::Bytes: return bytes;
     case Unit::Cycles: return cycles;
     default: return plain;
@@ -107,6 +112,17 @@ Parsed parse_value(Unit unit, const std::string& raw) {
   return out;
 }
 
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  size_t pos = 0;
+  for (;;) {
+    const auto comma = text.find(',', pos);
+    items.push_back(text.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos));
+    if (comma == std::string::npos) return items;
+    pos = comma + 1;
+  }
+}
+
 std::string format_value(Unit unit, double v) {
   auto g = [](double x) { return fmt::format("{:.6g}", x); };
   switch (unit) {
@@ -118,6 +134,7 @@ std::string format_value(Unit unit, double v) {
       return g(v / 1e3) + "ps";
     case Unit::Frequency: return g(v / 1e6) + "MHz";
     case Unit::Rate: return g(v * 8 / 1e9) + "Gbit/s";
+    case Unit::OpRate: return g(v / 1e6) + "Mops/s";
     case Unit::Bytes: return fmt::format("{:.0f}B", v);
     case Unit::Bool: return v != 0 ? "true" : "false";
     default: return g(v);

@@ -2,16 +2,17 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ubsim {
 
-enum class Unit { Time, Frequency, Rate, Bytes, Cycles, Count, Ratio, Bool, Routes };
+enum class Unit { Time, Frequency, Rate, OpRate, Bytes, Cycles, Count, Ratio, Bool, Routes };
 
 const char* unit_name(Unit u);      // "time", "frequency", ...
 const char* unit_example(Unit u);   // "30ns", ...
 
 struct Parsed {
-  double value = 0;      // base unit: fs, Hz, bytes/s, bytes, cycles, count, ratio, 0/1
+  double value = 0;      // base unit: fs, Hz, bytes/s, ops/s, bytes, cycles, count, ratio, 0/1
   std::string error;     // empty when ok
 };
 
@@ -19,5 +20,8 @@ struct Parsed {
 Parsed parse_value(Unit unit, const std::string& text);
 // Canonical text of a base-unit value ("30ns", "322MHz", "50GB/s", "4096B").
 std::string format_value(Unit unit, double value);
+
+// Splits "a,b,c" at commas (empty items kept, so they can be reported).
+std::vector<std::string> split_list(const std::string& text);
 
 }  // namespace ubsim

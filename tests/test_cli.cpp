@@ -51,6 +51,9 @@ TEST_CASE("bad input: one line naming key and file, exit status 2", "[cli]") {
   expect_bad_input("latency --config /nonexistent.toml", "/nonexistent.toml");
   expect_bad_input("latency --ops -3", "--ops");
   expect_bad_input("frobnicate", "unknown command");
+  expect_bad_input("load --points 0.5,x", "--points: 'x'");
+  expect_bad_input("issue-rate --payload 8KiB", "larger than transport.mtu");
+  expect_bad_input("latency --set workload.rate=5GHz", "key 'workload.rate'");
 }
 
 TEST_CASE("bad input writes no output directory", "[cli]") {
