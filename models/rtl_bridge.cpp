@@ -14,6 +14,8 @@ ClockedRtlBridge::ClockedRtlBridge(sc_core::sc_module_name name, const ModelPara
       output_queue_("output_queue"),
       context_(std::make_unique<VerilatedContext>()) {
   context_->traceEverOn(true);
+  context_->timeunit(-12);        // FST time stamps are dumped in ps
+  context_->timeprecision(-12);
   SC_HAS_PROCESS(ClockedRtlBridge);
   SC_THREAD(run);
   SC_METHOD(on_output);

@@ -17,6 +17,8 @@ IssueRateResult run_issue_rate(const Config& cfg, const std::string& stack, uint
   const ModelParams p = cfg.model_params();
   VerilatedContext ctx;
   ctx.traceEverOn(true);
+  ctx.timeunit(-12);        // FST time stamps below are in ps
+  ctx.timeprecision(-12);
   VerilatedFstC fst;
   // FST time unit is 1 ps: the clock low phase is dumped half a period before the edge.
   const uint64_t period_ps = p.clock_period_fs / 1000;

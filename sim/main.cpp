@@ -63,6 +63,8 @@ latency options:
   --verb V             read (default) | write (Store on ub-load)
   --ops N              requests per path (workload.ops)
   --outstanding K      requests in flight per initiator (workload.outstanding)
+  --rate R             open-loop arrivals at R (e.g. 5Mops/s, 5/us; workload.rate);
+                       --outstanding is then the send-queue depth
   --stats              print per-component statistics
   --timeline FILE      Chrome/Perfetto trace-event JSON of per-request stage spans
   --trace PREFIX       FST waveforms of every RTL pipeline: PREFIX.<path>.<module>.fst
@@ -195,6 +197,7 @@ int cmd_latency(Args& a) {
       continue;
     if (a.option("--ops", v)) { c.cfg.apply_set("workload.ops=" + std::to_string(parse_count("--ops", v, 1, 1000000000000ULL))); continue; }
     if (a.option("--outstanding", v)) { c.cfg.apply_set("workload.outstanding=" + std::to_string(parse_count("--outstanding", v, 1, 65536))); continue; }
+    if (a.option("--rate", v)) { c.cfg.apply_set("workload.rate=" + v); continue; }
     if (a.flag("--stats")) { show_stats = true; continue; }
     throw CliError("unknown option '" + a.peek() + "' for 'ubsim latency' (see ubsim help)");
   }
