@@ -30,6 +30,8 @@ class StageComponent : public sc_core::sc_module {
   virtual void accept(Request& r) = 0;
   // Records the departure time and hands the request to its next hop.
   void forward(Request& r);
+  // Sends a request that starts here to the component of its first hop.
+  void launch(Request& r);
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,

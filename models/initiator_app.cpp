@@ -68,13 +68,14 @@ void InitiatorApp::issue(Request& r, uint64_t arrived_fs) {
   r.id = issued_++;
   r.verb = w_.verb;
   r.payload_bytes = w_.payload_bytes;
-  r.ctx = 0;
+  if (w_.endpoints > 0) {
+    const uint64_t n = w_.endpoints;
+    r.local_ep = static_cast<uint32_t>(r.id % n);
+    r.remote_ep = static_cast<uint32_t>((r.id % n + r.id / n) % n);
+  }
+  r.ctx = r.remote_ep;   // the TP channel (UB) / QP PSN slot the send pipeline updates
   r.issued_fs = arrived_fs;   // latency counts from arrival (incl. any backlog wait)
-  // The first hop's arrival is now; hand it over through the fabric.
-  r.gp.set_address(static_cast<uint64_t>(route_.component[0]));
-  tlm::tlm_phase phase = tlm::BEGIN_REQ;
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
-  out->nb_transport_fw(r.gp, phase, delay);
+  launch(r);   // the first hop's arrival is now
 }
 
 void InitiatorApp::accept(Request& r) {
@@ -99,6 +100,7 @@ void InitiatorApp::accept(Request& r) {
       s.measured += measured;
       s.align += t.align_fs;
       s.serialize += t.serialize_fs;
+      s.ctx_wait += t.ctx_wait_fs;
       s.queue += waited - t.align_fs;
       s.service += measured - waited;
     }

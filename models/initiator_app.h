@@ -28,11 +28,17 @@ struct WorkloadConfig {
   double rate_per_s = 0;         // offered load; 0 = closed loop
   bool poisson = true;           // open loop: exponential inter-arrival times
   uint64_t seed = 1;
+  // All-to-all endpoints: N local endpoints on A each reaching N remote ones
+  // on B (0 = one endpoint pair). Request k goes from local i = k mod N to
+  // remote (i + k div N) mod N: every pair once per N*N requests, and every
+  // endpoint once per N requests, so each endpoint's records are reused
+  // after all others were touched (the order that keeps every context live).
+  uint32_t endpoints = 0;
 };
 
 // Sums over measured requests, per hop of the route (fs).
 struct HopSums {
-  long double measured = 0, align = 0, serialize = 0, queue = 0, service = 0;
+  long double measured = 0, align = 0, serialize = 0, queue = 0, service = 0, ctx_wait = 0;
 };
 
 struct LatencyRecord {

@@ -24,6 +24,10 @@ struct ModelParams {
   int ub_tpc_beats = 2;
   int roce_qpc_rd_latency = 2;
   int roce_qpc_turnaround = 1;
+  // Context caches (ctx_cache RTL), one per node and stack.
+  bool cache_enabled = true;
+  int ub_cache_entries = 2048, ub_cache_ways = 0;
+  int roce_cache_entries = 512, roce_cache_ways = 0;
 
   uint64_t time_fs(const std::string& key) const { return static_cast<uint64_t>(stage_value.at(key)); }
   int cycles(const std::string& key) const { return static_cast<int>(stage_value.at(key)); }

@@ -12,6 +12,7 @@ void UbTxBridge::configure() {
   m_->cfg_depth_async = static_cast<uint8_t>(params_.cycles("pipeline.ub_async"));
   m_->cfg_depth_load = static_cast<uint8_t>(params_.cycles("pipeline.ub_load"));
   m_->cfg_tpc_beats = static_cast<uint8_t>(params_.ub_tpc_beats);
+  m_->cfg_ctx_gate = cache_attached();
 }
 void UbTxBridge::drive_input(const Request* head) {
   m_->s_valid = head != nullptr;
@@ -30,6 +31,7 @@ void RoceTxBridge::configure() {
   m_->cfg_depth = static_cast<uint8_t>(params_.cycles("pipeline.pcie_nic"));
   m_->cfg_qpc_rd_latency = static_cast<uint8_t>(params_.roce_qpc_rd_latency);
   m_->cfg_qpc_turnaround = static_cast<uint8_t>(params_.roce_qpc_turnaround);
+  m_->cfg_ctx_gate = cache_attached();
 }
 void RoceTxBridge::drive_input(const Request* head) {
   m_->s_valid = head != nullptr;
@@ -47,6 +49,7 @@ RxBridge::RxBridge(sc_core::sc_module_name name, const ModelParams& p, const cha
 void RxBridge::configure() {
   m_->cfg_depth_full = static_cast<uint8_t>(params_.cycles(full_key_));
   m_->cfg_depth_short = static_cast<uint8_t>(params_.cycles(short_key_));
+  m_->cfg_ctx_gate = cache_attached();
 }
 void RxBridge::drive_input(const Request* head) {
   m_->s_valid = head != nullptr;

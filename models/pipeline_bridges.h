@@ -26,6 +26,15 @@ class VerilatedPipelineBridge : public ClockedRtlBridge {
   uint32_t output_id() const override { return m_->m_id; }
   bool output_first() const override { return m_->m_first; }
   void set_output_ready(bool ready) override { m_->m_ready = ready; }
+  void drive_grant(bool valid, uint32_t id) override {
+    m_->s_grant_valid = valid;
+    m_->s_grant_id = id;
+  }
+  bool grant_ready() const override { return m_->s_grant_ready; }
+  bool ctx_waiting(uint32_t& id) const override {
+    id = m_->ctx_wait_id;
+    return m_->ctx_wait;
+  }
   bool model_busy() const override { return m_->busy; }
   void eval() override { m_->eval(); }
   void trace_model(VerilatedFstC* tfp) override { m_->trace(tfp, 99); }

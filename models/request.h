@@ -21,6 +21,7 @@ struct HopTimes {
   uint64_t depart_fs = 0;   // handed on (RTL: first flit out)
   uint64_t align_fs = 0;    // RTL: wait for the first clock edge after arrival
   uint64_t serialize_fs = 0;  // wire: first byte out to last byte out
+  uint64_t ctx_wait_fs = 0;   // RTL: waiting at ctx_gate for context records (refill)
 };
 
 struct Route {
@@ -33,7 +34,9 @@ struct Request {
   uint64_t id = 0;
   Verb verb = Verb::Read;
   uint32_t payload_bytes = 64;
-  uint32_t ctx = 0;             // TP channel (UB) or QP (RoCE) index
+  uint32_t ctx = 0;             // TP channel (UB) or QP (RoCE) index; refills: cache slot
+  uint32_t local_ep = 0;        // initiator endpoint (Jetty / QP owner) on node A
+  uint32_t remote_ep = 0;       // target endpoint on node B
   const Route* route = nullptr;
   size_t hop = 0;
   uint64_t issued_fs = 0;

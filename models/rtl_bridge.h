@@ -1,91 +1,73 @@
-// ClockedRtlBridge: a stage component that wraps one Verilator-compiled RTL
-// pipeline (plain C++ model) and clocks it on the global controller clock
-// grid (edge k at k * period).
+// ClockedRtlBridge: a stage component that wraps one verilated RTL pipeline
+// (send or receive pipeline of a controller/NIC). Requests of the pipeline's
+// hops enter over s_* in arrival order and leave at their first flit on m_*
+// (matched by id); the clocking is ClockedComponent's.
 //
-// Stepping: one SC_THREAD per bridge steps its model only while it has work
-// (requests queued or the RTL busy); idle cycles are skipped and counted, so
-// the cycle count stays exact. While busy it runs edges ahead of SystemC
-// time in a tight loop, but never past the kernel's next pending activity:
-// no other process can run before then, so no input can arrive that the
-// evaluated edges should have seen (conservative lookahead). It stops at the
-// first edge that emits an output, which is delivered at that edge's time.
-//
-// Timing rule: an input arriving at time t is sampled at the first edge
-// strictly after t (the wait is itemized as clock-edge alignment).
-// Each edge is a step / apply split: inputs are driven and the combinational
-// outputs settled and sampled (handshakes decided) before the clock edge is
-// applied, so no update-order race is possible.
+// With a context cache attached, every request is looked up in the node's
+// cache the moment it reaches the controller (the bus interface decodes the
+// record ids as it presents the request), and the cache's in-order grants
+// are fed to the pipeline's ctx_gate. The cycles a request waits at the gate
+// are read from the RTL (ctx_wait / ctx_wait_id) and itemized per hop.
 #pragma once
 #include <deque>
-#include <memory>
-#include <string>
 #include <unordered_map>
+#include <utility>
 
 #include <tlm_utils/peq_with_get.h>
 
-#include "component.h"
-#include "model_params.h"
-
-class VerilatedContext;
-class VerilatedFstC;
+#include "clocked_component.h"
 
 namespace ubsim {
 
-class ClockedRtlBridge : public StageComponent {
+class CtxCacheBridge;
+
+class ClockedRtlBridge : public ClockedComponent {
  public:
   ClockedRtlBridge(sc_core::sc_module_name name, const ModelParams& p);
-  ~ClockedRtlBridge() override;
   void collect_stats(StatsTable& table) const override;
-  // Dumps this model's waveform to an FST file (before the simulation starts).
-  void open_trace(const std::string& path);
-  void close_trace();
-
-  uint64_t cycles_evaluated() const { return cycles_evaluated_; }
+  // Consult `cache` for every request (call before the simulation starts).
+  void attach_cache(CtxCacheBridge* cache);
+  // The cache grants request `id` at time at_fs (a clock edge, >= now).
+  void grant(uint32_t id, uint64_t at_fs);
 
  protected:
   void accept(Request& r) override;
   // Call from the derived constructor once the model exists.
   void reset_model();
+  bool cache_attached() const { return cache_ != nullptr; }
 
   // ---- hooks onto the verilated model's ports ----
   virtual void set_clock_and_reset(bool clk, bool rst) = 0;
-  virtual void configure() = 0;                     // drive cfg_* inputs
+  virtual void configure() = 0;                     // drive cfg_* inputs (incl. cfg_ctx_gate)
   virtual void drive_input(const Request* head) = 0;  // s_valid / s_* (head may be null)
   virtual bool input_ready() const = 0;             // s_ready
   virtual bool output_valid() const = 0;            // m_valid
   virtual uint32_t output_id() const = 0;           // m_id
   virtual bool output_first() const = 0;            // m_first: the packet starts on the wire
   virtual void set_output_ready(bool ready) = 0;    // m_ready
+  virtual void drive_grant(bool valid, uint32_t id) = 0;  // s_grant_valid / s_grant_id
+  virtual bool grant_ready() const = 0;             // s_grant_ready
+  virtual bool ctx_waiting(uint32_t& id) const = 0;  // ctx_wait / ctx_wait_id
   virtual bool model_busy() const = 0;              // any stage holds an item
   virtual void eval() = 0;
-  virtual void trace_model(VerilatedFstC* tfp) = 0;
-
-  const ModelParams& params_;
-  VerilatedContext* context();
 
  private:
-  void run();
+  bool has_work() const override {
+    return !input_queue_.empty() || model_busy() || !grants_.empty();
+  }
+  bool step_edge(uint64_t k) override;
   void on_output();
-  // Evaluates one clock edge; true if a request left the pipeline on it.
-  bool step_edge(uint64_t edge_index);
-  uint64_t edge_fs(uint64_t k) const { return k * period_fs_; }
-  bool has_work() const { return !input_queue_.empty() || model_busy(); }
 
-  uint64_t period_fs_;
-  uint64_t next_edge_ = 1;
+  CtxCacheBridge* cache_ = nullptr;
   std::deque<Request*> input_queue_;
+  std::deque<std::pair<uint64_t, uint32_t>> grants_;   // (arrival fs, id)
   std::unordered_map<uint32_t, Request*> in_flight_;
-  sc_core::sc_event input_event_;
   tlm_utils::peq_with_get<Request> output_queue_;
-  std::unique_ptr<VerilatedContext> context_;
-  std::unique_ptr<VerilatedFstC> trace_;
   OccupancyTracker queue_;
-  uint64_t cycles_evaluated_ = 0;
-  uint64_t cycles_skipped_ = 0;
   uint64_t stall_cycles_ = 0;
+  uint64_t ctx_wait_cycles_ = 0;
   uint64_t accepted_ = 0;
   uint64_t delivered_ = 0;
-  uint64_t wakeups_ = 0;
 };
 
 }  // namespace ubsim

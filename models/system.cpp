@@ -13,6 +13,10 @@ TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const ModelParams& p,
   wire_ba_ = std::make_unique<WireDirection>("wire_B_to_A", p);
   attach(wire_ab_.get());
   attach(wire_ba_.get());
+  if (p.cache_enabled) {
+    build_caches(nodes_[0], "A", NodeId::A);
+    build_caches(nodes_[1], "B", NodeId::B);
+  }
   route_.hops = std::move(hops);
   for (const HopSpec& h : route_.hops) route_.component.push_back(owner(h)->fabric_id);
   app_ = std::make_unique<InitiatorApp>("A_app", route_, w);
@@ -44,6 +48,31 @@ void TwoNodeSystem::build_node(Node& n, const char* tag) {
     attach(c);
 }
 
+// Each cache refills over its node's memory path: the PCIe NIC DMA-reads the
+// QP context from host memory; the bus-attached controller reads its record
+// over the on-chip bus from DRAM (a row miss: context records are cold).
+void TwoNodeSystem::build_caches(Node& n, const char* tag, NodeId id) {
+  const std::string t = tag;
+  n.ub_cache = std::make_unique<CtxCacheBridge>((t + "_ub_cache").c_str(), p_, id, Stack::Ub,
+                                                p_.ub_cache_entries, p_.ub_cache_ways);
+  n.nic_cache = std::make_unique<CtxCacheBridge>((t + "_nic_cache").c_str(), p_, id, Stack::Roce,
+                                                 p_.roce_cache_entries, p_.roce_cache_ways);
+  auto refill_route = [&](CtxCacheBridge& c, std::vector<HopSpec> hops) {
+    Route r;
+    r.hops = std::move(hops);
+    for (const HopSpec& h : r.hops) r.component.push_back(owner(h)->fabric_id);
+    r.sink = attach(&c);
+    c.set_refill_route(std::move(r));
+  };
+  refill_route(*n.ub_cache, {{Op::BusTraversal, id, "context refill: on-chip bus"},
+                             {Op::DramRowMiss, id, "context refill: DRAM row miss"}});
+  refill_route(*n.nic_cache, {{Op::PcieDmaRead, id, "context refill: PCIe DMA read"}});
+  n.ub_tx->attach_cache(n.ub_cache.get());
+  n.ub_rx->attach_cache(n.ub_cache.get());
+  n.nic_tx->attach_cache(n.nic_cache.get());
+  n.nic_rx->attach_cache(n.nic_cache.get());
+}
+
 StageComponent* TwoNodeSystem::owner(const HopSpec& h) {
   Node& n = nodes_[static_cast<int>(h.node)];
   switch (h.op) {
@@ -64,19 +93,26 @@ StageComponent* TwoNodeSystem::owner(const HopSpec& h) {
   }
 }
 
-std::vector<ClockedRtlBridge*> TwoNodeSystem::bridges() const {
-  std::vector<ClockedRtlBridge*> out;
+std::vector<ClockedComponent*> TwoNodeSystem::bridges() const {
+  std::vector<ClockedComponent*> out;
   for (StageComponent* c : components_)
-    if (auto* b = dynamic_cast<ClockedRtlBridge*>(c)) out.push_back(b);
+    if (auto* b = dynamic_cast<ClockedComponent*>(c)) out.push_back(b);
+  return out;
+}
+
+std::vector<CtxCacheBridge*> TwoNodeSystem::caches() const {
+  std::vector<CtxCacheBridge*> out;
+  for (StageComponent* c : components_)
+    if (auto* b = dynamic_cast<CtxCacheBridge*>(c)) out.push_back(b);
   return out;
 }
 
 void TwoNodeSystem::open_traces(const std::string& prefix) {
-  for (ClockedRtlBridge* b : bridges()) b->open_trace(prefix + "." + b->basename() + ".fst");
+  for (ClockedComponent* b : bridges()) b->open_trace(prefix + "." + b->basename() + ".fst");
 }
 
 void TwoNodeSystem::close_traces() {
-  for (ClockedRtlBridge* b : bridges()) b->close_trace();
+  for (ClockedComponent* b : bridges()) b->close_trace();
 }
 
 StatsTable TwoNodeSystem::stats() const {

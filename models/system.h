@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "ctx_cache_bridge.h"
 #include "fabric.h"
 #include "initiator_app.h"
 #include "model_params.h"
@@ -22,6 +23,8 @@ struct Node {
   std::unique_ptr<RxBridge> ub_rx;
   std::unique_ptr<RoceTxBridge> nic_tx;
   std::unique_ptr<RxBridge> nic_rx;
+  // Context caches (null with cache.enabled = false): UB controller, PCIe NIC.
+  std::unique_ptr<CtxCacheBridge> ub_cache, nic_cache;
 };
 
 class TwoNodeSystem : public sc_core::sc_module {
@@ -31,7 +34,10 @@ class TwoNodeSystem : public sc_core::sc_module {
   const Route& route() const { return route_; }
   InitiatorApp& app() { return *app_; }
   std::vector<StageComponent*> components() const { return components_; }
-  std::vector<ClockedRtlBridge*> bridges() const;
+  // Every verilated model: pipelines and context caches.
+  std::vector<ClockedComponent*> bridges() const;
+  // The context caches of both nodes (empty with cache.enabled = false).
+  std::vector<CtxCacheBridge*> caches() const;
   // FST waveforms: one file per RTL pipeline, prefix + "." + module + ".fst".
   void open_traces(const std::string& prefix);
   void close_traces();
@@ -40,6 +46,7 @@ class TwoNodeSystem : public sc_core::sc_module {
  private:
   StageComponent* owner(const HopSpec& h);
   void build_node(Node& n, const char* tag);
+  void build_caches(Node& n, const char* tag, NodeId id);
   int attach(StageComponent* c);
 
   const ModelParams& p_;

@@ -1,13 +1,15 @@
 // roce_tx_pipeline: send pipeline of the PCIe peripheral NIC (RoCE-RC-like).
 //
-//   bus_if -> psn_alloc_rmw (single-ported QP-context RAM) -> header chain -> flit_out
+//   bus_if -> ctx_gate -> psn_alloc_rmw (single-ported QP-context RAM) -> header chain -> flit_out
 //
 // Every request does an in-order PSN read-modify-write on the one QP-context
 // RAM port shared by all QPs; that occupancy (3 + rd_latency + turnaround
 // cycles, 6 by default) is the issue interval.
 // Contract: input handshake to first flit out = cfg_depth cycles when nothing
 // waits (fixed_depth is the structural minimum); back-pressure from m_ready
-// stalls back to s_ready; nothing is dropped.
+// stalls back to s_ready; nothing is dropped. With cfg_ctx_gate set, a request
+// leaves the bus interface only with its context-cache grant (QP context on
+// chip): 0 cycles on a hit, the refill time on a miss.
 module roce_tx_pipeline #(
     parameter int ID_W = 32,
     parameter int CTX_W = 12,
@@ -22,6 +24,13 @@ module roce_tx_pipeline #(
     input  logic [DEPTH_W-1:0] cfg_depth,
     input  logic [3:0]         cfg_qpc_rd_latency,
     input  logic [2:0]         cfg_qpc_turnaround,
+
+    input  logic               cfg_ctx_gate,   // a context cache grants each request
+    input  logic               s_grant_valid,  // in-order grants from the context cache
+    output logic               s_grant_ready,
+    input  logic [ID_W-1:0]    s_grant_id,
+    output logic               ctx_wait,       // a request waits at the gate for its records
+    output logic [ID_W-1:0]    ctx_wait_id,
 
     input  logic               s_valid,
     output logic               s_ready,
@@ -57,13 +66,22 @@ module roce_tx_pipeline #(
         .clk, .rst, .s_valid, .s_ready, .s_data({s_ctx, s_bytes, s_id}),
         .m_valid(bif_valid), .m_ready(bif_ready), .m_data(bif_data));
 
+    logic                   bg_valid, bg_ready;
+    logic [CTX_W+TAG_W-1:0] bg_data;
+    ctx_gate #(.W(CTX_W + TAG_W), .ID_W(ID_W)) u_ctx_gate (
+        .clk, .rst, .cfg_enable(cfg_ctx_gate),
+        .s_valid(bif_valid), .s_ready(bif_ready), .s_data(bif_data), .s_id(bif_data[ID_W-1:0]),
+        .s_grant_valid, .s_grant_ready, .s_grant_id,
+        .m_valid(bg_valid), .m_ready(bg_ready), .m_data(bg_data),
+        .waiting(ctx_wait), .waiting_id(ctx_wait_id));
+
     logic             psn_valid, psn_ready, psn_busy;
     logic [TAG_W-1:0] psn_id;
     logic [PSN_W-1:0] psn_psn;
     psn_alloc_rmw #(.ID_W(TAG_W), .CTX_W(CTX_W), .PSN_W(PSN_W)) u_psn_alloc (
         .clk, .rst, .cfg_rd_latency(cfg_qpc_rd_latency), .cfg_turnaround(cfg_qpc_turnaround),
-        .s_valid(bif_valid), .s_ready(bif_ready),
-        .s_id(bif_data[TAG_W-1:0]), .s_ctx(bif_data[TAG_W +: CTX_W]),
+        .s_valid(bg_valid), .s_ready(bg_ready),
+        .s_id(bg_data[TAG_W-1:0]), .s_ctx(bg_data[TAG_W +: CTX_W]),
         .m_valid(psn_valid), .m_ready(psn_ready), .m_id(psn_id), .m_psn(psn_psn), .busy(psn_busy));
 
     logic         hc_valid, hc_ready, chain_busy;

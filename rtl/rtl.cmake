@@ -7,21 +7,23 @@ set(UBSIM_RTL_COMMON
   ${UBSIM_RTL_DIR}/stream_arb2.sv
   ${UBSIM_RTL_DIR}/tp_lookup.sv
   ${UBSIM_RTL_DIR}/psn_alloc_rmw.sv
-  ${UBSIM_RTL_DIR}/flit_serializer.sv)
+  ${UBSIM_RTL_DIR}/flit_serializer.sv
+  ${UBSIM_RTL_DIR}/ctx_gate.sv)
 
 add_library(ubsim_rtl STATIC)
 # The verilated models are the hot loop of every simulation.
 target_compile_options(ubsim_rtl PRIVATE -O3)
 set_target_properties(ubsim_rtl PROPERTIES POSITION_INDEPENDENT_CODE ON)
-set(UBSIM_VERILATOR_ARGS -Wall --assert --x-assign fast --x-initial fast -O3 -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN})
+set(UBSIM_VERILATOR_ARGS -Wall --assert --x-assign fast --x-initial fast -O3)
 # Only the send pipelines address contexts and serialize flits; only UB reads
 # TP records in beats.
-set(UBSIM_ARGS_ub_tx_pipeline -GCTX_W=${UBSIM_RTL_CTX_W} -GMAX_BEATS=${UBSIM_RTL_MAX_BEATS}
+set(UBSIM_ARGS_ub_tx_pipeline -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN} -GCTX_W=${UBSIM_RTL_CTX_W} -GMAX_BEATS=${UBSIM_RTL_MAX_BEATS}
     -GFLIT_BYTES=${UBSIM_RTL_FLIT_BYTES})
-set(UBSIM_ARGS_roce_tx_pipeline -GCTX_W=${UBSIM_RTL_CTX_W} -GFLIT_BYTES=${UBSIM_RTL_FLIT_BYTES})
-set(UBSIM_ARGS_rx_pipeline)
+set(UBSIM_ARGS_roce_tx_pipeline -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN} -GCTX_W=${UBSIM_RTL_CTX_W} -GFLIT_BYTES=${UBSIM_RTL_FLIT_BYTES})
+set(UBSIM_ARGS_rx_pipeline -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN})
+set(UBSIM_ARGS_ctx_cache -GMAX_ENTRIES=${UBSIM_RTL_CACHE_ENTRIES} -GMSHRS=${UBSIM_RTL_CACHE_MSHRS})
 
-foreach(top ub_tx_pipeline roce_tx_pipeline rx_pipeline)
+foreach(top ub_tx_pipeline roce_tx_pipeline rx_pipeline ctx_cache)
   set(extra_args ${UBSIM_VERILATOR_ARGS} ${UBSIM_ARGS_${top}})
   verilate(ubsim_rtl TRACE_FST
     SOURCES ${UBSIM_RTL_COMMON} ${UBSIM_RTL_DIR}/${top}.sv
@@ -36,6 +38,7 @@ target_include_directories(ubsim_rtl INTERFACE
   ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vub_tx_pipeline.dir
   ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vroce_tx_pipeline.dir
   ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vrx_pipeline.dir
+  ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vctx_cache.dir
   ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
 
 configure_file(${UBSIM_RTL_DIR}/rtl_variant.h.in ${CMAKE_CURRENT_BINARY_DIR}/generated/rtl_variant.h @ONLY)

@@ -1,7 +1,7 @@
 // rx_pipeline: receive pipeline of a controller/NIC (both stacks).
 //
-//   flit_in --+-> parse chain (full route) --+
-//             `-> short chain (Load/Store) --+-> arb -> deliver
+//   flit_in -> ctx_gate --+-> parse chain (full route) --+
+//                         `-> short chain (Load/Store) --+-> arb -> deliver
 //
 // A received packet is taken whole from the wire (the wire model delivers
 // after its last byte), parsed, checked and handed to the host side. UB
@@ -9,6 +9,9 @@
 // Contract: input handshake to output handshake = cfg_depth_full /
 // cfg_depth_short cycles when nothing waits (minimum 2: flit_in and deliver
 // registers); one packet per cycle; back-pressure stalls back to s_ready.
+// With cfg_ctx_gate set, a packet is parsed only with its context-cache grant
+// (the TP channel / QP context that checks it is on chip): 0 cycles on a hit,
+// the refill time on a miss.
 module rx_pipeline #(
     parameter int ID_W = 32,
     parameter int MAX_CHAIN = 64,
@@ -18,6 +21,13 @@ module rx_pipeline #(
     input  logic               rst,
     input  logic [DEPTH_W-1:0] cfg_depth_full,
     input  logic [DEPTH_W-1:0] cfg_depth_short,
+
+    input  logic               cfg_ctx_gate,   // a context cache grants each request
+    input  logic               s_grant_valid,  // in-order grants from the context cache
+    output logic               s_grant_ready,
+    input  logic [ID_W-1:0]    s_grant_id,
+    output logic               ctx_wait,       // a request waits at the gate for its records
+    output logic [ID_W-1:0]    ctx_wait_id,
 
     input  logic               s_valid,
     output logic               s_ready,
@@ -48,24 +58,33 @@ module rx_pipeline #(
         .clk, .rst, .s_valid, .s_ready, .s_data({s_short, s_id}),
         .m_valid(in_valid), .m_ready(in_ready), .m_data(in_data));
 
+    logic         bg_valid, bg_ready;
+    logic [W-1:0] bg_data;
+    ctx_gate #(.W(W), .ID_W(ID_W)) u_ctx_gate (
+        .clk, .rst, .cfg_enable(cfg_ctx_gate),
+        .s_valid(in_valid), .s_ready(in_ready), .s_data(in_data), .s_id(in_data[ID_W-1:0]),
+        .s_grant_valid, .s_grant_ready, .s_grant_id,
+        .m_valid(bg_valid), .m_ready(bg_ready), .m_data(bg_data),
+        .waiting(ctx_wait), .waiting_id(ctx_wait_id));
+
     logic         is_short;
-    assign is_short = in_data[W-1];
+    assign is_short = bg_data[W-1];
 
     logic         f_ready, f_valid, f_out_ready, f_busy;
     logic [W-1:0] f_data;
     stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_parse_chain (
         .clk, .rst, .cfg_len(len_full),
-        .s_valid(in_valid && !is_short), .s_ready(f_ready), .s_data(in_data),
+        .s_valid(bg_valid && !is_short), .s_ready(f_ready), .s_data(bg_data),
         .m_valid(f_valid), .m_ready(f_out_ready), .m_data(f_data), .busy(f_busy));
 
     logic         sh_ready, sh_valid, sh_out_ready, sh_busy;
     logic [W-1:0] sh_data;
     stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_short_chain (
         .clk, .rst, .cfg_len(len_short),
-        .s_valid(in_valid && is_short), .s_ready(sh_ready), .s_data(in_data),
+        .s_valid(bg_valid && is_short), .s_ready(sh_ready), .s_data(bg_data),
         .m_valid(sh_valid), .m_ready(sh_out_ready), .m_data(sh_data), .busy(sh_busy));
 
-    assign in_ready = is_short ? sh_ready : f_ready;
+    assign bg_ready = is_short ? sh_ready : f_ready;
 
     logic         arb_valid, arb_ready;
     logic [W-1:0] arb_data;

@@ -1,8 +1,8 @@
 // ub_tx_pipeline: send pipeline of the bus-attached UB controller.
 //
-//   bus_if -> jetty_sched -> order_check -> header chain --+
-//        \                                                 +-> arb -> tp_lookup -> flit_out
-//         `-> (Load/Store short path) ----- load chain ----+
+//   bus_if -> ctx_gate -> jetty_sched -> order_check -> header chain --+
+//                    \                                                 +-> arb -> tp_lookup -> flit_out
+//                     `-> (Load/Store short path) ----- load chain ----+
 //
 // URMA async requests take the full route; CPU Load/Store accesses (s_load)
 // skip Jetty scheduling and the order check. The two routes merge round-robin
@@ -12,7 +12,9 @@
 // route) or cfg_depth_load cycles (short route) when nothing waits; the header
 // chains absorb what the fixed stages do not use (fixed_async/fixed_load are
 // the structural minima). Back-pressure from m_ready stalls the pipeline back
-// to s_ready; nothing is dropped.
+// to s_ready; nothing is dropped. With cfg_ctx_gate set, a request leaves the
+// bus interface only with its context-cache grant (ctx_gate): 0 cycles on a
+// hit, the refill time on a miss.
 module ub_tx_pipeline #(
     parameter int ID_W = 32,
     parameter int CTX_W = 12,
@@ -28,6 +30,13 @@ module ub_tx_pipeline #(
     input  logic [DEPTH_W-1:0] cfg_depth_async,
     input  logic [DEPTH_W-1:0] cfg_depth_load,
     input  logic [2:0]         cfg_tpc_beats,
+
+    input  logic               cfg_ctx_gate,   // a context cache grants each request
+    input  logic               s_grant_valid,  // in-order grants from the context cache
+    output logic               s_grant_ready,
+    input  logic [ID_W-1:0]    s_grant_id,
+    output logic               ctx_wait,       // a request waits at the gate for its records
+    output logic [ID_W-1:0]    ctx_wait_id,
 
     input  logic               s_valid,
     output logic               s_ready,
@@ -68,15 +77,25 @@ module ub_tx_pipeline #(
         .clk, .rst, .s_valid, .s_ready, .s_data({s_load, s_ctx, s_bytes, s_id}),
         .m_valid(bif_valid), .m_ready(bif_ready), .m_data(bif_data));
 
+    // context-cache gate: the Jetty and TP-channel records must be on chip
+    logic         bg_valid, bg_ready;
+    logic [W-1:0] bg_data;
+    ctx_gate #(.W(W), .ID_W(ID_W)) u_ctx_gate (
+        .clk, .rst, .cfg_enable(cfg_ctx_gate),
+        .s_valid(bif_valid), .s_ready(bif_ready), .s_data(bif_data), .s_id(bif_data[ID_W-1:0]),
+        .s_grant_valid, .s_grant_ready, .s_grant_id,
+        .m_valid(bg_valid), .m_ready(bg_ready), .m_data(bg_data),
+        .waiting(ctx_wait), .waiting_id(ctx_wait_id));
+
     logic bif_is_load;
-    assign bif_is_load = bif_data[W-1];
+    assign bif_is_load = bg_data[W-1];
 
     // full route
     logic         js_valid, js_ready, oc_valid, oc_ready, ca_ready;
     logic         ha_valid, ha_ready;
     logic [W-1:0] js_data, oc_data, ha_data;
     pipe_reg #(.W(W)) u_jetty_sched (
-        .clk, .rst, .s_valid(bif_valid && !bif_is_load), .s_ready(js_ready), .s_data(bif_data),
+        .clk, .rst, .s_valid(bg_valid && !bif_is_load), .s_ready(js_ready), .s_data(bg_data),
         .m_valid(js_valid), .m_ready(oc_ready), .m_data(js_data));
     pipe_reg #(.W(W)) u_order_check (
         .clk, .rst, .s_valid(js_valid), .s_ready(oc_ready), .s_data(js_data),
@@ -93,10 +112,10 @@ module ub_tx_pipeline #(
     logic         chain_l_busy;
     stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_load_chain (
         .clk, .rst, .cfg_len(len_load),
-        .s_valid(bif_valid && bif_is_load), .s_ready(cl_ready), .s_data(bif_data),
+        .s_valid(bg_valid && bif_is_load), .s_ready(cl_ready), .s_data(bg_data),
         .m_valid(hl_valid), .m_ready(hl_ready), .m_data(hl_data), .busy(chain_l_busy));
 
-    assign bif_ready = bif_is_load ? cl_ready : js_ready;
+    assign bg_ready = bif_is_load ? cl_ready : js_ready;
 
     // merge, TP-channel lookup, flit output
     logic         arb_valid, arb_ready;

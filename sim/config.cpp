@@ -182,6 +182,11 @@ ModelParams Config::model_params() const {
   p.ub_tpc_beats = static_cast<int>(value("ub.tpc_read_beats"));
   p.roce_qpc_rd_latency = static_cast<int>(value("roce.qpc_read_latency"));
   p.roce_qpc_turnaround = static_cast<int>(value("roce.qpc_turnaround"));
+  p.cache_enabled = value("cache.enabled") != 0;
+  p.ub_cache_entries = static_cast<int>(value("cache.ub_entries"));
+  p.ub_cache_ways = static_cast<int>(value("cache.ub_ways"));
+  p.roce_cache_entries = static_cast<int>(value("cache.roce_entries"));
+  p.roce_cache_ways = static_cast<int>(value("cache.roce_ways"));
   return p;
 }
 
@@ -214,6 +219,24 @@ void Config::validate() const {
   check("pipeline.ub_async", lim.ub_tx_min_async, lim.rx_min, "UB send pipeline's");
   check("pipeline.ub_load", lim.ub_tx_min_load, lim.rx_min, "UB Load/Store route's");
   check("pipeline.pcie_nic", lim.roce_tx_min, lim.rx_min, "NIC send pipeline's");
+  // Context caches: runtime entries up to the build maximum; a set count
+  // that is a power of two; at least 2 ways (a lookup may need 2 records).
+  for (const char* stack : {"ub", "roce"}) {
+    const std::string ek = fmt::format("cache.{}_entries", stack), wk = fmt::format("cache.{}_ways", stack);
+    const auto entries = static_cast<long>(value(ek));
+    const auto ways = static_cast<long>(value(wk));
+    if (entries > rtl_variant::kCacheMaxEntries)
+      throw ConfigError(source(ek), ek,
+                        fmt::format("{} entries is above the build maximum of {} (UBSIM_RTL_CACHE_ENTRIES)",
+                                    entries, rtl_variant::kCacheMaxEntries));
+    if (ways == 0) continue;
+    const long sets = ways > 0 ? entries / ways : 0;
+    if (ways < 2 || ways > entries || entries % ways != 0 || (sets & (sets - 1)) != 0)
+      throw ConfigError(source(wk), wk,
+                        fmt::format("{} ways with {} entries: need 0 (fully associative) or at least 2 ways "
+                                    "dividing the entries into a power-of-two number of sets",
+                                    ways, entries));
+  }
 }
 
 }  // namespace ubsim

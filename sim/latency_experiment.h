@@ -25,6 +25,7 @@ struct StageResult {
   double derived_ns = 0, measured_ns = 0;
   double align_ns = 0, serialize_ns = 0, queue_ns = 0;   // means per op
   double hazard_ns = 0;   // RTL: stalls inside the pipeline beyond its configured depth
+  double ctx_wait_ns = 0; // RTL: waiting at ctx_gate for a context-cache refill
   bool rtl = false;
 };
 

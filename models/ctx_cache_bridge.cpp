@@ -1,0 +1,159 @@
+#include "ctx_cache_bridge.h"
+
+#include "rtl_bridge.h"
+
+namespace ubsim {
+
+using sc_core::sc_time;
+using sc_core::SC_FS;
+
+CtxKeys context_keys(Stack stack, NodeId node, const Request& r) {
+  const bool at_initiator = node == NodeId::A;
+  const uint32_t local = at_initiator ? r.local_ep : r.remote_ep;
+  const uint32_t peer = at_initiator ? r.remote_ep : r.local_ep;
+  CtxKeys k;
+  if (stack == Stack::Roce) {
+    k.n = 1;
+    k.key[0] = ctx_key::qp(local, peer);
+  } else if (r.current().op == Op::UbLoadTx || r.current().op == Op::UbLoadRx) {
+    k.n = 1;
+    k.key[0] = ctx_key::tp_channel(peer);
+  } else {
+    k.n = 2;
+    k.key[0] = ctx_key::jetty(local);
+    k.key[1] = ctx_key::tp_channel(peer);
+  }
+  return k;
+}
+
+CtxCacheBridge::CtxCacheBridge(sc_core::sc_module_name name, const ModelParams& p, NodeId node, Stack stack,
+                               int entries, int ways)
+    : ClockedComponent(name, p),
+      node_(node),
+      stack_(stack),
+      m_(std::make_unique<Vctx_cache>(context(), "dut")),
+      refill_out_("refill_out") {
+  SC_HAS_PROCESS(CtxCacheBridge);
+  SC_METHOD(launch_refills);
+  sensitive << refill_out_.get_event();
+  dont_initialize();
+  m_->cfg_entries = static_cast<uint16_t>(entries);
+  m_->cfg_ways = static_cast<uint16_t>(ways);
+  m_->s_valid = 0;
+  m_->s_fill_valid = 0;
+  m_->m_ready = 1;
+  m_->m_refill_ready = 1;
+  for (int i = 0; i < 4; ++i) {   // reset before time 0, off the grid
+    m_->clk = 0; m_->rst = 1; m_->eval();
+    m_->clk = 1; m_->eval();
+  }
+  m_->clk = 0; m_->rst = 0; m_->eval();
+}
+
+void CtxCacheBridge::lookup(const Request& r, ClockedRtlBridge* client) {
+  lookups_.push_back({now_fs(), static_cast<uint32_t>(r.id), context_keys(stack_, node_, r), client});
+  wake(now_fs());
+}
+
+void CtxCacheBridge::accept(Request& r) {
+  const uint64_t took = now_fs() - r.issued_fs;
+  refill_fs_sum_ += took;
+  refill_max_fs_ = std::max(refill_max_fs_, took);
+  fills_.push_back({now_fs(), r.ctx});
+  refill_free_.push_back(&r);
+  wake(now_fs());
+}
+
+bool CtxCacheBridge::step_edge(uint64_t k) {
+  const uint64_t e = edge_fs(k);
+  const Lookup* head = !lookups_.empty() && lookups_.front().arrive_fs < e ? &lookups_.front() : nullptr;
+  const Fill* fill = !fills_.empty() && fills_.front().arrive_fs < e ? &fills_.front() : nullptr;
+
+  // step: drive and settle with the clock low, decide the handshakes
+  m_->clk = 0;
+  m_->s_valid = head != nullptr;
+  if (head) {
+    m_->s_id = head->id;
+    m_->s_keys = head->keys.n == 2 ? 3 : 1;
+    m_->s_key0 = head->keys.key[0];
+    m_->s_key1 = head->keys.key[1];
+  }
+  m_->s_fill_valid = fill != nullptr;
+  m_->s_fill_slot = fill ? fill->slot : 0;
+  m_->eval();
+  trace_dump(e - period_fs_ / 2);
+  const bool lk_fire = m_->lk_fire;
+  const bool resp = m_->m_valid;
+  const uint32_t resp_id = m_->m_id;
+  const uint8_t refills = m_->m_refill_valid;
+  const uint32_t refill_slot[2] = {m_->m_refill_slot0, m_->m_refill_slot1};
+  if (head && !lk_fire) ++lookup_stall_cycles_;
+
+  // apply: the clock edge
+  m_->clk = 1;
+  m_->eval();
+  trace_dump(e);
+
+  if (fill) fills_.pop_front();
+  if (lk_fire) {
+    responses_due_.push_back(*head);
+    lookups_.pop_front();
+  }
+  if (resp) {
+    sc_assert(!responses_due_.empty() && responses_due_.front().id == resp_id &&
+              "ctx_cache answered out of lookup order");
+    responses_due_.front().client->grant(resp_id, e);
+    responses_due_.pop_front();
+  }
+  for (int i = 0; i < 2; ++i) {
+    if (!(refills & (1u << i))) continue;
+    if (refill_free_.empty()) {
+      auto r = std::make_unique<Request>();
+      auto* ext = new RequestExtension;
+      ext->request = r.get();
+      r->gp.set_extension(ext);   // owned by the payload
+      refill_free_.push_back(r.get());
+      refill_pool_.push_back(std::move(r));
+    }
+    Request* r = refill_free_.back();
+    refill_free_.pop_back();
+    r->reset(&refill_route_);
+    r->id = next_refill_id_++;
+    r->ctx = refill_slot[i];
+    r->issued_fs = e;
+    refill_out_.notify(*r, sc_time(static_cast<double>(e - now_fs()), SC_FS));
+  }
+  return resp || refills != 0;
+}
+
+void CtxCacheBridge::launch_refills() {
+  while (Request* r = refill_out_.get_next_transaction()) launch(*r);
+}
+
+CacheCounters CtxCacheBridge::counters() const {
+  return {m_->cnt_lookups, m_->cnt_hits, m_->cnt_misses, m_->cnt_merges,
+          m_->cnt_evictions, m_->cnt_fills, refill_fs_sum_};
+}
+
+void CtxCacheBridge::collect_stats(StatsTable& table) const {
+  const std::string n = name();
+  const CacheCounters c = counters();
+  const double keys = static_cast<double>(c.hits + c.misses + c.merges);
+  table.add(n, "entries", static_cast<double>(m_->cfg_entries), "entries", "entries in use (runtime)");
+  table.add(n, "ways", static_cast<double>(m_->cfg_ways), "ways", "associativity (0 = fully associative)");
+  table.add(n, "lookups", static_cast<double>(c.lookups), "lookups", "lookups taken (one per pipeline traversal)");
+  table.add(n, "hits", static_cast<double>(c.hits), "records", "records found on chip");
+  table.add(n, "misses", static_cast<double>(c.misses), "records", "records refilled (a refill each)");
+  table.add(n, "merges", static_cast<double>(c.merges), "records", "records found with their refill in flight");
+  table.add(n, "evictions", static_cast<double>(c.evictions), "records", "valid records replaced");
+  table.add(n, "fills", static_cast<double>(c.fills), "records", "refills returned");
+  table.add(n, "hit_rate", keys > 0 ? static_cast<double>(c.hits) / keys : 0.0, "fraction", "hits / records looked up");
+  table.add(n, "refill_mean_ns", c.fills ? static_cast<double>(c.refill_fs_sum) / static_cast<double>(c.fills) / 1e6 : 0.0,
+            "ns", "refill request to fill, through the node's memory path (measured)");
+  table.add(n, "refill_max_ns", static_cast<double>(refill_max_fs_) / 1e6, "ns", "longest refill");
+  table.add(n, "lookup_stall_cycles", static_cast<double>(lookup_stall_cycles_), "cycles",
+            "cycles a lookup was refused (reorder buffer, MSHRs or all victims pending)");
+  collect_clock_stats(table);
+}
+
+}  // namespace ubsim

@@ -1,0 +1,286 @@
+// ctx_cache: the on-chip context cache of a controller: UB Jetty and
+// TP-channel records, or RoCE QP contexts. Only the tag store is modelled:
+// which records are on chip. The record bytes live in the pipelines'
+// context RAMs (tp_lookup, psn_alloc_rmw).
+//
+// Organisation: MAX_ENTRIES entries (build maximum); cfg_entries of them in
+// use, in cfg_entries / cfg_ways sets (cfg_ways = 0: fully associative, one
+// set). A key maps to set key % sets, and entry e belongs to set e % sets.
+// Replacement is true LRU: every access writes a unique, increasing stamp
+// into its entry; the victim is a free entry if the set has one, else the
+// non-pending entry with the oldest stamp.
+//
+// Contract:
+//  - s_*: one lookup per cycle, with one or two record keys (s_keys[k] =
+//    key k present; a two-key lookup is Jetty + TP channel). The tag compare
+//    is combinational. A lookup whose keys all hit, with no older response
+//    waiting, is answered on m_* in the same cycle: zero added latency.
+//  - A key that misses takes an entry, which turns pending, and its refill
+//    request leaves on m_refill_* in the lookup cycle (slot = entry index):
+//    the two records of one lookup refill concurrently. A key that finds its
+//    record already pending joins that refill (a merge) without a new one.
+//    At most MSHRS refills are outstanding.
+//  - Responses leave in lookup order (a reorder buffer of ROB_DEPTH); a
+//    response waits until every refill it needs has come back on s_fill_*.
+//    A fill is taken every cycle (s_fill has no ready).
+//  - s_ready is low while the lookup cannot be placed: reorder buffer full,
+//    too few free MSHRs, no free or evictable entry (all pending), m_refill
+//    not ready, or (same-cycle answer) m_ready low.
+// Counters count lookups, key hits, misses (refills issued), merges,
+// evictions of valid records and fills.
+module ctx_cache #(
+    parameter int MAX_ENTRIES = 4096,
+    parameter int KEY_W = 26,
+    parameter int ID_W = 32,
+    parameter int MSHRS = 8,
+    parameter int ROB_DEPTH = 16,
+    parameter int STAMP_W = 32,
+    parameter int CNT_W = 48,
+    parameter int IDX_W = $clog2(MAX_ENTRIES),
+    parameter int ENT_W = $clog2(MAX_ENTRIES + 1)
+) (
+    input  logic             clk,
+    input  logic             rst,
+    input  logic [ENT_W-1:0] cfg_entries,
+    input  logic [ENT_W-1:0] cfg_ways,
+
+    input  logic             s_valid,
+    output logic             s_ready,
+    input  logic [ID_W-1:0]  s_id,
+    input  logic [1:0]       s_keys,
+    input  logic [KEY_W-1:0] s_key0,
+    input  logic [KEY_W-1:0] s_key1,
+
+    output logic             m_valid,
+    input  logic             m_ready,
+    output logic [ID_W-1:0]  m_id,
+
+    output logic [1:0]       m_refill_valid,   // one refill request per missing key
+    input  logic             m_refill_ready,
+    output logic [KEY_W-1:0] m_refill_key0,
+    output logic [KEY_W-1:0] m_refill_key1,
+    output logic [IDX_W-1:0] m_refill_slot0,
+    output logic [IDX_W-1:0] m_refill_slot1,
+
+    input  logic             s_fill_valid,
+    input  logic [IDX_W-1:0] s_fill_slot,
+
+    // What the lookup presented on s_* does if it is taken this cycle (for
+    // statistics and for checking against a reference model).
+    output logic             lk_fire,
+    output logic [1:0]       lk_hit,
+    output logic [1:0]       lk_merge,
+    output logic [1:0]       lk_miss,
+    output logic [1:0]       lk_evict,
+    output logic [KEY_W-1:0] lk_evict_key0,
+    output logic [KEY_W-1:0] lk_evict_key1,
+
+    output logic             busy,             // a response is ready to leave
+    output logic [$clog2(MSHRS+1)-1:0] mshr_used,
+    output logic [CNT_W-1:0] cnt_lookups,
+    output logic [CNT_W-1:0] cnt_hits,
+    output logic [CNT_W-1:0] cnt_misses,
+    output logic [CNT_W-1:0] cnt_merges,
+    output logic [CNT_W-1:0] cnt_evictions,
+    output logic [CNT_W-1:0] cnt_fills
+);
+    localparam int MW = $clog2(MSHRS + 1);
+    localparam int RW = $clog2(ROB_DEPTH);
+    localparam int RCW = $clog2(ROB_DEPTH + 1);
+
+    // ---------------- tag store ----------------
+    logic [KEY_W-1:0]   tag_key   [MAX_ENTRIES];
+    logic [STAMP_W-1:0] tag_stamp [MAX_ENTRIES];
+    logic [MAX_ENTRIES-1:0] tag_valid;             // record on chip
+    logic [MAX_ENTRIES-1:0] tag_pend;              // refill in flight
+    logic [STAMP_W-1:0] stamp_ctr;
+
+    logic [IDX_W-1:0] set_mask;
+    always_comb begin
+        if (cfg_ways == '0) set_mask = '0;
+        else set_mask = IDX_W'((cfg_entries / cfg_ways) - 1'b1);
+    end
+
+    // ---------------- lookup (combinational) ----------------
+    // Per key: hit entry, else the entry it would take (free first, else LRU).
+    typedef struct packed {
+        logic             found;
+        logic             free_found;
+        logic             vict_found;
+        logic [IDX_W-1:0] hit_idx;
+        logic [IDX_W-1:0] free_idx;
+        logic [IDX_W-1:0] vict_idx;
+    } search_t;
+
+    // Searches the key's set; `skip` excludes one entry (the one key 0 uses).
+    function automatic search_t search(input logic [KEY_W-1:0] key, input logic skip_en,
+                                       input logic [IDX_W-1:0] skip);
+        search_t r;
+        logic [STAMP_W-1:0] vict_stamp;
+        r = '0;
+        vict_stamp = '1;
+        for (int e = 0; e < MAX_ENTRIES; e++) begin
+            if (e < int'(cfg_entries) && ((IDX_W'(e) ^ IDX_W'(key)) & set_mask) == '0
+                && !(skip_en && IDX_W'(e) == skip)) begin
+                if ((tag_valid[e] || tag_pend[e]) && tag_key[e] == key) begin
+                    r.found = 1'b1; r.hit_idx = IDX_W'(e);
+                end else if (!tag_valid[e] && !tag_pend[e]) begin
+                    if (!r.free_found) begin r.free_found = 1'b1; r.free_idx = IDX_W'(e); end
+                end else if (tag_valid[e] && !tag_pend[e]) begin
+                    if (!r.vict_found || tag_stamp[e] < vict_stamp) begin
+                        r.vict_found = 1'b1; r.vict_idx = IDX_W'(e); vict_stamp = tag_stamp[e];
+                    end
+                end
+            end
+        end
+        return r;
+    endfunction
+
+    search_t          sr0, sr1;
+    logic             found   [2];
+    logic             pend    [2];
+    logic             can_go  [2];
+    logic             evicts  [2];
+    logic [IDX_W-1:0] choice  [2];
+    logic [1:0]       need;          // key misses: allocates and refills
+    always_comb begin
+        sr0 = (s_valid && s_keys[0]) ? search(s_key0, 1'b0, '0) : '0;
+        choice[0] = sr0.found ? sr0.hit_idx : (sr0.free_found ? sr0.free_idx : sr0.vict_idx);
+        sr1 = (s_valid && s_keys[1]) ? search(s_key1, s_keys[0], choice[0]) : '0;
+        choice[1] = sr1.found ? sr1.hit_idx : (sr1.free_found ? sr1.free_idx : sr1.vict_idx);
+        found[0] = sr0.found;
+        found[1] = sr1.found;
+        pend[0]  = sr0.found && tag_pend[sr0.hit_idx];
+        pend[1]  = sr1.found && tag_pend[sr1.hit_idx];
+        evicts[0] = !sr0.found && !sr0.free_found && sr0.vict_found;
+        evicts[1] = !sr1.found && !sr1.free_found && sr1.vict_found;
+        can_go[0] = !s_keys[0] || sr0.found || sr0.free_found || sr0.vict_found;
+        can_go[1] = !s_keys[1] || sr1.found || sr1.free_found || sr1.vict_found;
+        need[0] = s_valid && s_keys[0] && !sr0.found;
+        need[1] = s_valid && s_keys[1] && !sr1.found;
+    end
+
+    logic [MW:0] need_n;
+    logic        mshr_ok, all_hit, place_ok;
+    assign need_n  = (MW+1)'(need[0]) + (MW+1)'(need[1]);
+    assign mshr_ok = (MW+1)'(mshr_used) + need_n <= (MW+1)'(MSHRS);
+    assign all_hit = (!s_keys[0] || (found[0] && !pend[0])) && (!s_keys[1] || (found[1] && !pend[1]));
+    assign place_ok = s_valid && can_go[0] && can_go[1] && mshr_ok && (need == 2'b00 || m_refill_ready);
+
+    // ---------------- reorder buffer of responses ----------------
+    logic [ID_W-1:0]  rob_id   [ROB_DEPTH];
+    logic             rob_p    [ROB_DEPTH][2];   // still waiting for the refill of slot rob_s
+    logic [IDX_W-1:0] rob_s    [ROB_DEPTH][2];
+    logic [RW-1:0]    rob_head, rob_tail;
+    logic [RCW-1:0]   rob_count;
+
+    function automatic logic fill_now(input logic [IDX_W-1:0] slot);
+        return s_fill_valid && s_fill_slot == slot;
+    endfunction
+
+    logic head_ready, bypass;
+    assign head_ready = rob_count != '0
+                        && (!rob_p[rob_head][0] || fill_now(rob_s[rob_head][0]))
+                        && (!rob_p[rob_head][1] || fill_now(rob_s[rob_head][1]));
+    assign bypass  = rob_count == '0 && all_hit;
+    assign s_ready = place_ok && (bypass ? m_ready : rob_count != RCW'(ROB_DEPTH));
+    assign m_valid = head_ready || (place_ok && bypass);
+    assign m_id    = head_ready ? rob_id[rob_head] : s_id;
+    assign busy    = rob_count != '0 && !rob_p[rob_head][0] && !rob_p[rob_head][1];
+
+    assign m_refill_valid = (s_valid && s_ready) ? need : 2'b00;
+    assign m_refill_key0  = s_key0;
+    assign m_refill_key1  = s_key1;
+    assign m_refill_slot0 = choice[0];
+    assign m_refill_slot1 = choice[1];
+
+    assign lk_fire  = s_valid && s_ready;
+    assign lk_hit   = {s_keys[1] && found[1] && !pend[1], s_keys[0] && found[0] && !pend[0]};
+    assign lk_merge = {s_keys[1] && found[1] && pend[1], s_keys[0] && found[0] && pend[0]};
+    assign lk_miss  = need;
+    assign lk_evict = {s_keys[1] && evicts[1], s_keys[0] && evicts[0]};
+    assign lk_evict_key0 = tag_key[choice[0]];
+    assign lk_evict_key1 = tag_key[choice[1]];
+
+    // ---------------- state update ----------------
+    logic pop;
+    assign pop = head_ready && m_ready;
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            tag_valid <= '0;
+            tag_pend  <= '0;
+            for (int i = 0; i < ROB_DEPTH; i++) begin
+                rob_p[i][0] <= 1'b0;
+                rob_p[i][1] <= 1'b0;
+            end
+            stamp_ctr <= '0;
+            mshr_used <= '0;
+            rob_head <= '0; rob_tail <= '0; rob_count <= '0;
+            cnt_lookups <= '0; cnt_hits <= '0; cnt_misses <= '0;
+            cnt_merges <= '0; cnt_evictions <= '0; cnt_fills <= '0;
+        end else begin
+            if (s_fill_valid) begin
+                tag_valid[s_fill_slot] <= 1'b1;
+                tag_pend[s_fill_slot]  <= 1'b0;
+                for (int i = 0; i < ROB_DEPTH; i++)
+                    for (int k = 0; k < 2; k++)
+                        if (rob_s[i][k] == s_fill_slot) rob_p[i][k] <= 1'b0;
+                cnt_fills <= cnt_fills + 1'b1;
+            end
+            mshr_used <= MW'((MW+1)'(mshr_used) + (lk_fire ? need_n : '0) - (MW+1)'(s_fill_valid));
+            if (lk_fire) begin
+                for (int k = 0; k < 2; k++) begin
+                    if (s_keys[k]) begin
+                        tag_stamp[choice[k]] <= stamp_ctr + STAMP_W'(k);
+                        if (need[k]) begin
+                            tag_key[choice[k]]   <= (k == 0) ? s_key0 : s_key1;
+                            tag_valid[choice[k]] <= 1'b0;
+                            tag_pend[choice[k]]  <= 1'b1;
+                        end
+                    end
+                end
+                stamp_ctr <= stamp_ctr + STAMP_W'(2);
+                cnt_lookups   <= cnt_lookups + 1'b1;
+                cnt_hits      <= cnt_hits + CNT_W'(lk_hit[0]) + CNT_W'(lk_hit[1]);
+                cnt_merges    <= cnt_merges + CNT_W'(lk_merge[0]) + CNT_W'(lk_merge[1]);
+                cnt_misses    <= cnt_misses + CNT_W'(need[0]) + CNT_W'(need[1]);
+                cnt_evictions <= cnt_evictions + CNT_W'(lk_evict[0]) + CNT_W'(lk_evict[1]);
+                if (!bypass) begin
+                    rob_id[rob_tail] <= s_id;
+                    for (int k = 0; k < 2; k++) begin
+                        rob_s[rob_tail][k] <= choice[k];
+                        // waits for a refill unless that refill lands this very cycle
+                        rob_p[rob_tail][k] <= s_keys[k] && (need[k] || (pend[k] && !fill_now(choice[k])));
+                    end
+                    rob_tail <= rob_tail + 1'b1;
+                end
+            end
+            if (pop) rob_head <= rob_head + 1'b1;
+            rob_count <= rob_count + RCW'(lk_fire && !bypass) - RCW'(pop);
+        end
+    end
+
+`ifndef SYNTHESIS
+    always_ff @(posedge clk) begin
+        if (!rst) begin
+            assert (cfg_entries != '0 && int'(cfg_entries) <= MAX_ENTRIES)
+                else $error("ctx_cache: cfg_entries %0d outside 1..%0d", cfg_entries, MAX_ENTRIES);
+            assert (cfg_ways == '0 || (cfg_ways >= 2 && cfg_entries % cfg_ways == '0
+                    && ((cfg_entries / cfg_ways) & ((cfg_entries / cfg_ways) - 1'b1)) == '0))
+                else $error("ctx_cache: cfg_ways %0d: need 0 or >= 2 ways and a power-of-two set count",
+                            cfg_ways);
+            if (s_valid) begin
+                assert (s_keys[0] && (!s_keys[1] || s_key0 != s_key1))
+                    else $error("ctx_cache: a lookup needs key 0 and two distinct keys");
+            end
+            if (s_fill_valid) begin
+                assert (tag_pend[s_fill_slot] && mshr_used != '0)
+                    else $error("ctx_cache: fill for slot %0d that has no refill in flight", s_fill_slot);
+            end
+            assert (stamp_ctr != '1 && stamp_ctr != '1 - 1'b1)
+                else $error("ctx_cache: LRU stamp counter about to wrap");
+        end
+    end
+`endif
+endmodule
