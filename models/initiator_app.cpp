@@ -71,7 +71,7 @@ void InitiatorApp::issue(Request& r, uint64_t arrived_fs) {
   if (w_.endpoints > 0) {
     const uint64_t n = w_.endpoints;
     r.local_ep = static_cast<uint32_t>(r.id % n);
-    r.remote_ep = static_cast<uint32_t>((r.id % n + r.id / n) % n);
+    r.remote_ep = static_cast<uint32_t>((r.id % n + n - (r.id / n) % n) % n);
   }
   r.ctx = r.remote_ep;   // the TP channel (UB) / QP PSN slot the send pipeline updates
   r.issued_fs = arrived_fs;   // latency counts from arrival (incl. any backlog wait)

@@ -30,9 +30,10 @@ struct WorkloadConfig {
   uint64_t seed = 1;
   // All-to-all endpoints: N local endpoints on A each reaching N remote ones
   // on B (0 = one endpoint pair). Request k goes from local i = k mod N to
-  // remote (i + k div N) mod N: every pair once per N*N requests, and every
-  // endpoint once per N requests, so each endpoint's records are reused
-  // after all others were touched (the order that keeps every context live).
+  // remote (i - k div N) mod N: every pair once per N*N requests, every
+  // endpoint once per N requests, and each endpoint's records are reused
+  // only after (almost) all other records were touched: the order that keeps
+  // every context live, so a cache one entry short misses every time.
   uint32_t endpoints = 0;
 };
 

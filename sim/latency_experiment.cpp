@@ -23,6 +23,7 @@ WorkloadConfig workload_from(const Config& cfg) {
   w.poisson = cfg.value("workload.poisson") != 0;
   w.warmup_ops = static_cast<uint64_t>(cfg.value("workload.warmup"));
   w.seed = static_cast<uint64_t>(cfg.value("seed"));
+  w.endpoints = static_cast<uint32_t>(cfg.value("workload.endpoints"));
   return w;
 }
 
@@ -70,10 +71,18 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   // gains nothing (Verilator 5.006 can deadlock in ~VerilatedScope there).
   auto& sys = *new TwoNodeSystem("sys", p, cfg.route(o.path, verb), w);
   std::unique_ptr<TimelineWriter> timeline;
-  if (!o.timeline_path.empty()) {
+  if (!o.timeline_path.empty())
     timeline = std::make_unique<TimelineWriter>(o.timeline_path, o.timeline_ops);
-    sys.app().on_complete = [&](const Request& r) { timeline->add(r); };
-  }
+  // Cache counters at the end of the warm-up, so the window's are a difference.
+  std::vector<CacheCounters> at_warmup;
+  for (CtxCacheBridge* c : sys.caches()) at_warmup.push_back(c->counters());
+  sys.app().on_complete = [&](const Request& r) {
+    if (timeline) timeline->add(r);
+    if (sys.app().completed() == w.warmup_ops) {
+      at_warmup.clear();
+      for (CtxCacheBridge* c : sys.caches()) at_warmup.push_back(c->counters());
+    }
+  };
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   if (!o.trace_prefix.empty()) sys.open_traces(o.trace_prefix);
   const auto t0 = std::chrono::steady_clock::now();
@@ -143,6 +152,9 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   const uint64_t window = rec.window_end_fs - rec.window_start_fs;
   r.achieved_per_us = window ? static_cast<double>(rec.window_ops) / (static_cast<double>(window) / 1e9) : 0;
   r.stats = sys.stats();
+  const auto caches = sys.caches();
+  for (size_t i = 0; i < caches.size(); ++i)
+    r.cache_window.emplace_back(caches[i]->basename(), caches[i]->counters() - at_warmup[i]);
   for (ClockedComponent* b : sys.bridges()) r.cycles_evaluated += static_cast<double>(b->cycles_evaluated());
   r.cycles_total = r.sim_time_ns / cycle_ns;
   rusage ru{};

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "config.h"
+#include "ctx_cache_bridge.h"
 #include "initiator_app.h"
 #include "stats.h"
 
@@ -47,6 +48,9 @@ struct LatencyResult {
   double cycles_evaluated = 0, cycles_total = 0;
   long peak_rss_kib = 0;
   StatsTable stats;
+  // Context-cache counters over the measured requests (after the warm-up),
+  // by cache ("A_ub_cache", ...).
+  std::vector<std::pair<std::string, CacheCounters>> cache_window;
 };
 
 WorkloadConfig workload_from(const Config& cfg);

@@ -15,6 +15,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "ctx_cache_experiment.h"
 #include "json.h"
 #include "issue_rate.h"
 #include "latency_experiment.h"
@@ -46,6 +47,9 @@ commands:
             pipeline's input handshake, delivered requests counted
   load      latency vs offered load (open-loop arrivals): measured capacity,
             then a sweep over fractions of it, with the saturated component
+  ctx-cache context-cache overflow (spec 6): all-to-all reads among N local and
+            N remote endpoints; state bytes, entries needed, hit rate, refills
+            and measured latency per N, for the RoCE QP cache and the UB cache
   params    list every configuration parameter (unit, default, range, meaning)
   bench     simulator speed: 1,000,000 sequential reads per path, and the raw
             verilated model's cycles/s beside the co-simulation's
@@ -83,6 +87,15 @@ issue-rate options:
   --trace PREFIX       FST waveform of each burst: PREFIX.<stack>.burst<N>.fst
   --payload B          payload bytes per request (workload.payload, default 64B); a
                        packet leaves as ceil((header + payload) / flit) flits
+
+ctx-cache options:
+  --stack S            ub (ub-async and ub-load) | roce (pcie-nic) | both (default)
+  --endpoints LIST     N values (default 1,2,4,8,16,22,23,24,32,64,128,256,512,
+                       1024,1025,2048,4096; at most 4096)
+  --ops N              measured reads per point after the warm-up (ctx_cache.ops)
+  --bytes              the byte model only (derived S_pair, S_UB, overflow points
+                       of cache.bytes); no simulation
+  cache size and associativity: --set cache.ub_entries=4096 --set cache.ub_ways=8
 
 bench options:
   --ops N              reads per path (default 1000000)
@@ -331,6 +344,35 @@ int cmd_load(Args& a) {
   return 0;
 }
 
+int cmd_ctx_cache(Args& a) {
+  Common c;
+  std::string stack = "both", endpoints = "1,2,4,8,16,22,23,24,32,64,128,256,512,1024,1025,2048,4096", v;
+  bool bytes_only = false;
+  while (!a.done()) {
+    if (common_option(a, c)) continue;
+    if (a.option("--stack", stack) || a.option("--endpoints", endpoints)) continue;
+    if (a.flag("--bytes")) { bytes_only = true; continue; }
+    if (a.option("--ops", v)) { c.cfg.apply_set("ctx_cache.ops=" + std::to_string(parse_count("--ops", v, 1, 1000000000))); continue; }
+    throw CliError("unknown option '" + a.peek() + "' for 'ubsim ctx-cache'");
+  }
+  std::vector<uint64_t> ns;
+  for (const auto& item : split_list(endpoints))
+    ns.push_back(parse_count("--endpoints", item, 1, 4096));
+  if (ns.empty()) throw CliError("option --endpoints: empty list");
+  const auto paths = select_paths("all", stack);
+  c.cfg.validate();
+  std::string table = ctx_cache_bytes_table(c.cfg, ns);
+  std::vector<std::string> results = {ctx_cache_bytes_json(c.cfg)};
+  std::vector<CtxCachePoint> pts;
+  if (!bytes_only) {
+    pts = run_ctx_cache(c.cfg, paths, ns);
+    for (const auto& p : pts) results.push_back(ctx_cache_json(p));
+    table += ctx_cache_table(c.cfg, pts);
+  }
+  emit(c, "ctx_cache", document("ctx-cache", c.cfg, results), table, ctx_cache_csv(c.cfg, pts, ns), "plot_ctx_cache.py");
+  return 0;
+}
+
 int cmd_bench(Args& a) {
   Common c;
   std::string path = "all", v;
@@ -390,7 +432,8 @@ extern "C" int sc_main(int argc, char** argv) {
     if (cmd == "issue-rate") return cmd_issue_rate(a);
     if (cmd == "load") return cmd_load(a);
     if (cmd == "bench") return cmd_bench(a);
-    throw CliError("unknown command '" + cmd + "' (commands: latency, load, issue-rate, params, bench, help)");
+    if (cmd == "ctx-cache") return cmd_ctx_cache(a);
+    throw CliError("unknown command '" + cmd + "' (commands: latency, load, issue-rate, ctx-cache, params, bench, help)");
   } catch (const ConfigError& e) {
     std::fprintf(stderr, "ubsim: error: %s\n", e.what());
     return 2;

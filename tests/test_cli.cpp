@@ -54,6 +54,11 @@ TEST_CASE("bad input: one line naming key and file, exit status 2", "[cli]") {
   expect_bad_input("load --points 0.5,x", "--points: 'x'");
   expect_bad_input("issue-rate --payload 8KiB", "larger than transport.mtu");
   expect_bad_input("latency --set workload.rate=5GHz", "key 'workload.rate'");
+  expect_bad_input("ctx-cache --set cache.ub_ways=3", "key 'cache.ub_ways'");
+  expect_bad_input("ctx-cache --set cache.roce_ways=1", "key 'cache.roce_ways'");
+  expect_bad_input("ctx-cache --set cache.ub_entries=5000", "above the build maximum");
+  expect_bad_input("ctx-cache --endpoints 1,5000", "--endpoints: '5000'");
+  expect_bad_input("ctx-cache --stack pcie", "--stack: 'pcie'");
 }
 
 TEST_CASE("bad input writes no output directory", "[cli]") {

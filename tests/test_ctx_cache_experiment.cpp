@@ -1,0 +1,120 @@
+// The context-cache experiment on the two-node model (spec 6): derived byte
+// model, and measured steps where the entry caches overflow, each penalty
+// coming from refills through the modelled memory path.
+#include <catch2/catch.hpp>
+
+#include <fmt/format.h>
+
+#include "ctx_cache_experiment.h"
+
+using namespace ubsim;
+
+namespace {
+
+Config small_run(const std::vector<std::string>& sets = {}) {
+  Config cfg;
+  cfg.apply_set("ctx_cache.ops=200");
+  for (const auto& s : sets) cfg.apply_set(s);
+  return cfg;
+}
+
+const CtxCachePoint& at(const std::vector<CtxCachePoint>& pts, const std::string& path, uint64_t n) {
+  for (const auto& p : pts)
+    if (p.path == path && p.endpoints == n) return p;
+  FAIL("no point " << path << " N=" << n);
+  throw;
+}
+
+}  // namespace
+
+TEST_CASE("byte model: per-connection vs endpoint + shared-channel state", "[ctx-cache]") {
+  const Config cfg;
+  const StateBytes s = state_bytes(cfg, 1024, 1024);
+  CHECK(s.pair == 512.0 * 1024 * 1024 + 32.0 * 1024);        // ~512 MiB
+  CHECK(s.ub == 108.0 * 1024);                               // 108 KiB
+  CHECK(s.pair / s.ub == Approx(4855).margin(1));
+  CHECK(byte_overflow_n(cfg, true, 256 * 1024) == 23);
+  CHECK(byte_overflow_n(cfg, false, 256 * 1024) == 2428);
+  Config big;
+  big.apply_set("record.qp_context=1KiB");
+  CHECK(byte_overflow_n(big, true, 256 * 1024) == 16);       // 1024 N^2 + 32 N > 256 Ki from N = 16
+}
+
+TEST_CASE("RoCE QP-context cache: 100% hits up to N = 22, +1 PCIe DMA read per end from N = 23", "[ctx-cache]") {
+  const auto pts = run_ctx_cache(small_run(), {"pcie-nic"}, {1, 22, 23, 40});
+  const auto& p1 = at(pts, "pcie-nic", 1);
+  const auto& p22 = at(pts, "pcie-nic", 22);
+  const auto& p23 = at(pts, "pcie-nic", 23);
+  const auto& p40 = at(pts, "pcie-nic", 40);
+  // below overflow: every record on chip, no refill, the warm latency
+  CHECK(p22.entries_needed == 484);
+  CHECK(p22.hit_rate == 1.0);
+  CHECK(p22.refills_per_op == 0);
+  CHECK(p22.mean_ns == Approx(p1.mean_ns).margin(1e-6));
+  CHECK(p22.refill_wait_ns == 0);
+  // spec 4 total of the warm read: derived 2221.80 + alignment + serialization
+  CHECK(p1.mean_ns == Approx(2221.80).margin(12.42 + 2.56 + 0.01));
+  // above: each end misses its QP context on the request, hits on the response
+  for (const auto* p : {&p23, &p40}) {
+    INFO("N = " << p->endpoints);
+    CHECK(p->entries_needed > 512);
+    CHECK(p->refills_per_op == Approx(2.0));
+    CHECK(p->hit_rate == Approx(0.5));
+    CHECK(p->refill_mean_ns == Approx(500).margin(0.01));   // one PCIe DMA read
+    CHECK(p->extra_ns == Approx(1000).epsilon(0.10));
+    // the extra latency is the itemized wait for those refills
+    CHECK(p->refill_wait_ns == Approx(p->extra_ns).margin(0.01));
+  }
+}
+
+TEST_CASE("UB cache: 100% hits up to N = 1024, +1 bus + DRAM row miss per end beyond", "[ctx-cache]") {
+  const auto pts = run_ctx_cache(small_run(), {"ub-async"}, {1, 1024, 1025});
+  const auto& p1 = at(pts, "ub-async", 1);
+  const auto& p1024 = at(pts, "ub-async", 1024);
+  const auto& p1025 = at(pts, "ub-async", 1025);
+  CHECK(p1024.entries_needed == 2048);
+  CHECK(p1024.hit_rate == 1.0);
+  CHECK(p1024.mean_ns == Approx(p1.mean_ns).margin(1e-6));
+  CHECK(p1.mean_ns == Approx(745.56).margin(12.42 + 2.56 + 0.01));
+  // one cache entry short: Jetty and TP channel miss at both ends, refilled
+  // concurrently, so the penalty per end is one refill
+  CHECK(p1025.refills_per_op == Approx(4.0).margin(0.01));
+  CHECK(p1025.extra_ns == Approx(200).epsilon(0.10));
+  CHECK(p1025.refill_mean_ns == Approx(100).margin(5));    // bus 30 + DRAM row miss 70, + contention
+  CHECK(p1025.refill_wait_ns == Approx(p1025.extra_ns).margin(0.01));
+}
+
+TEST_CASE("the refill penalty follows the modelled memory path, not a constant", "[ctx-cache]") {
+  SECTION("PCIe NIC: pcie.dma_read = 300 ns") {
+    const auto pts = run_ctx_cache(small_run({"pcie.dma_read=300ns"}), {"pcie-nic"}, {1, 30});
+    CHECK(at(pts, "pcie-nic", 30).refill_mean_ns == Approx(300).margin(0.01));
+    CHECK(at(pts, "pcie-nic", 30).extra_ns == Approx(600).epsilon(0.05));
+  }
+  SECTION("bus controller: dram.row_miss = 170 ns, smaller cache") {
+    const auto pts = run_ctx_cache(small_run({"dram.row_miss=170ns", "cache.ub_entries=64"}), {"ub-async"},
+                                   {1, 32, 33});
+    CHECK(at(pts, "ub-async", 32).refills_per_op == 0);
+    // all four records miss, but for the few reads at a round boundary of the
+    // all-to-all order, where one record's reuse distance is one shorter
+    CHECK(at(pts, "ub-async", 33).refills_per_op == Approx(4.0).margin(4.0 / 33));
+    CHECK(at(pts, "ub-async", 33).extra_ns == Approx(2 * 200).epsilon(0.10));
+  }
+}
+
+TEST_CASE("Load/Store path needs the TP channel only: overflows past 2048 peers", "[ctx-cache]") {
+  const auto pts = run_ctx_cache(small_run({"cache.ub_entries=256"}), {"ub-load"}, {1, 256, 257});
+  CHECK(at(pts, "ub-load", 256).refills_per_op == 0);
+  CHECK(at(pts, "ub-load", 257).refills_per_op == Approx(2.0).margin(0.01));
+  CHECK(at(pts, "ub-load", 257).extra_ns == Approx(200).epsilon(0.10));
+}
+
+TEST_CASE("set-associative cache: a softer knee than fully associative", "[ctx-cache]") {
+  const auto fa = run_ctx_cache(small_run({"cache.ub_entries=256"}), {"ub-async"}, {1, 130});
+  const auto sa = run_ctx_cache(small_run({"cache.ub_entries=256", "cache.ub_ways=8"}), {"ub-async"}, {1, 130});
+  // 260 records on 256 entries: fully associative LRU misses every record;
+  // 8-way sets overflow only where more than 8 records map to one set
+  CHECK(at(fa, "ub-async", 130).refills_per_op == Approx(4.0).margin(0.02));
+  const double sa_refills = at(sa, "ub-async", 130).refills_per_op;
+  CHECK(sa_refills > 0);
+  CHECK(sa_refills < 1.0);
+}
