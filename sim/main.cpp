@@ -194,8 +194,15 @@ void emit(const Common& c, const std::string& stem, const std::string& doc, cons
   const std::string plot = fmt::format("/usr/bin/python3 {}/scripts/{} {}/{}.csv {}/{}.png", build_info::kSourceDir,
                                        plot_script, c.out_dir, stem, c.out_dir, stem);
   if (std::system(plot.c_str()) != 0) std::fprintf(stderr, "ubsim: warning: plot not written (%s)\n", plot.c_str());
-  std::fprintf(stderr, "ubsim: wrote %s/{%s.json,%s.csv,%s.txt,config.json,%s.png}\n", c.out_dir.c_str(),
-               stem.c_str(), stem.c_str(), stem.c_str(), stem.c_str());
+  std::cout << std::flush;
+  // the plot script may draw more than one figure (<stem>_*.png)
+  std::string pngs;
+  for (const auto& entry : std::filesystem::directory_iterator(c.out_dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(stem, 0) == 0 && entry.path().extension() == ".png") pngs += "," + name;
+  }
+  std::fprintf(stderr, "ubsim: wrote %s/{%s.json,%s.csv,%s.txt,config.json%s}\n", c.out_dir.c_str(), stem.c_str(),
+               stem.c_str(), stem.c_str(), pngs.c_str());
 }
 
 int cmd_latency(Args& a) {
