@@ -46,6 +46,11 @@ void ClockedComponent::wake(uint64_t at_fs) {
 void ClockedComponent::run() {
   for (;;) {
     if (!has_work()) {
+      if (trace_ && next_edge_ > 1) {
+        // 1 ps after the last evaluated edge: never the time of a later dump
+        settle_idle();
+        trace_dump(edge_fs(next_edge_ - 1) + 1000);
+      }
       wait(wake_event_);
       // Skip the idle cycles: the first edge that may sample the new input.
       const uint64_t first = now_fs() / period_fs_ + 1;

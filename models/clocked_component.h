@@ -42,6 +42,10 @@ class ClockedComponent : public StageComponent {
   // it, which ends the run-ahead so it is delivered at that edge's time.
   virtual bool step_edge(uint64_t k) = 0;
   virtual void trace_model(VerilatedFstC* tfp) = 0;
+  // Drives the inputs of a cycle in which nothing is offered, clock low, and
+  // settles the model: called before an idle gap when a trace is open, so
+  // the waveform shows the idle inputs instead of the last offered ones.
+  virtual void settle_idle() = 0;
 
   // An input for the model arrives at at_fs (>= now): wake the stepping loop.
   void wake(uint64_t at_fs);

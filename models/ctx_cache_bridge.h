@@ -72,6 +72,12 @@ class CtxCacheBridge : public ClockedComponent {
   bool has_work() const override { return !lookups_.empty() || !fills_.empty() || m_->busy; }
   bool step_edge(uint64_t k) override;
   void trace_model(VerilatedFstC* tfp) override { m_->trace(tfp, 99); }
+  void settle_idle() override {
+    m_->clk = 0;
+    m_->s_valid = 0;
+    m_->s_fill_valid = 0;
+    m_->eval();
+  }
 
  private:
   struct Lookup {

@@ -101,6 +101,13 @@ bool ClockedRtlBridge::step_edge(uint64_t k) {
   return out_fire;
 }
 
+void ClockedRtlBridge::settle_idle() {
+  set_clock_and_reset(false, false);
+  drive_input(nullptr);
+  drive_grant(false, 0);
+  eval();
+}
+
 void ClockedRtlBridge::on_output() {
   while (Request* r = output_queue_.get_next_transaction()) forward(*r);
 }

@@ -56,6 +56,7 @@ class ClockedRtlBridge : public ClockedComponent {
     return !input_queue_.empty() || model_busy() || !grants_.empty();
   }
   bool step_edge(uint64_t k) override;
+  void settle_idle() override;
   void on_output();
 
   CtxCacheBridge* cache_ = nullptr;
