@@ -95,48 +95,97 @@ module ctx_cache #(
     logic [MAX_ENTRIES-1:0] tag_pend;              // refill in flight
     logic [STAMP_W-1:0] stamp_ctr;
 
+    // Set geometry: entry e belongs to set e % sets (entries interleave).
     logic [IDX_W-1:0] set_mask;
+    logic [ENT_W-1:0] sets, ways;
     always_comb begin
-        if (cfg_ways == '0) set_mask = '0;
-        else set_mask = IDX_W'((cfg_entries / cfg_ways) - 1'b1);
+        sets = (cfg_ways == '0) ? ENT_W'(1) : cfg_entries / cfg_ways;
+        ways = (cfg_ways == '0) ? cfg_entries : cfg_ways;
+        set_mask = IDX_W'(sets - 1'b1);
     end
 
     // ---------------- lookup (combinational) ----------------
-    // Per key: hit entry, else the entry it would take (free first, else LRU).
+    // The tag compare of every entry of the key's set (a CAM when fully
+    // associative); -1 (found = 0) when the record is not present.
     typedef struct packed {
         logic             found;
-        logic             free_found;
-        logic             vict_found;
-        logic [IDX_W-1:0] hit_idx;
-        logic [IDX_W-1:0] free_idx;
-        logic [IDX_W-1:0] vict_idx;
-    } search_t;
+        logic [IDX_W-1:0] idx;
+    } match_t;
 
-    // Searches the key's set; `skip` excludes one entry (the one key 0 uses).
-    function automatic search_t search(input logic [KEY_W-1:0] key, input logic skip_en,
-                                       input logic [IDX_W-1:0] skip);
-        search_t r;
-        logic [STAMP_W-1:0] vict_stamp;
+    // Hint table: the entry each key (hashed) was last placed in. A record is
+    // present in at most one entry, so when the hinted entry holds the key the
+    // compare of the other entries cannot match: the result is the full
+    // compare's. It only spares the simulation the scan of a large CAM when
+    // the record is there; a stale hint falls back to the scan.
+    localparam int HINT_W = 12;
+    logic [IDX_W-1:0] hint [2**HINT_W];
+
+    function automatic logic [HINT_W-1:0] hint_of(input logic [KEY_W-1:0] key);
+        return HINT_W'(key) ^ HINT_W'(key >> HINT_W) ^ HINT_W'(key >> (KEY_W - 2) << (HINT_W - 2));
+    endfunction
+
+    function automatic match_t match(input logic [KEY_W-1:0] key);
+        match_t r;
+        logic [IDX_W-1:0] e;
         r = '0;
-        vict_stamp = '1;
-        for (int e = 0; e < MAX_ENTRIES; e++) begin
-            if (e < int'(cfg_entries) && ((IDX_W'(e) ^ IDX_W'(key)) & set_mask) == '0
-                && !(skip_en && IDX_W'(e) == skip)) begin
-                if ((tag_valid[e] || tag_pend[e]) && tag_key[e] == key) begin
-                    r.found = 1'b1; r.hit_idx = IDX_W'(e);
-                end else if (!tag_valid[e] && !tag_pend[e]) begin
-                    if (!r.free_found) begin r.free_found = 1'b1; r.free_idx = IDX_W'(e); end
-                end else if (tag_valid[e] && !tag_pend[e]) begin
-                    if (!r.vict_found || tag_stamp[e] < vict_stamp) begin
-                        r.vict_found = 1'b1; r.vict_idx = IDX_W'(e); vict_stamp = tag_stamp[e];
-                    end
+        e = hint[hint_of(key)];
+        if (tag_key[e] == key && (tag_valid[e] || tag_pend[e])) begin
+            r.found = 1'b1;
+            r.idx = e;
+        end else begin
+            e = IDX_W'(key) & set_mask;
+            for (int i = 0; i < int'(ways) && !r.found; i++) begin
+                // present = on chip or being refilled (the key compare first)
+                if (tag_key[e] == key) begin
+                    if (tag_valid[e] || tag_pend[e]) begin r.found = 1'b1; r.idx = e; end
                 end
+                e = e + IDX_W'(sets);
             end
         end
         return r;
     endfunction
 
-    search_t          sr0, sr1;
+    // The entry a missing key takes in its set: the first free one, else the
+    // least recently used one whose refill is not in flight; `skip` excludes
+    // the entry key 0 of the same lookup uses.
+    typedef struct packed {
+        logic             ok;
+        logic             evicts;
+        logic [IDX_W-1:0] idx;
+    } victim_t;
+
+    /* verilator lint_off UNUSEDSIGNAL */  // only the set-index bits of the key
+    function automatic victim_t victim(input logic [KEY_W-1:0] key, input logic skip_en,
+                                       input logic [IDX_W-1:0] skip);
+        victim_t r;
+        logic free_found;
+        logic [IDX_W-1:0] e, free_idx;
+        logic [STAMP_W-1:0] vict_stamp;
+        r = '0;
+        free_found = 1'b0;
+        free_idx = '0;
+        vict_stamp = '1;
+        e = IDX_W'(key) & set_mask;
+        for (int i = 0; i < int'(ways) && !free_found; i++) begin   // a free entry wins
+            if (!(skip_en && e == skip)) begin
+                if (!tag_valid[e] && !tag_pend[e]) begin
+                    if (!free_found) begin free_found = 1'b1; free_idx = e; end
+                end else if (tag_valid[e] && !tag_pend[e]) begin
+                    if (!r.evicts || tag_stamp[e] < vict_stamp) begin
+                        r.evicts = 1'b1; r.idx = e; vict_stamp = tag_stamp[e];
+                    end
+                end
+            end
+            e = e + IDX_W'(sets);
+        end
+        if (free_found) begin r.evicts = 1'b0; r.idx = free_idx; end
+        r.ok = free_found || r.evicts;
+        return r;
+    endfunction
+    /* verilator lint_on UNUSEDSIGNAL */
+
+    match_t           m0, m1;
+    victim_t          v0, v1;
     logic             found   [2];
     logic             pend    [2];
     logic             can_go  [2];
@@ -144,20 +193,27 @@ module ctx_cache #(
     logic [IDX_W-1:0] choice  [2];
     logic [1:0]       need;          // key misses: allocates and refills
     always_comb begin
-        sr0 = (s_valid && s_keys[0]) ? search(s_key0, 1'b0, '0) : '0;
-        choice[0] = sr0.found ? sr0.hit_idx : (sr0.free_found ? sr0.free_idx : sr0.vict_idx);
-        sr1 = (s_valid && s_keys[1]) ? search(s_key1, s_keys[0], choice[0]) : '0;
-        choice[1] = sr1.found ? sr1.hit_idx : (sr1.free_found ? sr1.free_idx : sr1.vict_idx);
-        found[0] = sr0.found;
-        found[1] = sr1.found;
-        pend[0]  = sr0.found && tag_pend[sr0.hit_idx];
-        pend[1]  = sr1.found && tag_pend[sr1.hit_idx];
-        evicts[0] = !sr0.found && !sr0.free_found && sr0.vict_found;
-        evicts[1] = !sr1.found && !sr1.free_found && sr1.vict_found;
-        can_go[0] = !s_keys[0] || sr0.found || sr0.free_found || sr0.vict_found;
-        can_go[1] = !s_keys[1] || sr1.found || sr1.free_found || sr1.vict_found;
-        need[0] = s_valid && s_keys[0] && !sr0.found;
-        need[1] = s_valid && s_keys[1] && !sr1.found;
+        // Searches written as statements under their conditions, so a key
+        // that hits never pays for the victim search in simulation.
+        m0 = '0; v0 = '0; m1 = '0; v1 = '0;
+        if (s_valid && s_keys[0]) m0 = match(s_key0);
+        if (s_valid && s_keys[0] && !m0.found) v0 = victim(s_key0, 1'b0, '0);
+        choice[0] = m0.found ? m0.idx : v0.idx;
+        if (s_valid && s_keys[1]) m1 = match(s_key1);
+        // key 1's record in the entry key 0 is about to take counts as absent
+        if (s_keys[0] && !m0.found && m1.found && m1.idx == choice[0]) m1 = '0;
+        if (s_valid && s_keys[1] && !m1.found) v1 = victim(s_key1, s_keys[0], choice[0]);
+        choice[1] = m1.found ? m1.idx : v1.idx;
+        found[0] = m0.found;
+        found[1] = m1.found;
+        pend[0]  = m0.found && tag_pend[m0.idx];
+        pend[1]  = m1.found && tag_pend[m1.idx];
+        evicts[0] = !m0.found && v0.evicts;
+        evicts[1] = !m1.found && v1.evicts;
+        can_go[0] = !s_keys[0] || m0.found || v0.ok;
+        can_go[1] = !s_keys[1] || m1.found || v1.ok;
+        need[0] = s_valid && s_keys[0] && !m0.found;
+        need[1] = s_valid && s_keys[1] && !m1.found;
     end
 
     logic [MW:0] need_n;
@@ -235,6 +291,7 @@ module ctx_cache #(
                         tag_stamp[choice[k]] <= stamp_ctr + STAMP_W'(k);
                         if (need[k]) begin
                             tag_key[choice[k]]   <= (k == 0) ? s_key0 : s_key1;
+                            hint[hint_of((k == 0) ? s_key0 : s_key1)] <= choice[k];
                             tag_valid[choice[k]] <= 1'b0;
                             tag_pend[choice[k]]  <= 1'b1;
                         end
