@@ -21,12 +21,17 @@ set(UBSIM_ARGS_ub_tx_pipeline -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN} -GCTX_W=${UBSIM
     -GFLIT_BYTES=${UBSIM_RTL_FLIT_BYTES})
 set(UBSIM_ARGS_roce_tx_pipeline -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN} -GCTX_W=${UBSIM_RTL_CTX_W} -GFLIT_BYTES=${UBSIM_RTL_FLIT_BYTES})
 set(UBSIM_ARGS_rx_pipeline -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN})
+set(UBSIM_ARGS_order_tracker -GSLOTS=${UBSIM_RTL_ORDER_SLOTS} -GWIN=${UBSIM_RTL_ORDER_WIN})
 set(UBSIM_ARGS_ctx_cache -GMAX_ENTRIES=${UBSIM_RTL_CACHE_ENTRIES} -GMSHRS=${UBSIM_RTL_CACHE_MSHRS})
 
-foreach(top ub_tx_pipeline roce_tx_pipeline rx_pipeline ctx_cache)
+foreach(top ub_tx_pipeline roce_tx_pipeline rx_pipeline ctx_cache order_tracker)
   set(extra_args ${UBSIM_VERILATOR_ARGS} ${UBSIM_ARGS_${top}})
+  set(sources ${UBSIM_RTL_COMMON})
+  if(top MATCHES "tx_pipeline")   # the send pipelines instantiate the order tracker
+    list(APPEND sources ${UBSIM_RTL_DIR}/order_tracker.sv)
+  endif()
   verilate(ubsim_rtl TRACE_FST
-    SOURCES ${UBSIM_RTL_COMMON} ${UBSIM_RTL_DIR}/${top}.sv
+    SOURCES ${sources} ${UBSIM_RTL_DIR}/${top}.sv
     TOP_MODULE ${top}
     PREFIX V${top}
     VERILATOR_ARGS ${extra_args})
@@ -39,6 +44,7 @@ target_include_directories(ubsim_rtl INTERFACE
   ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vroce_tx_pipeline.dir
   ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vrx_pipeline.dir
   ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vctx_cache.dir
+  ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vorder_tracker.dir
   ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
 
 configure_file(${UBSIM_RTL_DIR}/rtl_variant.h.in ${CMAKE_CURRENT_BINARY_DIR}/generated/rtl_variant.h @ONLY)

@@ -1,0 +1,355 @@
+// order_tracker: transaction ordering within each send queue (UB Jetty, or
+// RoCE RC QP in strict mode), spec section 2.
+//
+// Each request names its queue (s_queue), its execution tag (NO/RO/SO), the
+// Fence and completion-order flags, whether it is a Read/Atomic, and the
+// queue's service mode (ROI/ROT/ROL/UNO). The tracker gives it a sequence
+// number in its queue and either passes it on (1 cycle, like a pipeline
+// register) or holds it in the queue's window, out of the stream, so later
+// requests of other queues (and unordered ones of its own) go past it.
+//  - SO under ROI waits until every earlier RO/SO of its queue completed;
+//    under ROT (target enforces) and ROL (one in-order TP channel) the
+//    initiator does not hold it.
+//  - Fence waits until every earlier Read/Atomic of its queue completed, and
+//    every later request of the queue waits behind a held Fence.
+//  - NO and RO never wait for an SO.
+//  - Strict mode (RoCE RC): SO or Fence waits for earlier Reads/Atomics and
+//    every later request of the queue waits behind any held request.
+//  - UNO accepts only NO without Fence/completion order and at most one MTU
+//    of payload; anything else leaves on m_err_* (error completion) instead
+//    of being reordered.
+// A held request is released (oldest first, one per cycle, ahead of new
+// requests) in the cycle after its last predecessor's completion arrives on
+// s_cpl_*. Completions are reported on m_rep_* once done; one with the
+// completion-order bit only after every earlier one of its queue.
+// Queues are slots: a queue id takes a free slot on its first request and
+// gives it back when nothing of it is left. A request waits at s_* (and
+// stalls the stream: the limit of this shared input) only when no slot is
+// free or its queue's window of WIN sequence numbers is full; both are
+// counted (stall_*) so an experiment can see them.
+module order_tracker #(
+    parameter int W = 64,          // payload carried through
+    parameter int ID_W = 32,
+    parameter int QID_W = 12,      // queue (Jetty / QP) id
+    parameter int SLOTS = 8,       // queues tracked at once
+    parameter int WIN = 16,        // requests per queue in flight or held
+    parameter int SEQ_W = 8,       // sequence numbers (wrap; WIN <= 2^(SEQ_W-1))
+    parameter int PAY_W = 16,
+    parameter int SLOT_W = $clog2(SLOTS),
+    parameter int WIN_W = $clog2(WIN)
+) (
+    input  logic               clk,
+    input  logic               rst,
+    input  logic               cfg_strict,     // RoCE RC: strict in-order per queue
+    input  logic [PAY_W-1:0]   cfg_mtu,
+
+    input  logic               s_valid,
+    output logic               s_ready,
+    input  logic [W-1:0]       s_data,
+    input  logic [ID_W-1:0]    s_id,
+    input  logic               s_track,        // a new request (0: a response, passed untracked)
+    input  logic [QID_W-1:0]   s_queue,
+    input  logic [1:0]         s_mode,         // 0 ROI, 1 ROT, 2 ROL, 3 UNO
+    input  logic [1:0]         s_tag,          // 0 NO, 1 RO, 2 SO
+    input  logic               s_fence,
+    input  logic               s_comp_order,
+    input  logic               s_rdat,         // a Read or Atomic
+    input  logic [PAY_W-1:0]   s_payload,
+
+    output logic               m_valid,
+    input  logic               m_ready,
+    output logic [W-1:0]       m_data,
+    output logic [ID_W-1:0]    m_id,
+    output logic [SLOT_W-1:0]  m_slot,
+    output logic [SEQ_W-1:0]   m_seq,
+    output logic               m_released,     // it had been held
+
+    output logic               m_err_valid,    // rejected: error completion
+    input  logic               m_err_ready,
+    output logic [ID_W-1:0]    m_err_id,
+    output logic [1:0]         m_err_code,     // 1 ordering not allowed under UNO, 2 payload > MTU under UNO
+
+    input  logic               s_cpl_valid,    // a request of (slot, seq) completed
+    input  logic [SLOT_W-1:0]  s_cpl_slot,
+    input  logic [SEQ_W-1:0]   s_cpl_seq,
+
+    output logic               m_rep_valid,    // completion reported to software
+    input  logic               m_rep_ready,
+    output logic [ID_W-1:0]    m_rep_id,
+
+    output logic [SLOTS-1:0]   held_any,       // per slot: a request is held
+    output logic [SLOTS-1:0]   slot_valid,
+    output logic               in_hold,        // the request on s_* is taken into the hold window
+    output logic               rel_take,       // a held request is released into m_* this cycle
+    output logic [ID_W-1:0]    rel_id,
+    output logic               busy,
+    output logic [31:0]        stall_slots,    // cycles s_* waited for a free slot
+    output logic [31:0]        stall_window    // cycles s_* waited for window space
+);
+    localparam logic [1:0] MODE_ROI = 2'd0, MODE_UNO = 2'd3;
+    localparam logic [1:0] TAG_NO = 2'd0, TAG_SO = 2'd2;
+
+    // ---------------- per-slot state ----------------
+    logic [QID_W-1:0] slot_queue [SLOTS];
+    logic [SEQ_W-1:0] base      [SLOTS];    // oldest sequence number still in the window
+    logic [SEQ_W-1:0] next_seq  [SLOTS];
+    logic [WIN_W:0]   roso_out  [SLOTS];    // RO/SO accepted, not completed
+    logic [WIN_W:0]   rdat_out  [SLOTS];    // Read/Atomic accepted, not completed
+    logic [WIN_W:0]   held_cnt  [SLOTS];
+    logic [WIN_W:0]   fence_held[SLOTS];    // held Fences (queue barriers)
+    logic [WIN_W:0]   unrep_done[SLOTS];    // done, not yet reported
+
+    // window entries, by slot and seq % WIN
+    logic [W-1:0]     e_data  [SLOTS][WIN];
+    logic [ID_W-1:0]  e_id    [SLOTS][WIN];
+    logic             e_held  [SLOTS][WIN];
+    logic             e_done  [SLOTS][WIN];
+    logic             e_rep   [SLOTS][WIN];
+    logic             e_roso  [SLOTS][WIN];
+    logic             e_rdat  [SLOTS][WIN];
+    logic             e_so    [SLOTS][WIN];
+    logic             e_fence [SLOTS][WIN];
+    logic             e_corder[SLOTS][WIN];
+    logic             e_roi   [SLOTS][WIN];
+
+    /* verilator lint_off UNUSEDSIGNAL */  // the window index is seq mod WIN
+    function automatic logic [WIN_W-1:0] wi(input logic [SEQ_W-1:0] seq);
+        return WIN_W'(seq);
+    endfunction
+    /* verilator lint_on UNUSEDSIGNAL */
+
+    // ---------------- the arriving request ----------------
+    logic             hit, free_found;
+    logic [SLOT_W-1:0] in_slot, free_slot;
+    always_comb begin
+        hit = 1'b0; free_found = 1'b0; in_slot = '0; free_slot = '0;
+        for (int i = 0; i < SLOTS; i++) begin
+            if (slot_valid[i] && slot_queue[i] == s_queue) begin hit = 1'b1; in_slot = SLOT_W'(i); end
+            if (!slot_valid[i] && !free_found) begin free_found = 1'b1; free_slot = SLOT_W'(i); end
+        end
+        if (!hit) in_slot = free_slot;
+    end
+
+    logic illegal, oversize, has_slot, has_room, must_hold;
+    assign oversize  = s_track && s_mode == MODE_UNO && s_payload > cfg_mtu;
+    assign illegal   = s_track && s_mode == MODE_UNO && (s_tag != TAG_NO || s_fence || s_comp_order || oversize);
+    assign has_slot  = !s_track || hit || free_found;
+    assign has_room  = !s_track || !hit || SEQ_W'(next_seq[in_slot] - base[in_slot]) < SEQ_W'(WIN);
+    always_comb begin
+        if (!s_track || !hit) begin
+            must_hold = 1'b0;   // an empty queue: nothing earlier to wait for
+        end else if (cfg_strict) begin
+            must_hold = held_cnt[in_slot] != '0
+                        || ((s_tag == TAG_SO || s_fence) && rdat_out[in_slot] != '0);
+        end else begin
+            must_hold = fence_held[in_slot] != '0
+                        || (s_fence && rdat_out[in_slot] != '0)
+                        || (s_mode == MODE_ROI && s_tag == TAG_SO && roso_out[in_slot] != '0);
+        end
+    end
+
+    // ---------------- release of the oldest eligible held request ----------------
+    // Per slot with a held request: its oldest held entry, and whether every
+    // earlier entry it waits for has completed (scanned only while held).
+    logic             rel_found;
+    logic [SLOT_W-1:0] rel_slot;
+    logic [SEQ_W-1:0]  rel_seq;
+    logic             r_seen, r_roso_pend, r_rdat_pend, r_ok;
+    logic [SEQ_W-1:0] r_s;
+    always_comb begin
+        rel_found = 1'b0; rel_slot = '0; rel_seq = '0;
+        r_seen = 1'b0; r_roso_pend = 1'b0; r_rdat_pend = 1'b0; r_ok = 1'b0; r_s = '0;
+        for (int i = 0; i < SLOTS; i++) begin
+            if (held_cnt[i] != '0 && !rel_found) begin
+                r_seen = 1'b0; r_roso_pend = 1'b0; r_rdat_pend = 1'b0; r_ok = 1'b0;
+                r_s = base[i];
+                for (int k = 0; k < WIN; k++) begin
+                    if (!r_seen && r_s != next_seq[i]) begin
+                        if (e_held[i][wi(r_s)]) begin
+                            r_seen = 1'b1;
+                            if (cfg_strict)
+                                r_ok = !((e_so[i][wi(r_s)] || e_fence[i][wi(r_s)]) && r_rdat_pend);
+                            else
+                                r_ok = !(e_fence[i][wi(r_s)] && r_rdat_pend)
+                                     && !(e_so[i][wi(r_s)] && e_roi[i][wi(r_s)] && r_roso_pend);
+                            if (r_ok) begin rel_found = 1'b1; rel_slot = SLOT_W'(i); rel_seq = r_s; end
+                        end else if (!e_done[i][wi(r_s)]) begin
+                            r_roso_pend = r_roso_pend || e_roso[i][wi(r_s)];
+                            r_rdat_pend = r_rdat_pend || e_rdat[i][wi(r_s)];
+                        end
+                        r_s = r_s + 1'b1;
+                    end
+                end
+            end
+        end
+    end
+
+    // ---------------- completion reports ----------------
+    // Per slot: the first done, unreported entry that may be reported (no
+    // completion order, or nothing earlier unreported).
+    logic             rep_found;
+    logic [SLOT_W-1:0] rep_slot;
+    logic [SEQ_W-1:0]  rep_seq;
+    logic             p_earlier;
+    logic [SEQ_W-1:0] p_s;
+    always_comb begin
+        rep_found = 1'b0; rep_slot = '0; rep_seq = '0; p_earlier = 1'b0; p_s = '0;
+        for (int i = 0; i < SLOTS; i++) begin
+            if (unrep_done[i] != '0 && !rep_found) begin
+                p_earlier = 1'b0;
+                p_s = base[i];
+                for (int k = 0; k < WIN; k++) begin
+                    if (!rep_found && p_s != next_seq[i]) begin
+                        if (e_done[i][wi(p_s)] && !e_rep[i][wi(p_s)] && (!e_corder[i][wi(p_s)] || !p_earlier)) begin
+                            rep_found = 1'b1; rep_slot = SLOT_W'(i); rep_seq = p_s;
+                        end
+                        p_earlier = p_earlier || !e_rep[i][wi(p_s)];
+                        p_s = p_s + 1'b1;
+                    end
+                end
+            end
+        end
+    end
+    assign m_rep_valid = rep_found;
+    assign m_rep_id    = e_id[rep_slot][wi(rep_seq)];
+
+    // ---------------- output register ----------------
+    logic out_free, take_release, take_pass, take_hold, take_err, err_free;
+    assign out_free     = !m_valid || m_ready;
+    assign err_free     = !m_err_valid || m_err_ready;
+    assign take_release = rel_found && out_free;
+    assign s_ready      = s_valid && (illegal ? err_free
+                                     : has_slot && has_room && (must_hold || (out_free && !rel_found)));
+    assign take_err     = s_valid && s_ready && illegal;
+    assign take_hold    = s_valid && s_ready && !illegal && must_hold;
+    assign take_pass    = s_valid && s_ready && !illegal && !must_hold;
+    logic  take_new;    // a tracked request gets a sequence number
+    assign take_new     = (take_pass || take_hold) && s_track;
+    assign in_hold      = take_hold;
+    assign rel_take     = take_release;
+    assign rel_id       = e_id[rel_slot][wi(rel_seq)];
+
+    // ---------------- state update ----------------
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            m_valid <= 1'b0;
+            m_err_valid <= 1'b0;
+            slot_valid <= '0;
+            stall_slots <= '0;
+            stall_window <= '0;
+            for (int i = 0; i < SLOTS; i++) begin
+                base[i] <= '0; next_seq[i] <= '0;
+                roso_out[i] <= '0; rdat_out[i] <= '0; held_cnt[i] <= '0;
+                fence_held[i] <= '0; unrep_done[i] <= '0;
+            end
+        end else begin
+            if (s_valid && !illegal && !has_slot) stall_slots <= stall_slots + 1'b1;   // (tracked only)
+            if (s_valid && !illegal && has_slot && !has_room) stall_window <= stall_window + 1'b1;
+            if (m_err_ready) m_err_valid <= 1'b0;
+            if (take_err) begin
+                m_err_valid <= 1'b1;
+                m_err_id <= s_id;
+                m_err_code <= (s_tag != TAG_NO || s_fence || s_comp_order) ? 2'd1 : 2'd2;
+            end
+            if (m_ready) m_valid <= 1'b0;
+
+            // completion of an issued request
+            if (s_cpl_valid) e_done[s_cpl_slot][wi(s_cpl_seq)] <= 1'b1;
+
+            // release (has priority for the output register)
+            if (take_release) begin
+                e_held[rel_slot][wi(rel_seq)] <= 1'b0;
+                m_valid    <= 1'b1;
+                m_data     <= e_data[rel_slot][wi(rel_seq)];
+                m_id       <= e_id[rel_slot][wi(rel_seq)];
+                m_slot     <= rel_slot;
+                m_seq      <= rel_seq;
+                m_released <= 1'b1;
+            end
+
+            // a new request: sequence number, counters, window entry
+            if (take_new) begin
+                e_data  [in_slot][wi(next_seq[in_slot])] <= s_data;
+                e_id    [in_slot][wi(next_seq[in_slot])] <= s_id;
+                e_held  [in_slot][wi(next_seq[in_slot])] <= take_hold;
+                e_done  [in_slot][wi(next_seq[in_slot])] <= 1'b0;
+                e_rep   [in_slot][wi(next_seq[in_slot])] <= 1'b0;
+                e_roso  [in_slot][wi(next_seq[in_slot])] <= s_tag != TAG_NO;
+                e_rdat  [in_slot][wi(next_seq[in_slot])] <= s_rdat;
+                e_so    [in_slot][wi(next_seq[in_slot])] <= s_tag == TAG_SO;
+                e_fence [in_slot][wi(next_seq[in_slot])] <= s_fence;
+                e_corder[in_slot][wi(next_seq[in_slot])] <= s_comp_order;
+                e_roi   [in_slot][wi(next_seq[in_slot])] <= s_mode == MODE_ROI;
+                next_seq[in_slot] <= next_seq[in_slot] + 1'b1;
+                if (!hit) begin
+                    slot_valid[in_slot] <= 1'b1;
+                    slot_queue[in_slot] <= s_queue;
+                end
+            end
+            if (take_pass) begin
+                m_valid    <= 1'b1;
+                m_data     <= s_data;
+                m_id       <= s_id;
+                m_slot     <= in_slot;
+                m_seq      <= next_seq[in_slot];
+                m_released <= 1'b0;
+            end
+
+            // report, then retire reported entries from the window's base
+            if (rep_found && m_rep_ready) e_rep[rep_slot][wi(rep_seq)] <= 1'b1;
+
+            // counters: several events may touch one slot in a cycle
+            for (int i = 0; i < SLOTS; i++) begin
+                logic [WIN_W:0] roso_d, rdat_d, held_d, fence_d, unrep_d;
+                roso_d = roso_out[i]; rdat_d = rdat_out[i]; held_d = held_cnt[i];
+                fence_d = fence_held[i]; unrep_d = unrep_done[i];
+                if (s_cpl_valid && s_cpl_slot == SLOT_W'(i)) begin
+                    if (e_roso[i][wi(s_cpl_seq)]) roso_d = roso_d - 1'b1;
+                    if (e_rdat[i][wi(s_cpl_seq)]) rdat_d = rdat_d - 1'b1;
+                    unrep_d = unrep_d + 1'b1;
+                end
+                if (take_new && in_slot == SLOT_W'(i)) begin
+                    if (s_tag != TAG_NO) roso_d = roso_d + 1'b1;
+                    if (s_rdat) rdat_d = rdat_d + 1'b1;
+                    if (take_hold) begin
+                        held_d = held_d + 1'b1;
+                        if (s_fence) fence_d = fence_d + 1'b1;
+                    end
+                end
+                if (take_release && rel_slot == SLOT_W'(i)) begin
+                    held_d = held_d - 1'b1;
+                    if (e_fence[i][wi(rel_seq)]) fence_d = fence_d - 1'b1;
+                end
+                if (rep_found && m_rep_ready && rep_slot == SLOT_W'(i)) unrep_d = unrep_d - 1'b1;
+                roso_out[i] <= roso_d; rdat_out[i] <= rdat_d; held_cnt[i] <= held_d;
+                fence_held[i] <= fence_d; unrep_done[i] <= unrep_d;
+                // retire the base entry once reported and not held; free an empty slot
+                if (slot_valid[i] && base[i] != next_seq[i] && e_rep[i][wi(base[i])] && !e_held[i][wi(base[i])])
+                    base[i] <= base[i] + 1'b1;
+                else if (slot_valid[i] && base[i] == next_seq[i]
+                         && !(take_new && in_slot == SLOT_W'(i)))
+                    slot_valid[i] <= 1'b0;
+            end
+        end
+    end
+
+    always_comb begin
+        for (int i = 0; i < SLOTS; i++) held_any[i] = held_cnt[i] != '0;
+    end
+    assign busy = m_valid || m_err_valid || rel_found || m_rep_valid;
+
+`ifndef SYNTHESIS
+    always_ff @(posedge clk) begin
+        if (!rst) begin
+            if (s_cpl_valid) begin
+                assert (slot_valid[s_cpl_slot] && SEQ_W'(s_cpl_seq - base[s_cpl_slot])
+                        < SEQ_W'(next_seq[s_cpl_slot] - base[s_cpl_slot])
+                        && !e_done[s_cpl_slot][wi(s_cpl_seq)] && !e_held[s_cpl_slot][wi(s_cpl_seq)])
+                    else $error("order_tracker: completion of slot %0d seq %0d that is not in flight",
+                                s_cpl_slot, s_cpl_seq);
+            end
+            assert (WIN <= (1 << (SEQ_W - 1))) else $error("order_tracker: WIN too large for SEQ_W");
+        end
+    end
+`endif
+endmodule
