@@ -31,6 +31,15 @@ void StageComponent::forward(Request& r) {
   out->nb_transport_fw(r.gp, phase, delay);
 }
 
+void StageComponent::finish_early(Request& r) {
+  r.now_times().depart_fs = now_fs();
+  r.hop = r.route->hops.size();
+  r.gp.set_address(static_cast<uint64_t>(r.route->sink));
+  tlm::tlm_phase phase = tlm::BEGIN_REQ;
+  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  out->nb_transport_fw(r.gp, phase, delay);
+}
+
 void StageComponent::launch(Request& r) {
   r.gp.set_address(static_cast<uint64_t>(r.route->component[r.hop]));
   tlm::tlm_phase phase = tlm::BEGIN_REQ;

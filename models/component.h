@@ -32,6 +32,8 @@ class StageComponent : public sc_core::sc_module {
   void forward(Request& r);
   // Sends a request that starts here to the component of its first hop.
   void launch(Request& r);
+  // Ends a request here (e.g. an error completion): straight to its sink.
+  void finish_early(Request& r);
 
  private:
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,

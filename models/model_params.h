@@ -20,6 +20,7 @@ struct ModelParams {
   double wire_bytes_per_s = 0;
   uint32_t header_bytes = 0;
   uint32_t payload_bytes = 64;
+  uint32_t mtu_bytes = 4096;
   // Structural RTL parameters (runtime configuration inputs, loaded at reset).
   int ub_tpc_beats = 2;
   int roce_qpc_rd_latency = 2;

@@ -1,5 +1,7 @@
 #include "pipeline_bridges.h"
 
+#include <algorithm>
+
 #include "rtl_variant.h"
 
 namespace ubsim {
@@ -13,6 +15,7 @@ void UbTxBridge::configure() {
   m_->cfg_depth_load = static_cast<uint8_t>(params_.cycles("pipeline.ub_load"));
   m_->cfg_tpc_beats = static_cast<uint8_t>(params_.ub_tpc_beats);
   m_->cfg_ctx_gate = cache_attached();
+  m_->cfg_mtu = static_cast<uint16_t>(std::min<uint32_t>(params_.mtu_bytes, 0xffff));
 }
 void UbTxBridge::drive_input(const Request* head) {
   m_->s_valid = head != nullptr;
@@ -21,6 +24,33 @@ void UbTxBridge::drive_input(const Request* head) {
   m_->s_ctx = head->ctx;
   m_->s_load = head->current().op == Op::UbLoadTx;
   m_->s_bytes = static_cast<uint16_t>(packet_bytes(*head, params_.header_bytes));
+  // A new URMA request from the initiator is ordered in its Jetty; responses
+  // and Load/Store accesses are not.
+  m_->s_ord_track = head->current().op == Op::UbTx && head->current().node == NodeId::A;
+  m_->s_ord_jetty = static_cast<uint16_t>(head->local_ep & 0xfff);
+  m_->s_ord_mode = head->ord_mode;
+  m_->s_ord_tag = head->ord_tag;
+  m_->s_ord_fence = head->fence;
+  m_->s_ord_comp_order = head->comp_order;
+  m_->s_ord_rdat = head->verb == Verb::Read;
+  m_->s_ord_payload = static_cast<uint16_t>(std::min<uint32_t>(head->payload_bytes, 0xffff));
+}
+void UbTxBridge::drive_completion(bool valid, int slot, int seq) {
+  m_->s_cpl_valid = valid;
+  m_->s_cpl_slot = static_cast<uint8_t>(slot);
+  m_->s_cpl_seq = static_cast<uint8_t>(seq);
+}
+ClockedRtlBridge::OrderEvents UbTxBridge::order_events() const {
+  OrderEvents o;
+  o.issue = m_->ord_issue;
+  o.issue_id = m_->ord_issue_id;
+  o.slot = m_->ord_issue_slot;
+  o.seq = m_->ord_issue_seq;
+  o.error = m_->m_err_valid;
+  o.error_id = m_->m_err_id;
+  o.error_code = m_->m_err_code;
+  o.report = m_->m_rep_valid;
+  return o;
 }
 
 RoceTxBridge::RoceTxBridge(sc_core::sc_module_name name, const ModelParams& p)
@@ -39,6 +69,26 @@ void RoceTxBridge::drive_input(const Request* head) {
   m_->s_id = static_cast<uint32_t>(head->id);
   m_->s_ctx = head->ctx;
   m_->s_bytes = static_cast<uint16_t>(packet_bytes(*head, params_.header_bytes));
+  // RC: a new request from the initiator is ordered in its QP
+  m_->s_ord_track = head->current().op == Op::NicTx && head->current().node == NodeId::A;
+  m_->s_ord_tag = head->ord_tag;
+  m_->s_ord_fence = head->fence;
+  m_->s_ord_comp_order = head->comp_order;
+  m_->s_ord_rdat = head->verb == Verb::Read;
+}
+void RoceTxBridge::drive_completion(bool valid, int slot, int seq) {
+  m_->s_cpl_valid = valid;
+  m_->s_cpl_slot = static_cast<uint8_t>(slot);
+  m_->s_cpl_seq = static_cast<uint8_t>(seq);
+}
+ClockedRtlBridge::OrderEvents RoceTxBridge::order_events() const {
+  OrderEvents o;
+  o.issue = m_->ord_issue;
+  o.issue_id = m_->ord_issue_id;
+  o.slot = m_->ord_issue_slot;
+  o.seq = m_->ord_issue_seq;
+  o.report = m_->m_rep_valid;
+  return o;
 }
 
 RxBridge::RxBridge(sc_core::sc_module_name name, const ModelParams& p, const char* full_key,

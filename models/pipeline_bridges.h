@@ -49,6 +49,8 @@ class UbTxBridge : public VerilatedPipelineBridge<Vub_tx_pipeline> {
  protected:
   void configure() override;
   void drive_input(const Request* head) override;
+  void drive_completion(bool valid, int slot, int seq) override;
+  OrderEvents order_events() const override;
 };
 
 // PCIe NIC send pipeline (nic.tx): in-order PSN read-modify-write.
@@ -58,6 +60,8 @@ class RoceTxBridge : public VerilatedPipelineBridge<Vroce_tx_pipeline> {
  protected:
   void configure() override;
   void drive_input(const Request* head) override;
+  void drive_completion(bool valid, int slot, int seq) override;
+  OrderEvents order_events() const override;
 };
 
 // Receive pipeline of either stack. full_key/short_key name the depths of

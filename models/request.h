@@ -37,6 +37,13 @@ struct Request {
   uint32_t ctx = 0;             // TP channel (UB) or QP (RoCE) index; refills: cache slot
   uint32_t local_ep = 0;        // initiator endpoint (Jetty / QP owner) on node A
   uint32_t remote_ep = 0;       // target endpoint on node B
+  // Ordering of the request in its Jetty / QP (spec 2): service mode 0 ROI,
+  // 1 ROT, 2 ROL, 3 UNO; tag 0 NO, 1 RO, 2 SO; Fence; completion order.
+  uint8_t ord_mode = 0, ord_tag = 0;
+  bool fence = false, comp_order = false;
+  int ord_slot = -1, ord_seq = -1;   // given by the order tracker (-1: not tracked)
+  bool error = false;                // rejected with an error completion
+  int error_code = 0;
   const Route* route = nullptr;
   size_t hop = 0;
   uint64_t issued_fs = 0;
@@ -47,6 +54,9 @@ struct Request {
   void reset(const Route* r) {
     route = r;
     hop = 0;
+    ord_slot = ord_seq = -1;
+    error = false;
+    error_code = 0;
     times.assign(r->hops.size(), HopTimes{});
   }
   const HopSpec& current() const { return route->hops[hop]; }

@@ -9,11 +9,23 @@ using sc_core::sc_time;
 using sc_core::SC_FS;
 
 ClockedRtlBridge::ClockedRtlBridge(sc_core::sc_module_name name, const ModelParams& p)
-    : ClockedComponent(name, p), output_queue_("output_queue") {
+    : ClockedComponent(name, p), output_queue_("output_queue"), error_queue_("error_queue") {
   SC_HAS_PROCESS(ClockedRtlBridge);
   SC_METHOD(on_output);
   sensitive << output_queue_.get_event();
   dont_initialize();
+  SC_METHOD(on_error);
+  sensitive << error_queue_.get_event();
+  dont_initialize();
+}
+
+void ClockedRtlBridge::complete(const Request& r, uint64_t at_fs) {
+  completions_.push_back({at_fs, r.ord_slot, r.ord_seq});
+  wake(at_fs);
+}
+
+void ClockedRtlBridge::on_error() {
+  while (Request* r = error_queue_.get_next_transaction()) finish_early(*r);
 }
 
 void ClockedRtlBridge::reset_model() {
@@ -21,6 +33,7 @@ void ClockedRtlBridge::reset_model() {
   set_output_ready(true);
   drive_input(nullptr);
   drive_grant(false, 0);
+  drive_completion(false, 0, 0);
   for (int i = 0; i < 4; ++i) {   // reset is applied before time 0, off the grid
     set_clock_and_reset(false, true);
     eval();
@@ -54,11 +67,14 @@ bool ClockedRtlBridge::step_edge(uint64_t k) {
   if (!input_queue_.empty() && input_queue_.front()->now_times().arrive_fs < e)
     head = input_queue_.front();
   const bool grant_offered = !grants_.empty() && grants_.front().first < e;
+  const bool cpl_offered = !completions_.empty() && completions_.front().arrive_fs < e;
 
   // step: drive and settle with the clock low, decide the handshakes
   set_clock_and_reset(false, false);
   drive_input(head);
   drive_grant(grant_offered, grant_offered ? grants_.front().second : 0);
+  drive_completion(cpl_offered, cpl_offered ? completions_.front().slot : 0,
+                   cpl_offered ? completions_.front().seq : 0);
   eval();
   trace_dump(e - period_fs_ / 2);
   const bool in_fire = head && input_ready();
@@ -75,6 +91,19 @@ bool ClockedRtlBridge::step_edge(uint64_t k) {
     it->second->now_times().ctx_wait_fs += period_fs_;
   }
   if (head && !in_fire) ++stall_cycles_;
+  const OrderEvents ord = order_events();
+  Request* errored = nullptr;
+  if (ord.issue) {   // the order tracker numbered a request in its queue
+    Request* r = in_flight(ord.issue_id);
+    sc_assert(r && "order tracker issued an id it was never given");
+    r->ord_slot = ord.slot;
+    r->ord_seq = ord.seq;
+  }
+  if (ord.error) {
+    errored = in_flight(ord.error_id);
+    sc_assert(errored && "order tracker rejected an id it was never given");
+  }
+  reports_ += ord.report;
 
   // apply: the clock edge
   set_clock_and_reset(true, false);
@@ -82,6 +111,17 @@ bool ClockedRtlBridge::step_edge(uint64_t k) {
   trace_dump(e);
 
   if (grant_fire) grants_.pop_front();
+  if (cpl_offered) {   // the tracker takes a completion every cycle
+    completions_.pop_front();
+    ++completions_taken_;
+  }
+  if (errored) {   // an error completion: the request ends here, visibly
+    errored->error = true;
+    errored->error_code = ord.error_code;
+    in_flight_.erase(static_cast<uint32_t>(errored->id));
+    error_queue_.notify(*errored, sc_time(static_cast<double>(e - now_fs()), SC_FS));
+    ++errors_;
+  }
   if (in_fire) {
     HopTimes& t = head->now_times();
     t.start_fs = e;
@@ -94,11 +134,15 @@ bool ClockedRtlBridge::step_edge(uint64_t k) {
   if (out_fire) {
     auto it = in_flight_.find(out_id);
     sc_assert(it != in_flight_.end() && "RTL emitted an id it was never given");
-    output_queue_.notify(*it->second, sc_time(static_cast<double>(e - now_fs()), SC_FS));
+    Request* r = it->second;
+    output_queue_.notify(*r, sc_time(static_cast<double>(e - now_fs()), SC_FS));
     in_flight_.erase(it);
     ++delivered_;
+    // a response of a tracked request: its completion is known to the
+    // controller's send side from this edge on
+    if (completion_sink_ && r->ord_slot >= 0) completion_sink_->complete(*r, e);
   }
-  return out_fire;
+  return out_fire || errored;
 }
 
 void ClockedRtlBridge::settle_idle() {
@@ -120,6 +164,10 @@ void ClockedRtlBridge::collect_stats(StatsTable& table) const {
   collect_clock_stats(table);
   table.add(n, "stall_cycles", static_cast<double>(stall_cycles_), "cycles",
             "cycles a queued request was refused by s_ready (back-pressure)");
+  table.add(n, "order_errors", static_cast<double>(errors_), "ops",
+            "requests rejected by the order tracker (error completion)");
+  table.add(n, "order_completions", static_cast<double>(completions_taken_), "ops",
+            "completions taken by the order tracker");
   table.add(n, "ctx_wait_cycles", static_cast<double>(ctx_wait_cycles_), "cycles",
             "cycles a request waited at ctx_gate for its context records (cache refill)");
   table.add(n, "queue_mean", queue_.mean(end), "requests", "time-weighted mean of requests waiting at the input");

@@ -29,6 +29,11 @@ class ClockedRtlBridge : public ClockedComponent {
   void attach_cache(CtxCacheBridge* cache);
   // The cache grants request `id` at time at_fs (a clock edge, >= now).
   void grant(uint32_t id, uint64_t at_fs);
+  // Send pipelines with an order tracker: request r (issued by this
+  // pipeline) completed, known to the controller at at_fs (>= now).
+  void complete(const Request& r, uint64_t at_fs);
+  // Receive pipelines: where the completion of a tracked request goes.
+  void set_completion_sink(ClockedRtlBridge* tx) { completion_sink_ = tx; }
 
  protected:
   void accept(Request& r) override;
@@ -50,10 +55,22 @@ class ClockedRtlBridge : public ClockedComponent {
   virtual bool ctx_waiting(uint32_t& id) const = 0;  // ctx_wait / ctx_wait_id
   virtual bool model_busy() const = 0;              // any stage holds an item
   virtual void eval() = 0;
+  // Order tracker ports (send pipelines; defaults: none).
+  virtual void drive_completion(bool /*valid*/, int /*slot*/, int /*seq*/) {}
+  struct OrderEvents {
+    bool issue = false, error = false, report = false;
+    uint32_t issue_id = 0, error_id = 0;
+    int slot = 0, seq = 0, error_code = 0;
+  };
+  virtual OrderEvents order_events() const { return {}; }
+  Request* in_flight(uint32_t id) const {
+    auto it = in_flight_.find(id);
+    return it == in_flight_.end() ? nullptr : it->second;
+  }
 
  private:
   bool has_work() const override {
-    return !input_queue_.empty() || model_busy() || !grants_.empty();
+    return !input_queue_.empty() || model_busy() || !grants_.empty() || !completions_.empty();
   }
   bool step_edge(uint64_t k) override;
   void settle_idle() override;
@@ -62,6 +79,12 @@ class ClockedRtlBridge : public ClockedComponent {
   CtxCacheBridge* cache_ = nullptr;
   std::deque<Request*> input_queue_;
   std::deque<std::pair<uint64_t, uint32_t>> grants_;   // (arrival fs, id)
+  struct Completion { uint64_t arrive_fs; int slot, seq; };
+  std::deque<Completion> completions_;
+  ClockedRtlBridge* completion_sink_ = nullptr;
+  tlm_utils::peq_with_get<Request> error_queue_;
+  void on_error();
+  uint64_t errors_ = 0, reports_ = 0, completions_taken_ = 0;
   std::unordered_map<uint32_t, Request*> in_flight_;
   tlm_utils::peq_with_get<Request> output_queue_;
   OccupancyTracker queue_;

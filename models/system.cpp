@@ -17,6 +17,9 @@ TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const ModelParams& p,
     build_caches(nodes_[0], "A", NodeId::A);
     build_caches(nodes_[1], "B", NodeId::B);
   }
+  // the initiator's receive pipelines report completions to its send side
+  nodes_[0].ub_rx->set_completion_sink(nodes_[0].ub_tx.get());
+  nodes_[0].nic_rx->set_completion_sink(nodes_[0].nic_tx.get());
   route_.hops = std::move(hops);
   for (const HopSpec& h : route_.hops) route_.component.push_back(owner(h)->fabric_id);
   app_ = std::make_unique<InitiatorApp>("A_app", route_, w);

@@ -63,6 +63,7 @@ module order_tracker #(
     output logic [SLOT_W-1:0]  m_slot,
     output logic [SEQ_W-1:0]   m_seq,
     output logic               m_released,     // it had been held
+    output logic               m_tracked,      // m_slot / m_seq are valid (a tracked request)
 
     output logic               m_err_valid,    // rejected: error completion
     input  logic               m_err_ready,
@@ -265,6 +266,7 @@ module order_tracker #(
                 m_slot     <= rel_slot;
                 m_seq      <= rel_seq;
                 m_released <= 1'b1;
+                m_tracked  <= 1'b1;
             end
 
             // a new request: sequence number, counters, window entry
@@ -293,6 +295,7 @@ module order_tracker #(
                 m_slot     <= in_slot;
                 m_seq      <= next_seq[in_slot];
                 m_released <= 1'b0;
+                m_tracked  <= s_track;
             end
 
             // report, then retire reported entries from the window's base

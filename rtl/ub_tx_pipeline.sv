@@ -1,11 +1,15 @@
 // ub_tx_pipeline: send pipeline of the bus-attached UB controller.
 //
-//   bus_if -> ctx_gate -> jetty_sched -> order_check -> header chain --+
+//   bus_if -> ctx_gate -> jetty_sched -> order_tracker -> header chain --+
 //                    \                                                 +-> arb -> tp_lookup -> flit_out
 //                     `-> (Load/Store short path) ----- load chain ----+
 //
 // URMA async requests take the full route; CPU Load/Store accesses (s_load)
-// skip Jetty scheduling and the order check. The two routes merge round-robin
+// skip Jetty scheduling and the order tracker. The order tracker
+// (order_tracker.sv) enforces each Jetty's ordering (s_ord_*): a request
+// that must wait is held out of the stream while later ones pass; it
+// reports every request it issues (ord_issue_*) so completions can come
+// back on s_cpl_* by (slot, seq). The two routes merge round-robin
 // in front of the TP-channel lookup, whose context-RAM read port is busy
 // cfg_tpc_beats cycles per request: the issue interval of the pipeline.
 // Contract: input handshake to first flit out = cfg_depth_async cycles (full
@@ -23,7 +27,10 @@ module ub_tx_pipeline #(
     parameter int MAX_BEATS = 4,
     parameter int DEPTH_W = 8,
     parameter int BYTES_W = 16,
-    parameter int FLIT_BYTES = 256
+    parameter int FLIT_BYTES = 256,
+    parameter int ORDER_SLOTS = 8,
+    parameter int ORDER_WIN = 16,
+    parameter int OSLOT_W = $clog2(ORDER_SLOTS)
 ) (
     input  logic               clk,
     input  logic               rst,
@@ -44,6 +51,31 @@ module ub_tx_pipeline #(
     input  logic [CTX_W-1:0]   s_ctx,
     input  logic               s_load,
     input  logic [BYTES_W-1:0] s_bytes,     // packet length (header + payload)
+    // ordering of the request in its Jetty (full route only)
+    input  logic               s_ord_track,   // a new request (0: a response)
+    input  logic [11:0]        s_ord_jetty,
+    input  logic [1:0]         s_ord_mode,    // 0 ROI, 1 ROT, 2 ROL, 3 UNO
+    input  logic [1:0]         s_ord_tag,     // 0 NO, 1 RO, 2 SO
+    input  logic               s_ord_fence,
+    input  logic               s_ord_comp_order,
+    input  logic               s_ord_rdat,    // Read or Atomic
+    input  logic [15:0]        s_ord_payload,
+    input  logic [15:0]        cfg_mtu,
+
+    input  logic               s_cpl_valid,   // completion of (slot, seq) reached the controller
+    input  logic [OSLOT_W-1:0] s_cpl_slot,
+    input  logic [7:0]         s_cpl_seq,
+    output logic               ord_issue,     // the tracker hands a request on (slot, seq)
+    output logic [ID_W-1:0]    ord_issue_id,
+    output logic [OSLOT_W-1:0] ord_issue_slot,
+    output logic [7:0]         ord_issue_seq,
+    output logic               ord_in_hold,   // the request entering the tracker is held
+    output logic [ORDER_SLOTS-1:0] ord_held,  // per tracker slot: a request is held
+    output logic               m_err_valid,   // rejected (illegal under UNO): error completion
+    output logic [ID_W-1:0]    m_err_id,
+    output logic [1:0]         m_err_code,
+    output logic               m_rep_valid,   // completion reported (completion order kept)
+    output logic [ID_W-1:0]    m_rep_id,
 
     output logic               m_valid,
     input  logic               m_ready,
@@ -56,9 +88,12 @@ module ub_tx_pipeline #(
     output logic [DEPTH_W-1:0] fixed_async,
     output logic [DEPTH_W-1:0] fixed_load
 );
-    // Descriptor: {load, ctx, bytes, id}; the TP lookup carries {bytes, id} as its tag.
+    // Descriptor: {ord, load, ctx, bytes, id}; the TP lookup carries {bytes,
+    // id} as its tag; the ordering fields are spent in the order tracker.
     localparam int TAG_W = BYTES_W + ID_W;
-    localparam int W = 1 + CTX_W + TAG_W;
+    localparam int ORD_W = 1 + 12 + 2 + 2 + 1 + 1 + 1 + 16;
+    localparam int DW = 1 + CTX_W + TAG_W;      // what travels past the tracker
+    localparam int W = ORD_W + DW;
     localparam int LEN_W = $clog2(MAX_CHAIN + 1);
 
     // Fixed stages: bus_if 1, jetty_sched 1, order_check 1, tp_lookup
@@ -74,7 +109,8 @@ module ub_tx_pipeline #(
     logic         bif_valid, bif_ready;
     logic [W-1:0] bif_data;
     pipe_reg #(.W(W)) u_bus_if (
-        .clk, .rst, .s_valid, .s_ready, .s_data({s_load, s_ctx, s_bytes, s_id}),
+        .clk, .rst, .s_valid, .s_ready, .s_data({s_ord_track, s_ord_jetty, s_ord_mode, s_ord_tag, s_ord_fence, s_ord_comp_order,
+                                       s_ord_rdat, s_ord_payload, s_load, s_ctx, s_bytes, s_id}),
         .m_valid(bif_valid), .m_ready(bif_ready), .m_data(bif_data));
 
     // context-cache gate: the Jetty and TP-channel records must be on chip
@@ -88,41 +124,76 @@ module ub_tx_pipeline #(
         .waiting(ctx_wait), .waiting_id(ctx_wait_id));
 
     logic bif_is_load;
-    assign bif_is_load = bg_data[W-1];
+    assign bif_is_load = bg_data[DW-1];
 
     // full route
-    logic         js_valid, js_ready, oc_valid, oc_ready, ca_ready;
-    logic         ha_valid, ha_ready;
-    logic [W-1:0] js_data, oc_data, ha_data;
+    logic          js_valid, js_ready, oc_valid, oc_ready, ca_ready;
+    logic          ha_valid, ha_ready;
+    logic [W-1:0]  js_data;
+    logic [DW-1:0] oc_data, ha_data;
     pipe_reg #(.W(W)) u_jetty_sched (
         .clk, .rst, .s_valid(bg_valid && !bif_is_load), .s_ready(js_ready), .s_data(bg_data),
         .m_valid(js_valid), .m_ready(oc_ready), .m_data(js_data));
-    pipe_reg #(.W(W)) u_order_check (
-        .clk, .rst, .s_valid(js_valid), .s_ready(oc_ready), .s_data(js_data),
-        .m_valid(oc_valid), .m_ready(ca_ready), .m_data(oc_data));
+
+    // ordering fields of the descriptor
+    logic        o_track, o_fence, o_corder, o_rdat;
+    logic [11:0] o_jetty;
+    logic [1:0]  o_mode, o_tag;
+    logic [15:0] o_payload;
+    assign {o_track, o_jetty, o_mode, o_tag, o_fence, o_corder, o_rdat, o_payload} = js_data[W-1:DW];
+
+    logic [OSLOT_W-1:0] oc_slot;
+    logic [7:0]         oc_seq;
+    logic               oc_tracked;
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic               oc_released;
+    logic [ORDER_SLOTS-1:0] ot_slot_valid;
+    logic               ot_rel_take;
+    logic [ID_W-1:0]    ot_rel_id;
+    logic [31:0]        ot_stall_slots, ot_stall_window;
+    /* verilator lint_on UNUSEDSIGNAL */
+    logic               ot_busy;
+    order_tracker #(.W(DW), .ID_W(ID_W), .QID_W(12), .SLOTS(ORDER_SLOTS), .WIN(ORDER_WIN), .SEQ_W(8),
+                    .PAY_W(16)) u_order_tracker (
+        .clk, .rst, .cfg_strict(1'b0), .cfg_mtu,
+        .s_valid(js_valid), .s_ready(oc_ready), .s_data(js_data[DW-1:0]), .s_id(js_data[ID_W-1:0]),
+        .s_track(o_track), .s_queue(o_jetty), .s_mode(o_mode), .s_tag(o_tag), .s_fence(o_fence),
+        .s_comp_order(o_corder), .s_rdat(o_rdat), .s_payload(o_payload),
+        .m_valid(oc_valid), .m_ready(ca_ready), .m_data(oc_data), .m_id(ord_issue_id), .m_slot(oc_slot),
+        .m_seq(oc_seq), .m_released(oc_released), .m_tracked(oc_tracked),
+        .m_err_valid, .m_err_ready(1'b1), .m_err_id, .m_err_code,
+        .s_cpl_valid, .s_cpl_slot, .s_cpl_seq,
+        .m_rep_valid, .m_rep_ready(1'b1), .m_rep_id,
+        .held_any(ord_held), .slot_valid(ot_slot_valid), .in_hold(ord_in_hold),
+        .rel_take(ot_rel_take), .rel_id(ot_rel_id), .busy(ot_busy),
+        .stall_slots(ot_stall_slots), .stall_window(ot_stall_window));
+    assign ord_issue      = oc_valid && ca_ready && oc_tracked;
+    assign ord_issue_slot = oc_slot;
+    assign ord_issue_seq  = oc_seq;
+
     logic chain_a_busy;
-    stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_header_chain (
+    stage_chain #(.W(DW), .MAX_LEN(MAX_CHAIN)) u_header_chain (
         .clk, .rst, .cfg_len(len_async),
         .s_valid(oc_valid), .s_ready(ca_ready), .s_data(oc_data),
         .m_valid(ha_valid), .m_ready(ha_ready), .m_data(ha_data), .busy(chain_a_busy));
 
     // short (Load/Store) route
-    logic         hl_valid, hl_ready, cl_ready;
-    logic [W-1:0] hl_data;
-    logic         chain_l_busy;
-    stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_load_chain (
+    logic          hl_valid, hl_ready, cl_ready;
+    logic [DW-1:0] hl_data;
+    logic          chain_l_busy;
+    stage_chain #(.W(DW), .MAX_LEN(MAX_CHAIN)) u_load_chain (
         .clk, .rst, .cfg_len(len_load),
-        .s_valid(bg_valid && bif_is_load), .s_ready(cl_ready), .s_data(bg_data),
+        .s_valid(bg_valid && bif_is_load), .s_ready(cl_ready), .s_data(bg_data[DW-1:0]),
         .m_valid(hl_valid), .m_ready(hl_ready), .m_data(hl_data), .busy(chain_l_busy));
 
     assign bg_ready = bif_is_load ? cl_ready : js_ready;
 
     // merge, TP-channel lookup, flit output
-    logic         arb_valid, arb_ready;
+    logic          arb_valid, arb_ready;
     /* verilator lint_off UNUSEDSIGNAL */  // route bit is spent once the routes merge
-    logic [W-1:0] arb_data;
+    logic [DW-1:0] arb_data;
     /* verilator lint_on UNUSEDSIGNAL */
-    stream_arb2 #(.W(W)) u_arb (
+    stream_arb2 #(.W(DW)) u_arb (
         .clk, .rst,
         .s0_valid(ha_valid), .s0_ready(ha_ready), .s0_data(ha_data),
         .s1_valid(hl_valid), .s1_ready(hl_ready), .s1_data(hl_data),
@@ -145,7 +216,7 @@ module ub_tx_pipeline #(
     assign m_id  = flit_data[ID_W-1:0];
     assign m_psn = flit_data[ID_W +: PSN_W];
 
-    assign busy = bif_valid || js_valid || oc_valid || chain_a_busy || chain_l_busy
+    assign busy = bif_valid || js_valid || ot_busy || chain_a_busy || chain_l_busy
                   || tp_busy || m_valid;
 
 `ifndef SYNTHESIS

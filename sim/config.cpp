@@ -179,6 +179,7 @@ ModelParams Config::model_params() const {
   p.wire_bytes_per_s = value("wire.rate");
   p.header_bytes = static_cast<uint32_t>(value("transport.header_bytes"));
   p.payload_bytes = static_cast<uint32_t>(value("workload.payload"));
+  p.mtu_bytes = static_cast<uint32_t>(value("transport.mtu"));
   p.ub_tpc_beats = static_cast<int>(value("ub.tpc_read_beats"));
   p.roce_qpc_rd_latency = static_cast<int>(value("roce.qpc_read_latency"));
   p.roce_qpc_turnaround = static_cast<int>(value("roce.qpc_turnaround"));
