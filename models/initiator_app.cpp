@@ -1,5 +1,6 @@
 #include "initiator_app.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace ubsim {
@@ -74,6 +75,7 @@ void InitiatorApp::issue(Request& r, uint64_t arrived_fs) {
     r.remote_ep = static_cast<uint32_t>((r.id % n + n - (r.id / n) % n) % n);
   }
   r.ctx = r.remote_ep;   // the TP channel (UB) / QP PSN slot the send pipeline updates
+  r.ord_tag = w_.tags.empty() ? 0 : w_.tags[std::min<size_t>(r.id, w_.tags.size() - 1)];
   r.issued_fs = arrived_fs;   // latency counts from arrival (incl. any backlog wait)
   launch(r);   // the first hop's arrival is now
 }

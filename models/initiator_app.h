@@ -35,6 +35,9 @@ struct WorkloadConfig {
   // only after (almost) all other records were touched: the order that keeps
   // every context live, so a cache one entry short misses every time.
   uint32_t endpoints = 0;
+  // Execution tag of request k (0 NO, 1 RO, 2 SO): tags[k], the last entry
+  // for later requests; empty = all NO. All requests are Jetty-ordered ROI.
+  std::vector<uint8_t> tags;
 };
 
 // Sums over measured requests, per hop of the route (fs).

@@ -50,6 +50,9 @@ ClockedRtlBridge::OrderEvents UbTxBridge::order_events() const {
   o.error_id = m_->m_err_id;
   o.error_code = m_->m_err_code;
   o.report = m_->m_rep_valid;
+  o.in_hold = m_->ord_in_hold;
+  o.in_id = m_->ord_in_id;
+  o.released = m_->ord_issue_released;
   return o;
 }
 
@@ -88,6 +91,9 @@ ClockedRtlBridge::OrderEvents RoceTxBridge::order_events() const {
   o.slot = m_->ord_issue_slot;
   o.seq = m_->ord_issue_seq;
   o.report = m_->m_rep_valid;
+  o.in_hold = m_->ord_in_hold;
+  o.in_id = m_->ord_in_id;
+  o.released = m_->ord_issue_released;
   return o;
 }
 

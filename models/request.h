@@ -42,6 +42,7 @@ struct Request {
   uint8_t ord_mode = 0, ord_tag = 0;
   bool fence = false, comp_order = false;
   int ord_slot = -1, ord_seq = -1;   // given by the order tracker (-1: not tracked)
+  uint64_t ord_hold_fs = 0, ord_release_fs = 0;   // held by the order tracker (0: never)
   bool error = false;                // rejected with an error completion
   int error_code = 0;
   const Route* route = nullptr;
@@ -55,6 +56,7 @@ struct Request {
     route = r;
     hop = 0;
     ord_slot = ord_seq = -1;
+    ord_hold_fs = ord_release_fs = 0;
     error = false;
     error_code = 0;
     times.assign(r->hops.size(), HopTimes{});

@@ -98,6 +98,12 @@ bool ClockedRtlBridge::step_edge(uint64_t k) {
     sc_assert(r && "order tracker issued an id it was never given");
     r->ord_slot = ord.slot;
     r->ord_seq = ord.seq;
+    if (ord.released) r->ord_release_fs = e;
+  }
+  if (ord.in_hold) {   // the tracker takes a request into its hold window
+    Request* r = in_flight(ord.in_id);
+    sc_assert(r && "order tracker holds an id it was never given");
+    r->ord_hold_fs = e;
   }
   if (ord.error) {
     errored = in_flight(ord.error_id);

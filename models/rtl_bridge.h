@@ -58,8 +58,8 @@ class ClockedRtlBridge : public ClockedComponent {
   // Order tracker ports (send pipelines; defaults: none).
   virtual void drive_completion(bool /*valid*/, int /*slot*/, int /*seq*/) {}
   struct OrderEvents {
-    bool issue = false, error = false, report = false;
-    uint32_t issue_id = 0, error_id = 0;
+    bool issue = false, error = false, report = false, in_hold = false, released = false;
+    uint32_t issue_id = 0, error_id = 0, in_id = 0;
     int slot = 0, seq = 0, error_code = 0;
   };
   virtual OrderEvents order_events() const { return {}; }

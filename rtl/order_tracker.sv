@@ -80,6 +80,7 @@ module order_tracker #(
 
     output logic [SLOTS-1:0]   held_any,       // per slot: a request is held
     output logic [SLOTS-1:0]   slot_valid,
+    output logic [SLOTS*QID_W-1:0] slot_queues,   // the queue id each valid slot tracks
     output logic               in_hold,        // the request on s_* is taken into the hold window
     output logic               rel_take,       // a held request is released into m_* this cycle
     output logic [ID_W-1:0]    rel_id,
@@ -337,7 +338,10 @@ module order_tracker #(
     end
 
     always_comb begin
-        for (int i = 0; i < SLOTS; i++) held_any[i] = held_cnt[i] != '0;
+        for (int i = 0; i < SLOTS; i++) begin
+            held_any[i] = held_cnt[i] != '0;
+            slot_queues[i*QID_W +: QID_W] = slot_queue[i];
+        end
     end
     assign busy = m_valid || m_err_valid || rel_found || m_rep_valid;
 

@@ -58,6 +58,10 @@ module roce_tx_pipeline #(
     output logic [7:0]         ord_issue_seq,
     output logic               ord_in_hold,
     output logic [ORDER_SLOTS-1:0] ord_held,
+    output logic [ORDER_SLOTS-1:0] ord_slot_valid,
+    output logic [ORDER_SLOTS*CTX_W-1:0] ord_slot_queue, // queue (Jetty / QP) of each slot
+    output logic [ID_W-1:0]    ord_in_id,     // the request at the tracker's input
+    output logic               ord_issue_released,  // the issued request had been held
     output logic               m_rep_valid,
     output logic [ID_W-1:0]    m_rep_id,
 
@@ -109,12 +113,11 @@ module roce_tx_pipeline #(
     logic [DW-1:0]  qo_data;
     logic [OSLOT_W-1:0] qo_slot;
     logic [7:0]     qo_seq;
-    logic           qo_tracked;
+    logic           qo_tracked, qo_released;
     /* verilator lint_off UNUSEDSIGNAL */
-    logic           qo_released, qo_err_valid, qo_rel_take;
+    logic           qo_err_valid, qo_rel_take;
     logic [ID_W-1:0] qo_err_id, qo_rel_id;
     logic [1:0]     qo_err_code;
-    logic [ORDER_SLOTS-1:0] qo_slot_valid;
     logic [31:0]    qo_stall_slots, qo_stall_window;
     /* verilator lint_on UNUSEDSIGNAL */
     order_tracker #(.W(DW), .ID_W(ID_W), .QID_W(CTX_W), .SLOTS(ORDER_SLOTS), .WIN(ORDER_WIN), .SEQ_W(8),
@@ -128,12 +131,14 @@ module roce_tx_pipeline #(
         .m_err_valid(qo_err_valid), .m_err_ready(1'b1), .m_err_id(qo_err_id), .m_err_code(qo_err_code),
         .s_cpl_valid, .s_cpl_slot, .s_cpl_seq,
         .m_rep_valid, .m_rep_ready(1'b1), .m_rep_id,
-        .held_any(ord_held), .slot_valid(qo_slot_valid), .in_hold(ord_in_hold),
+        .held_any(ord_held), .slot_valid(ord_slot_valid), .slot_queues(ord_slot_queue), .in_hold(ord_in_hold),
         .rel_take(qo_rel_take), .rel_id(qo_rel_id), .busy(qo_busy),
         .stall_slots(qo_stall_slots), .stall_window(qo_stall_window));
     assign ord_issue      = qo_valid && qo_ready && qo_tracked;
     assign ord_issue_slot = qo_slot;
     assign ord_issue_seq  = qo_seq;
+    assign ord_issue_released = qo_released;
+    assign ord_in_id      = bg_data[ID_W-1:0];
 
     logic             psn_valid, psn_ready, psn_busy;
     logic [TAG_W-1:0] psn_id;

@@ -17,18 +17,25 @@ set_target_properties(ubsim_rtl PROPERTIES POSITION_INDEPENDENT_CODE ON)
 set(UBSIM_VERILATOR_ARGS -Wall --assert --x-assign fast --x-initial fast -O3)
 # Only the send pipelines address contexts and serialize flits; only UB reads
 # TP records in beats.
-set(UBSIM_ARGS_ub_tx_pipeline -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN} -GCTX_W=${UBSIM_RTL_CTX_W} -GMAX_BEATS=${UBSIM_RTL_MAX_BEATS}
+set(UBSIM_ARGS_ub_tx_pipeline -GORDER_SLOTS=${UBSIM_RTL_ORDER_SLOTS} -GORDER_WIN=${UBSIM_RTL_ORDER_WIN} -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN} -GCTX_W=${UBSIM_RTL_CTX_W} -GMAX_BEATS=${UBSIM_RTL_MAX_BEATS}
     -GFLIT_BYTES=${UBSIM_RTL_FLIT_BYTES})
-set(UBSIM_ARGS_roce_tx_pipeline -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN} -GCTX_W=${UBSIM_RTL_CTX_W} -GFLIT_BYTES=${UBSIM_RTL_FLIT_BYTES})
+set(UBSIM_ARGS_roce_tx_pipeline -GORDER_SLOTS=${UBSIM_RTL_ORDER_SLOTS} -GORDER_WIN=${UBSIM_RTL_ORDER_WIN} -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN} -GCTX_W=${UBSIM_RTL_CTX_W} -GFLIT_BYTES=${UBSIM_RTL_FLIT_BYTES})
 set(UBSIM_ARGS_rx_pipeline -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN})
 set(UBSIM_ARGS_order_tracker -GSLOTS=${UBSIM_RTL_ORDER_SLOTS} -GWIN=${UBSIM_RTL_ORDER_WIN})
+set(UBSIM_ARGS_ub_tx_multi -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN} -GMAX_BEATS=${UBSIM_RTL_MAX_BEATS} -GFLIT_BYTES=${UBSIM_RTL_FLIT_BYTES} -GORDER_SLOTS=${UBSIM_RTL_ORDER_SLOTS} -GORDER_WIN=${UBSIM_RTL_ORDER_WIN})
+set(UBSIM_ARGS_roce_tx_multi -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN} -GFLIT_BYTES=${UBSIM_RTL_FLIT_BYTES} -GORDER_SLOTS=${UBSIM_RTL_ORDER_SLOTS} -GORDER_WIN=${UBSIM_RTL_ORDER_WIN})
 set(UBSIM_ARGS_ctx_cache -GMAX_ENTRIES=${UBSIM_RTL_CACHE_ENTRIES} -GMSHRS=${UBSIM_RTL_CACHE_MSHRS})
 
-foreach(top ub_tx_pipeline roce_tx_pipeline rx_pipeline ctx_cache order_tracker)
+foreach(top ub_tx_pipeline roce_tx_pipeline rx_pipeline ctx_cache order_tracker ub_tx_multi roce_tx_multi)
   set(extra_args ${UBSIM_VERILATOR_ARGS} ${UBSIM_ARGS_${top}})
   set(sources ${UBSIM_RTL_COMMON})
-  if(top MATCHES "tx_pipeline")   # the send pipelines instantiate the order tracker
+  if(top MATCHES "tx_")   # the send pipelines instantiate the order tracker
     list(APPEND sources ${UBSIM_RTL_DIR}/order_tracker.sv)
+  endif()
+  if(top STREQUAL "ub_tx_multi")
+    list(APPEND sources ${UBSIM_RTL_DIR}/ub_tx_pipeline.sv)
+  elseif(top STREQUAL "roce_tx_multi")
+    list(APPEND sources ${UBSIM_RTL_DIR}/roce_tx_pipeline.sv)
   endif()
   verilate(ubsim_rtl TRACE_FST
     SOURCES ${sources} ${UBSIM_RTL_DIR}/${top}.sv
@@ -45,6 +52,8 @@ target_include_directories(ubsim_rtl INTERFACE
   ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vrx_pipeline.dir
   ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vctx_cache.dir
   ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vorder_tracker.dir
+  ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vub_tx_multi.dir
+  ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vroce_tx_multi.dir
   ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
 
 configure_file(${UBSIM_RTL_DIR}/rtl_variant.h.in ${CMAKE_CURRENT_BINARY_DIR}/generated/rtl_variant.h @ONLY)

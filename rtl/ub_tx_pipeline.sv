@@ -70,7 +70,11 @@ module ub_tx_pipeline #(
     output logic [OSLOT_W-1:0] ord_issue_slot,
     output logic [7:0]         ord_issue_seq,
     output logic               ord_in_hold,   // the request entering the tracker is held
-    output logic [ORDER_SLOTS-1:0] ord_held,  // per tracker slot: a request is held
+    output logic [ORDER_SLOTS-1:0] ord_held,
+    output logic [ORDER_SLOTS-1:0] ord_slot_valid,
+    output logic [ORDER_SLOTS*12-1:0] ord_slot_queue, // queue (Jetty / QP) of each slot
+    output logic [ID_W-1:0]    ord_in_id,     // the request at the tracker's input
+    output logic               ord_issue_released,  // the issued request had been held  // per tracker slot: a request is held
     output logic               m_err_valid,   // rejected (illegal under UNO): error completion
     output logic [ID_W-1:0]    m_err_id,
     output logic [1:0]         m_err_code,
@@ -147,7 +151,6 @@ module ub_tx_pipeline #(
     logic               oc_tracked;
     /* verilator lint_off UNUSEDSIGNAL */
     logic               oc_released;
-    logic [ORDER_SLOTS-1:0] ot_slot_valid;
     logic               ot_rel_take;
     logic [ID_W-1:0]    ot_rel_id;
     logic [31:0]        ot_stall_slots, ot_stall_window;
@@ -164,12 +167,14 @@ module ub_tx_pipeline #(
         .m_err_valid, .m_err_ready(1'b1), .m_err_id, .m_err_code,
         .s_cpl_valid, .s_cpl_slot, .s_cpl_seq,
         .m_rep_valid, .m_rep_ready(1'b1), .m_rep_id,
-        .held_any(ord_held), .slot_valid(ot_slot_valid), .in_hold(ord_in_hold),
+        .held_any(ord_held), .slot_valid(ord_slot_valid), .slot_queues(ord_slot_queue), .in_hold(ord_in_hold),
         .rel_take(ot_rel_take), .rel_id(ot_rel_id), .busy(ot_busy),
         .stall_slots(ot_stall_slots), .stall_window(ot_stall_window));
     assign ord_issue      = oc_valid && ca_ready && oc_tracked;
     assign ord_issue_slot = oc_slot;
     assign ord_issue_seq  = oc_seq;
+    assign ord_issue_released = oc_released;
+    assign ord_in_id      = js_data[ID_W-1:0];
 
     logic chain_a_busy;
     stage_chain #(.W(DW), .MAX_LEN(MAX_CHAIN)) u_header_chain (

@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -20,6 +21,7 @@
 #include "issue_rate.h"
 #include "latency_experiment.h"
 #include "load_experiment.h"
+#include "ordering_experiment.h"
 #include "raw_speed.h"
 #include "routes.h"
 #include "subprocess.h"
@@ -50,6 +52,9 @@ commands:
   ctx-cache context-cache overflow (spec 6): all-to-all reads among N local and
             N remote endpoints; state bytes, entries needed, hit rate, refills
             and measured latency per N, for the RoCE QP cache and the UB cache
+  ordering  order tracker (spec 2, 7): submit-to-wire per mode x tag, wait
+            after n predecessors, isolation of 5 initiators (UB vs RoCE RC),
+            end-to-end SO on the two-node model; FST of the isolation runs
   params    list every configuration parameter (unit, default, range, meaning)
   bench     simulator speed: 1,000,000 sequential reads per path, and the raw
             verilated model's cycles/s beside the co-simulation's
@@ -96,6 +101,13 @@ ctx-cache options:
   --bytes              the byte model only (derived S_pair, S_UB, overflow points
                        of cache.bytes); no simulation
   cache size and associativity: --set cache.ub_entries=4096 --set cache.ub_ways=8
+
+ordering options:
+  --scenario LIST      submit-to-wire,wait-after-predecessors,isolation,end-to-end-so
+                       (default all)
+  --trace PREFIX       FST of the isolation runs: PREFIX.isolation.{ub,roce}.fst
+                       (open with waveforms/isolation_{ub,roce}.gtkw)
+  --release-after N    isolation: cycle at which initiator 0's read completes (400)
 
 bench options:
   --ops N              reads per path (default 1000000)
@@ -380,6 +392,32 @@ int cmd_ctx_cache(Args& a) {
   return 0;
 }
 
+int cmd_ordering(Args& a) {
+  Common c;
+  std::string scenarios, v;
+  OrderingOptions o;
+  while (!a.done()) {
+    if (common_option(a, c)) continue;
+    if (a.option("--scenario", scenarios) || a.option("--trace", o.trace_prefix)) continue;
+    if (a.option("--release-after", v)) { o.release_after_cycles = parse_count("--release-after", v, 100, 100000); continue; }
+    throw CliError("unknown option '" + a.peek() + "' for 'ubsim ordering'");
+  }
+  for (const auto& item : scenarios.empty() ? std::vector<std::string>{} : split_list(scenarios)) {
+    const auto& known = ordering_scenarios();
+    if (std::find(known.begin(), known.end(), item) == known.end())
+      throw CliError("option --scenario: '" + item + "' is not submit-to-wire, wait-after-predecessors, isolation "
+                     "or end-to-end-so");
+    o.scenarios.push_back(item);
+  }
+  c.cfg.validate();
+  const auto rows = run_ordering(c.cfg, o);
+  std::vector<std::string> results;
+  for (const auto& r : rows) results.push_back(ordering_json(r));
+  emit(c, "ordering", document("ordering", c.cfg, results), ordering_table(rows), ordering_csv(rows),
+       "plot_ordering.py");
+  return 0;
+}
+
 int cmd_bench(Args& a) {
   Common c;
   std::string path = "all", v;
@@ -440,7 +478,9 @@ extern "C" int sc_main(int argc, char** argv) {
     if (cmd == "load") return cmd_load(a);
     if (cmd == "bench") return cmd_bench(a);
     if (cmd == "ctx-cache") return cmd_ctx_cache(a);
-    throw CliError("unknown command '" + cmd + "' (commands: latency, load, issue-rate, ctx-cache, params, bench, help)");
+    if (cmd == "ordering") return cmd_ordering(a);
+    throw CliError("unknown command '" + cmd +
+                   "' (commands: latency, load, issue-rate, ctx-cache, ordering, params, bench, help)");
   } catch (const ConfigError& e) {
     std::fprintf(stderr, "ubsim: error: %s\n", e.what());
     return 2;

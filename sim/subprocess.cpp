@@ -1,5 +1,7 @@
 #include "subprocess.h"
 
+#include <csignal>
+
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,7 +58,9 @@ ChildResult run_in_child(const std::function<std::string()>& fn) {
   if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
   else {
     r.exit_code = 3;
-    r.output += "\nsimulation process was killed by signal " + std::to_string(WTERMSIG(status));
+    r.output += (r.output.empty() ? "" : "; ") + std::string("simulation process was killed by signal ") +
+                std::to_string(WTERMSIG(status)) +
+                (WTERMSIG(status) == SIGABRT ? " (an RTL assertion or a model check failed: its message is above)" : "");
   }
   return r;
 }

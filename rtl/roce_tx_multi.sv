@@ -1,0 +1,110 @@
+// roce_tx_multi: the PCIe NIC send pipeline seen from N_INIT initiators
+// (threads) that share one RC QP (context 0) to the same remote, the RoCE
+// contrast of ub_tx_multi. A round-robin front end (0 cycles) picks one
+// offered request per cycle. The QP is strictly in order: a request the QP
+// order tracker holds holds every later request of the QP, whoever posted
+// it. Per initiator: s_valid/s_ready, in_pipe (its requests inside the
+// pipeline) and wire_first; qp_held shows the QP's hold state. The
+// initiator travels in the request id's top INIT_W bits.
+module roce_tx_multi #(
+    parameter int N_INIT = 5,
+    parameter int ID_W = 32,
+    parameter int INIT_W = 3,
+    parameter int MAX_CHAIN = 64,
+    parameter int FLIT_BYTES = 256,
+    parameter int ORDER_SLOTS = 8,
+    parameter int ORDER_WIN = 16,
+    parameter int OSLOT_W = $clog2(ORDER_SLOTS)
+) (
+    input  logic                        clk,
+    input  logic                        rst,
+    input  logic [7:0]                  cfg_depth,
+    input  logic [3:0]                  cfg_qpc_rd_latency,
+    input  logic [2:0]                  cfg_qpc_turnaround,
+
+    input  logic [N_INIT-1:0]           s_valid,
+    output logic [N_INIT-1:0]           s_ready,
+    input  logic [N_INIT-1:0][ID_W-1:0] s_id,
+    input  logic [N_INIT-1:0][1:0]      s_tag,
+    input  logic [N_INIT-1:0]           s_fence,
+    input  logic [N_INIT-1:0]           s_rdat,
+
+    input  logic                        s_cpl_valid,
+    input  logic [OSLOT_W-1:0]          s_cpl_slot,
+    input  logic [7:0]                  s_cpl_seq,
+
+    output logic                        m_valid,
+    output logic [ID_W-1:0]             m_id,
+    output logic                        m_first,
+    output logic [N_INIT-1:0]           wire_first,
+    output logic [N_INIT-1:0][7:0]      in_pipe,
+    output logic                        qp_held,    // the QP's order tracker holds a request
+
+    output logic                        ord_issue,
+    output logic [ID_W-1:0]             ord_issue_id,
+    output logic [OSLOT_W-1:0]          ord_issue_slot,
+    output logic [7:0]                  ord_issue_seq,
+    output logic                        ord_issue_released,
+    output logic                        ord_in_hold,
+    output logic [ID_W-1:0]             ord_in_id,
+    output logic                        busy
+);
+    logic [INIT_W-1:0] last_q, pick;
+    logic              any;
+    always_comb begin
+        any = 1'b0; pick = '0;
+        for (int k = 1; k <= N_INIT; k++) begin
+            logic [INIT_W-1:0] p;
+            p = INIT_W'((int'(last_q) + k) % N_INIT);
+            if (!any && s_valid[p]) begin any = 1'b1; pick = p; end
+        end
+    end
+    logic p_ready;
+    always_comb begin
+        for (int i = 0; i < N_INIT; i++) s_ready[i] = any && pick == INIT_W'(i) && p_ready;
+    end
+    always_ff @(posedge clk) begin
+        if (rst) last_q <= INIT_W'(N_INIT - 1);
+        else if (any && p_ready) last_q <= pick;
+    end
+
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [23:0] m_psn;
+    logic m_last, m_rep_valid, ctx_wait, s_grant_ready;
+    logic [ID_W-1:0] m_rep_id, ctx_wait_id;
+    logic [7:0] fixed_depth;
+    logic [ORDER_SLOTS-1:0] ord_slot_valid;
+    logic [ORDER_SLOTS*12-1:0] ord_slot_queue;
+    /* verilator lint_on UNUSEDSIGNAL */
+    logic [ORDER_SLOTS-1:0] ord_held;
+    logic                   p_busy;
+    roce_tx_pipeline #(.ID_W(ID_W), .CTX_W(12), .MAX_CHAIN(MAX_CHAIN), .FLIT_BYTES(FLIT_BYTES),
+                       .ORDER_SLOTS(ORDER_SLOTS), .ORDER_WIN(ORDER_WIN)) u_pipe (
+        .clk, .rst, .cfg_depth, .cfg_qpc_rd_latency, .cfg_qpc_turnaround,
+        .cfg_ctx_gate(1'b0), .s_grant_valid(1'b0), .s_grant_ready, .s_grant_id('0),
+        .ctx_wait, .ctx_wait_id,
+        .s_valid(any), .s_ready(p_ready), .s_id({pick, s_id[pick][ID_W-INIT_W-1:0]}), .s_ctx('0),
+        .s_bytes(16'd96),
+        .s_ord_track(1'b1), .s_ord_tag(s_tag[pick]), .s_ord_fence(s_fence[pick]), .s_ord_comp_order(1'b0),
+        .s_ord_rdat(s_rdat[pick]),
+        .s_cpl_valid, .s_cpl_slot, .s_cpl_seq,
+        .ord_issue, .ord_issue_id, .ord_issue_slot, .ord_issue_seq, .ord_in_hold, .ord_held,
+        .ord_slot_valid, .ord_slot_queue, .ord_in_id, .ord_issue_released,
+        .m_rep_valid, .m_rep_id,
+        .m_valid, .m_ready(1'b1), .m_id, .m_psn, .m_first, .m_last,
+        .busy(p_busy), .fixed_depth);
+
+    logic [INIT_W-1:0] out_init;
+    assign out_init = m_id[ID_W-1 -: INIT_W];
+    always_comb begin
+        for (int i = 0; i < N_INIT; i++) wire_first[i] = m_valid && m_first && out_init == INIT_W'(i);
+    end
+    always_ff @(posedge clk) begin
+        for (int i = 0; i < N_INIT; i++) begin
+            if (rst) in_pipe[i] <= '0;
+            else in_pipe[i] <= in_pipe[i] + 8'(s_valid[i] && s_ready[i]) - 8'(wire_first[i]);
+        end
+    end
+    assign qp_held = |ord_held;
+    assign busy = p_busy;
+endmodule
