@@ -107,4 +107,15 @@ module roce_tx_multi #(
     end
     assign qp_held = |ord_held;
     assign busy = p_busy;
+    // One scope per initiator, so a waveform viewer can group its signals.
+    /* verilator lint_off UNUSEDSIGNAL */  // observation only (waveforms)
+    for (genvar i = 0; i < N_INIT; i++) begin : initiator
+        logic       req_valid, req_ready, on_wire;
+        logic [7:0] requests_in_pipe;
+        assign req_valid = s_valid[i];
+        assign req_ready = s_ready[i];
+        assign on_wire   = wire_first[i];
+        assign requests_in_pipe = in_pipe[i];
+    end
+    /* verilator lint_on UNUSEDSIGNAL */
 endmodule

@@ -52,21 +52,23 @@ class FstDump {
     ctx.timeunit(-12);
     ctx.timeprecision(-12);
   }
+  // The writer is made here, after the context's time unit (ps) is set.
   template <class M>
   void open(M& m, const std::string& path) {
     if (path.empty()) return;
-    m.trace(&fst_, 99);
-    fst_.open(path.c_str());
+    fst_ = std::make_unique<VerilatedFstC>();
+    m.trace(fst_.get(), 99);
+    fst_->open(path.c_str());
   }
   void dump(long cycle, bool high) {
-    if (fst_.isOpen()) fst_.dump(static_cast<uint64_t>(cycle) * period_ps_ - (high ? 0 : period_ps_ / 2));
+    if (fst_) fst_->dump(static_cast<uint64_t>(cycle) * period_ps_ - (high ? 0 : period_ps_ / 2));
   }
   ~FstDump() {
-    if (fst_.isOpen()) fst_.close();
+    if (fst_) fst_->close();
   }
 
  private:
-  VerilatedFstC fst_;
+  std::unique_ptr<VerilatedFstC> fst_;
   uint64_t period_ps_;
 };
 
