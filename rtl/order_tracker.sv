@@ -232,11 +232,23 @@ module order_tracker #(
     assign rel_id       = e_id[rel_slot][wi(rel_seq)];
 
     // ---------------- state update ----------------
+    logic rep_take, event_now, retiring, tidy_q;
+    assign rep_take  = rep_found && m_rep_ready;
+    assign event_now = s_cpl_valid || take_new || take_release || rep_take;
+    always_comb begin
+        retiring = 1'b0;
+        for (int i = 0; i < SLOTS; i++)
+            if (slot_valid[i] && (base[i] == next_seq[i]
+                                  || (e_rep[i][wi(base[i])] && !e_held[i][wi(base[i])])))
+                retiring = 1'b1;
+    end
+
     always_ff @(posedge clk) begin
         if (rst) begin
             m_valid <= 1'b0;
             m_err_valid <= 1'b0;
             slot_valid <= '0;
+            tidy_q <= 1'b0;
             stall_slots <= '0;
             stall_window <= '0;
             for (int i = 0; i < SLOTS; i++) begin
@@ -300,39 +312,50 @@ module order_tracker #(
             end
 
             // report, then retire reported entries from the window's base
-            if (rep_found && m_rep_ready) e_rep[rep_slot][wi(rep_seq)] <= 1'b1;
+            if (rep_take) e_rep[rep_slot][wi(rep_seq)] <= 1'b1;
 
-            // counters: several events may touch one slot in a cycle
-            for (int i = 0; i < SLOTS; i++) begin
-                logic [WIN_W:0] roso_d, rdat_d, held_d, fence_d, unrep_d;
-                roso_d = roso_out[i]; rdat_d = rdat_out[i]; held_d = held_cnt[i];
-                fence_d = fence_held[i]; unrep_d = unrep_done[i];
-                if (s_cpl_valid && s_cpl_slot == SLOT_W'(i)) begin
-                    if (e_roso[i][wi(s_cpl_seq)]) roso_d = roso_d - 1'b1;
-                    if (e_rdat[i][wi(s_cpl_seq)]) rdat_d = rdat_d - 1'b1;
-                    unrep_d = unrep_d + 1'b1;
-                end
-                if (take_new && in_slot == SLOT_W'(i)) begin
-                    if (s_tag != TAG_NO) roso_d = roso_d + 1'b1;
-                    if (s_rdat) rdat_d = rdat_d + 1'b1;
-                    if (take_hold) begin
-                        held_d = held_d + 1'b1;
-                        if (s_fence) fence_d = fence_d + 1'b1;
+            // counters: several events may touch one slot in a cycle (the
+            // loop runs only in a cycle with an event: it is most of the
+            // tracker's simulation cost)
+            if (event_now) begin
+                for (int i = 0; i < SLOTS; i++) begin
+                    logic [WIN_W:0] roso_d, rdat_d, held_d, fence_d, unrep_d;
+                    roso_d = roso_out[i]; rdat_d = rdat_out[i]; held_d = held_cnt[i];
+                    fence_d = fence_held[i]; unrep_d = unrep_done[i];
+                    if (s_cpl_valid && s_cpl_slot == SLOT_W'(i)) begin
+                        if (e_roso[i][wi(s_cpl_seq)]) roso_d = roso_d - 1'b1;
+                        if (e_rdat[i][wi(s_cpl_seq)]) rdat_d = rdat_d - 1'b1;
+                        unrep_d = unrep_d + 1'b1;
                     end
+                    if (take_new && in_slot == SLOT_W'(i)) begin
+                        if (s_tag != TAG_NO) roso_d = roso_d + 1'b1;
+                        if (s_rdat) rdat_d = rdat_d + 1'b1;
+                        if (take_hold) begin
+                            held_d = held_d + 1'b1;
+                            if (s_fence) fence_d = fence_d + 1'b1;
+                        end
+                    end
+                    if (take_release && rel_slot == SLOT_W'(i)) begin
+                        held_d = held_d - 1'b1;
+                        if (e_fence[i][wi(rel_seq)]) fence_d = fence_d - 1'b1;
+                    end
+                    if (rep_take && rep_slot == SLOT_W'(i)) unrep_d = unrep_d - 1'b1;
+                    roso_out[i] <= roso_d; rdat_out[i] <= rdat_d; held_cnt[i] <= held_d;
+                    fence_held[i] <= fence_d; unrep_done[i] <= unrep_d;
                 end
-                if (take_release && rel_slot == SLOT_W'(i)) begin
-                    held_d = held_d - 1'b1;
-                    if (e_fence[i][wi(rel_seq)]) fence_d = fence_d - 1'b1;
+            end
+            // retire reported, unheld entries from each window's base and free
+            // empty slots: only while there may be something to retire (the
+            // cycle after an event, and while retiring goes on)
+            tidy_q <= event_now || retiring;
+            if (tidy_q) begin
+                for (int i = 0; i < SLOTS; i++) begin
+                    if (slot_valid[i] && base[i] != next_seq[i] && e_rep[i][wi(base[i])] && !e_held[i][wi(base[i])])
+                        base[i] <= base[i] + 1'b1;
+                    else if (slot_valid[i] && base[i] == next_seq[i]
+                             && !(take_new && in_slot == SLOT_W'(i)))
+                        slot_valid[i] <= 1'b0;
                 end
-                if (rep_found && m_rep_ready && rep_slot == SLOT_W'(i)) unrep_d = unrep_d - 1'b1;
-                roso_out[i] <= roso_d; rdat_out[i] <= rdat_d; held_cnt[i] <= held_d;
-                fence_held[i] <= fence_d; unrep_done[i] <= unrep_d;
-                // retire the base entry once reported and not held; free an empty slot
-                if (slot_valid[i] && base[i] != next_seq[i] && e_rep[i][wi(base[i])] && !e_held[i][wi(base[i])])
-                    base[i] <= base[i] + 1'b1;
-                else if (slot_valid[i] && base[i] == next_seq[i]
-                         && !(take_new && in_slot == SLOT_W'(i)))
-                    slot_valid[i] <= 1'b0;
             end
         end
     end
