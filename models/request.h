@@ -45,6 +45,11 @@ struct Request {
   uint64_t ord_hold_fs = 0, ord_release_fs = 0;   // held by the order tracker (0: never)
   bool error = false;                // rejected with an error completion
   int error_code = 0;
+  // Transport packets (loss experiments): a data packet (psn, msg id in
+  // `id`) or an ack (cumulative ack, SACK bitmap words, duplicate flag).
+  uint32_t psn = 0, ack_cum = 0, wire_bytes = 0;
+  bool is_ack = false, ack_dup = false, retransmit = false, lost = false;
+  std::vector<uint64_t> sack;
   const Route* route = nullptr;
   size_t hop = 0;
   uint64_t issued_fs = 0;

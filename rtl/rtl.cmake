@@ -24,9 +24,11 @@ set(UBSIM_ARGS_rx_pipeline -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN})
 set(UBSIM_ARGS_order_tracker -GSLOTS=${UBSIM_RTL_ORDER_SLOTS} -GWIN=${UBSIM_RTL_ORDER_WIN})
 set(UBSIM_ARGS_ub_tx_multi -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN} -GMAX_BEATS=${UBSIM_RTL_MAX_BEATS} -GFLIT_BYTES=${UBSIM_RTL_FLIT_BYTES} -GORDER_SLOTS=${UBSIM_RTL_ORDER_SLOTS} -GORDER_WIN=${UBSIM_RTL_ORDER_WIN})
 set(UBSIM_ARGS_roce_tx_multi -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN} -GFLIT_BYTES=${UBSIM_RTL_FLIT_BYTES} -GORDER_SLOTS=${UBSIM_RTL_ORDER_SLOTS} -GORDER_WIN=${UBSIM_RTL_ORDER_WIN})
+set(UBSIM_ARGS_sack_sender -GMAX_WIN=${UBSIM_RTL_SACK_MAX_WIN})
+set(UBSIM_ARGS_sack_receiver -GMAX_WIN=${UBSIM_RTL_SACK_MAX_WIN})
 set(UBSIM_ARGS_ctx_cache -GMAX_ENTRIES=${UBSIM_RTL_CACHE_ENTRIES} -GMSHRS=${UBSIM_RTL_CACHE_MSHRS})
 
-foreach(top ub_tx_pipeline roce_tx_pipeline rx_pipeline ctx_cache order_tracker ub_tx_multi roce_tx_multi)
+foreach(top ub_tx_pipeline roce_tx_pipeline rx_pipeline ctx_cache order_tracker ub_tx_multi roce_tx_multi sack_sender sack_receiver)
   set(extra_args ${UBSIM_VERILATOR_ARGS} ${UBSIM_ARGS_${top}})
   set(sources ${UBSIM_RTL_COMMON})
   if(top MATCHES "tx_")   # the send pipelines instantiate the order tracker
@@ -54,6 +56,8 @@ target_include_directories(ubsim_rtl INTERFACE
   ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vorder_tracker.dir
   ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vub_tx_multi.dir
   ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vroce_tx_multi.dir
+  ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vsack_sender.dir
+  ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vsack_receiver.dir
   ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
 
 configure_file(${UBSIM_RTL_DIR}/rtl_variant.h.in ${CMAKE_CURRENT_BINARY_DIR}/generated/rtl_variant.h @ONLY)

@@ -220,6 +220,24 @@ void Config::validate() const {
   check("pipeline.ub_async", lim.ub_tx_min_async, lim.rx_min, "UB send pipeline's");
   check("pipeline.ub_load", lim.ub_tx_min_load, lim.rx_min, "UB Load/Store route's");
   check("pipeline.pcie_nic", lim.roce_tx_min, lim.rx_min, "NIC send pipeline's");
+  // SACK engine: window up to the build maximum; backoff a power of two the
+  // RTL shifts by; retries in its 4-bit counter.
+  if (value("sack.window") > rtl_variant::kSackMaxWindow)
+    throw ConfigError(source("sack.window"), "sack.window",
+                      fmt::format("{} is above the build maximum of {} (UBSIM_RTL_SACK_MAX_WIN)", value("sack.window"),
+                                  rtl_variant::kSackMaxWindow));
+  {
+    const double b = value("sack.rto_backoff");
+    if (b != 1 && b != 2 && b != 4 && b != 8)
+      throw ConfigError(source("sack.rto_backoff"), "sack.rto_backoff",
+                        fmt::format("{} is not 1, 2, 4 or 8 (the engine doubles by shifting)", b));
+  }
+  if (value("sack.max_retries") > 15)
+    throw ConfigError(source("sack.max_retries"), "sack.max_retries",
+                      fmt::format("{} is above 15 (the engine's retry counter)", value("sack.max_retries")));
+  if (value("loss.message_bytes") > value("transport.mtu"))
+    throw ConfigError(source("loss.message_bytes"), "loss.message_bytes",
+                      "larger than transport.mtu: one message is one packet in this model");
   // Context caches: runtime entries up to the build maximum; a set count
   // that is a power of two; at least 2 ways (a lookup may need 2 records).
   for (const char* stack : {"ub", "roce"}) {

@@ -21,6 +21,7 @@
 #include "issue_rate.h"
 #include "latency_experiment.h"
 #include "load_experiment.h"
+#include "loss_experiment.h"
 #include "ordering_experiment.h"
 #include "raw_speed.h"
 #include "routes.h"
@@ -55,6 +56,8 @@ commands:
   ordering  order tracker (spec 2, 7): submit-to-wire per mode x tag, wait
             after n predecessors, isolation of 5 initiators (UB vs RoCE RC),
             end-to-end SO on the two-node model; FST of the isolation runs
+  loss      SACK engine vs GoBackN under loss (spec 8): goodput, resent bytes,
+            message latency, exactly-once/in-order verdict per loss rate
   params    list every configuration parameter (unit, default, range, meaning)
   bench     simulator speed: 1,000,000 sequential reads per path, and the raw
             verilated model's cycles/s beside the co-simulation's
@@ -108,6 +111,16 @@ ordering options:
   --trace PREFIX       FST of the isolation runs: PREFIX.isolation.{ub,roce}.fst
                        (open with waveforms/isolation_{ub,roce}.gtkw)
   --release-after N    isolation: cycle at which initiator 0's read completes (400)
+
+loss options:
+  --mode M             sack | gbn | both (default both)
+  --loss LIST          data-packet loss probabilities (default 0,0.001,0.002,0.005,
+                       0.01,0.02,0.03,0.05,0.07,0.1); acks lose at the same rate
+                       unless loss.ack is set
+  --drop LIST          PSN offsets lost on their first transmission (scripted)
+  --messages N         messages per point (loss.messages)
+  --worked-case        spec 8's case: 8 x 4 KiB, 1 us propagation, PSN 0 lost once,
+                       fast retransmit off, then on (SACK)
 
 bench options:
   --ops N              reads per path (default 1000000)
@@ -418,6 +431,63 @@ int cmd_ordering(Args& a) {
   return 0;
 }
 
+int cmd_loss(Args& a) {
+  Common c;
+  std::string mode = "both", losses = "0,0.001,0.002,0.005,0.01,0.02,0.03,0.05,0.07,0.1", drops, v;
+  bool worked = false;
+  while (!a.done()) {
+    if (common_option(a, c)) continue;
+    if (a.option("--mode", mode) || a.option("--loss", losses) || a.option("--drop", drops)) continue;
+    if (a.option("--messages", v)) { c.cfg.apply_set("loss.messages=" + std::to_string(parse_count("--messages", v, 1, 10000000))); continue; }
+    if (a.flag("--worked-case")) { worked = true; continue; }
+    throw CliError("unknown option '" + a.peek() + "' for 'ubsim loss'");
+  }
+  LossOptions o;
+  if (mode == "both") o.modes = {"sack", "gbn"};
+  else if (mode == "sack" || mode == "gbn") o.modes = {mode};
+  else throw CliError("option --mode: '" + mode + "' is not sack, gbn or both");
+  o.losses.clear();
+  for (const auto& item : split_list(losses)) {
+    char* end = nullptr;
+    const double f = std::strtod(item.c_str(), &end);
+    if (item.empty() || *end != '\0' || !(f >= 0) || f >= 1)
+      throw CliError("option --loss: '" + item + "' is not a probability in [0, 1)");
+    o.losses.push_back(f);
+  }
+  for (const auto& item : drops.empty() ? std::vector<std::string>{} : split_list(drops))
+    o.drop_once.push_back(static_cast<uint32_t>(parse_count("--drop", item, 0, 16777215)));
+  std::vector<LossPoint> pts;
+  std::string table;
+  if (worked) {
+    c.cfg.apply_set("loss.messages=8");
+    c.cfg.apply_set("loss.message_bytes=4KiB");
+    c.cfg.apply_set("loss.wire_latency=1us");
+    c.cfg.apply_set("sack.rto=20us");
+    o.losses = {0};
+    o.drop_once = {0};
+    c.cfg.validate();
+    Config off = c.cfg;
+    off.apply_set("sack.fast_retransmit=false");
+    pts = run_loss(off, o);
+    table = "\nworked case, fast retransmit off (recovery by the retransmit timer):" + loss_table(pts, off);
+    LossOptions sack_only = o;
+    sack_only.modes = {"sack"};
+    Config on = c.cfg;
+    on.apply_set("sack.fast_retransmit=true");
+    const auto fast = run_loss(on, sack_only);
+    table += "\nworked case, fast retransmit on:" + loss_table(fast, on);
+    pts.insert(pts.end(), fast.begin(), fast.end());
+  } else {
+    c.cfg.validate();
+    pts = run_loss(c.cfg, o);
+    table = loss_table(pts, c.cfg);
+  }
+  std::vector<std::string> results;
+  for (const auto& p : pts) results.push_back(loss_json(p));
+  emit(c, "loss", document("loss", c.cfg, results), table, loss_csv(pts), "plot_loss.py");
+  return 0;
+}
+
 int cmd_bench(Args& a) {
   Common c;
   std::string path = "all", v;
@@ -479,8 +549,9 @@ extern "C" int sc_main(int argc, char** argv) {
     if (cmd == "bench") return cmd_bench(a);
     if (cmd == "ctx-cache") return cmd_ctx_cache(a);
     if (cmd == "ordering") return cmd_ordering(a);
+    if (cmd == "loss") return cmd_loss(a);
     throw CliError("unknown command '" + cmd +
-                   "' (commands: latency, load, issue-rate, ctx-cache, ordering, params, bench, help)");
+                   "' (commands: latency, load, issue-rate, ctx-cache, ordering, loss, params, bench, help)");
   } catch (const ConfigError& e) {
     std::fprintf(stderr, "ubsim: error: %s\n", e.what());
     return 2;

@@ -59,6 +59,11 @@ TEST_CASE("bad input: one line naming key and file, exit status 2", "[cli]") {
   expect_bad_input("ctx-cache --set cache.ub_entries=5000", "above the build maximum");
   expect_bad_input("ctx-cache --endpoints 1,5000", "--endpoints: '5000'");
   expect_bad_input("ctx-cache --stack pcie", "--stack: 'pcie'");
+  expect_bad_input("loss --mode tcp", "--mode: 'tcp'");
+  expect_bad_input("loss --loss 0.1,1.5", "--loss: '1.5'");
+  expect_bad_input("loss --set sack.rto_backoff=3", "key 'sack.rto_backoff'");
+  expect_bad_input("loss --set sack.window=4096", "key 'sack.window'");
+  expect_bad_input("loss --set loss.message_bytes=8KiB", "key 'loss.message_bytes'");
 }
 
 TEST_CASE("bad input writes no output directory", "[cli]") {
