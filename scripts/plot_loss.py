@@ -1,0 +1,50 @@
+#!/usr/bin/python3
+"""SACK vs GoBackN under random loss, from ubsim loss's CSV: goodput (measured,
+with each mode's derived model as a line) and p99 message latency vs loss.
+
+usage: plot_loss.py loss.csv out.png
+"""
+import csv
+from collections import OrderedDict
+
+from plot_common import cli, plt, save
+
+
+def main(csv_path, png_path):
+    modes = OrderedDict()
+    with open(csv_path, newline="") as f:
+        for row in csv.DictReader(f):
+            modes.setdefault(row["mode"], []).append(row)
+    fig, axes = plt.subplots(1, 2, figsize=(11, 4.3))
+    colors = {"sack": "tab:blue", "gbn": "tab:red"}
+    names = {"sack": "SACK", "gbn": "GoBackN"}
+    for mode, rows in modes.items():
+        rows.sort(key=lambda r: float(r["loss"]))
+        x = [100 * float(r["loss"]) for r in rows]
+        c = colors.get(mode, None)
+        axes[0].plot(x, [float(r["goodput_gbps"]) for r in rows], marker="o", color=c,
+                     label=f"{names.get(mode, mode)} measured")
+        axes[0].plot(x, [float(r["derived_goodput_gbps"]) for r in rows], linestyle="--", color=c,
+                     label=f"{names.get(mode, mode)} derived")
+        axes[1].plot(x, [float(r["p99_ns"]) / 1e3 for r in rows], marker="o", color=c,
+                     label=f"{names.get(mode, mode)} p99")
+        axes[1].plot(x, [float(r["p50_ns"]) / 1e3 for r in rows], marker=".", linestyle=":", color=c,
+                     label=f"{names.get(mode, mode)} p50")
+        line = float(rows[0]["line_gbps"])
+    axes[0].axhline(line, color="k", linewidth=0.8, linestyle=":", label=f"line (payload) {line:.0f} Gbit/s")
+    axes[0].set_xlabel("data and ack loss (%)")
+    axes[0].set_ylabel("goodput (Gbit/s)")
+    axes[0].set_title("goodput vs loss", fontsize=9)
+    axes[1].set_yscale("log")
+    axes[1].set_xlabel("data and ack loss (%)")
+    axes[1].set_ylabel("message latency (µs, taken -> delivered in order)")
+    axes[1].set_title("message latency vs loss", fontsize=9)
+    for ax in axes:
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend(fontsize=7.5)
+    fig.suptitle("SACK engine vs GoBackN (measured on the verilated engine; dashed: derived models)", fontsize=10)
+    save(fig, png_path)
+
+
+if __name__ == "__main__":
+    cli(main, __doc__)
