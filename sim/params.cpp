@@ -65,7 +65,6 @@ const std::vector<ParamDef>& param_table() {
       {"loss.messages", Unit::Count, "2000", 1, 1e7, "loss", "messages per point (one packet each)"},
       {"loss.message_bytes", Unit::Bytes, "4KiB", 1, 65536, "loss", "payload of each message (at most transport.mtu)"},
       {"loss.wire_latency", Unit::Time, "1us", 0, kTimeMax, "loss", "one-way propagation of the loss experiment's link (the latency experiments use wire.latency)"},
-      {"loss.data", Unit::Ratio, "0", 0, 1, "loss", "probability that a data packet is lost (--loss sets it per point)"},
       {"loss.ack", Unit::Ratio, "-1", -1, 1, "loss", "probability that an ack/SACK packet is lost (-1: same as loss.data)"},
       {"loss.duplicate", Unit::Ratio, "0", 0, 1, "loss", "probability that a packet is delivered twice"},
       {"loss.reorder", Unit::Ratio, "0", 0, 1, "loss", "probability that a packet is delayed at random (reordering)"},
