@@ -60,7 +60,7 @@ void CtxCacheBridge::accept(Request& r) {
   refill_fs_sum_ += took;
   refill_max_fs_ = std::max(refill_max_fs_, took);
   fills_.push_back({now_fs(), r.ctx});
-  refill_free_.push_back(&r);
+  refill_pool_.release(&r);
   wake(now_fs());
 }
 
@@ -107,16 +107,7 @@ bool CtxCacheBridge::step_edge(uint64_t k) {
   }
   for (int i = 0; i < 2; ++i) {
     if (!(refills & (1u << i))) continue;
-    if (refill_free_.empty()) {
-      auto r = std::make_unique<Request>();
-      auto* ext = new RequestExtension;
-      ext->request = r.get();
-      r->gp.set_extension(ext);   // owned by the payload
-      refill_free_.push_back(r.get());
-      refill_pool_.push_back(std::move(r));
-    }
-    Request* r = refill_free_.back();
-    refill_free_.pop_back();
+    Request* r = refill_pool_.acquire();
     r->reset(&refill_route_);
     r->id = next_refill_id_++;
     r->ctx = refill_slot[i];

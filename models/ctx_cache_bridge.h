@@ -16,6 +16,7 @@
 #include <tlm_utils/peq_with_get.h>
 
 #include "clocked_component.h"
+#include "request_pool.h"
 #include "verilated_compat.h"
 
 #include "Vctx_cache.h"
@@ -99,8 +100,7 @@ class CtxCacheBridge : public ClockedComponent {
   std::deque<Lookup> lookups_;           // waiting for the RTL to take them
   std::deque<Lookup> responses_due_;     // taken, answered in this order
   std::deque<Fill> fills_;
-  std::vector<std::unique_ptr<Request>> refill_pool_;
-  std::vector<Request*> refill_free_;
+  RequestPool refill_pool_;
   tlm_utils::peq_with_get<Request> refill_out_;
   uint64_t refill_fs_sum_ = 0;
   uint64_t refill_max_fs_ = 0;

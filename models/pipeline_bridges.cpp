@@ -7,7 +7,7 @@
 namespace ubsim {
 
 UbTxBridge::UbTxBridge(sc_core::sc_module_name name, const ModelParams& p)
-    : VerilatedPipelineBridge(name, p) {
+    : OrderedTxBridge(name, p) {
   reset_model();
 }
 void UbTxBridge::configure() {
@@ -35,29 +35,9 @@ void UbTxBridge::drive_input(const Request* head) {
   m_->s_ord_rdat = head->verb == Verb::Read;
   m_->s_ord_payload = static_cast<uint16_t>(std::min<uint32_t>(head->payload_bytes, 0xffff));
 }
-void UbTxBridge::drive_completion(bool valid, int slot, int seq) {
-  m_->s_cpl_valid = valid;
-  m_->s_cpl_slot = static_cast<uint8_t>(slot);
-  m_->s_cpl_seq = static_cast<uint8_t>(seq);
-}
-ClockedRtlBridge::OrderEvents UbTxBridge::order_events() const {
-  OrderEvents o;
-  o.issue = m_->ord_issue;
-  o.issue_id = m_->ord_issue_id;
-  o.slot = m_->ord_issue_slot;
-  o.seq = m_->ord_issue_seq;
-  o.error = m_->m_err_valid;
-  o.error_id = m_->m_err_id;
-  o.error_code = m_->m_err_code;
-  o.report = m_->m_rep_valid;
-  o.in_hold = m_->ord_in_hold;
-  o.in_id = m_->ord_in_id;
-  o.released = m_->ord_issue_released;
-  return o;
-}
 
 RoceTxBridge::RoceTxBridge(sc_core::sc_module_name name, const ModelParams& p)
-    : VerilatedPipelineBridge(name, p) {
+    : OrderedTxBridge(name, p) {
   reset_model();
 }
 void RoceTxBridge::configure() {
@@ -78,23 +58,6 @@ void RoceTxBridge::drive_input(const Request* head) {
   m_->s_ord_fence = head->fence;
   m_->s_ord_comp_order = head->comp_order;
   m_->s_ord_rdat = head->verb == Verb::Read;
-}
-void RoceTxBridge::drive_completion(bool valid, int slot, int seq) {
-  m_->s_cpl_valid = valid;
-  m_->s_cpl_slot = static_cast<uint8_t>(slot);
-  m_->s_cpl_seq = static_cast<uint8_t>(seq);
-}
-ClockedRtlBridge::OrderEvents RoceTxBridge::order_events() const {
-  OrderEvents o;
-  o.issue = m_->ord_issue;
-  o.issue_id = m_->ord_issue_id;
-  o.slot = m_->ord_issue_slot;
-  o.seq = m_->ord_issue_seq;
-  o.report = m_->m_rep_valid;
-  o.in_hold = m_->ord_in_hold;
-  o.in_id = m_->ord_in_id;
-  o.released = m_->ord_issue_released;
-  return o;
 }
 
 RxBridge::RxBridge(sc_core::sc_module_name name, const ModelParams& p, const char* full_key,

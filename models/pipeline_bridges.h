@@ -42,26 +42,57 @@ class VerilatedPipelineBridge : public ClockedRtlBridge {
   std::unique_ptr<Model> m_;
 };
 
+// The send pipelines' order-tracker ports: completions in; issue, hold,
+// error (kErrors: the model rejects requests) and report events out.
+template <class Model, bool kErrors>
+class OrderedTxBridge : public VerilatedPipelineBridge<Model> {
+ public:
+  using VerilatedPipelineBridge<Model>::VerilatedPipelineBridge;
+
+ protected:
+  using typename ClockedRtlBridge::OrderEvents;
+  void drive_completion(bool valid, int slot, int seq) override {
+    auto& m = *this->m_;
+    m.s_cpl_valid = valid;
+    m.s_cpl_slot = static_cast<uint8_t>(slot);
+    m.s_cpl_seq = static_cast<uint8_t>(seq);
+  }
+  OrderEvents order_events() const override {
+    const auto& m = *this->m_;
+    OrderEvents o;
+    o.issue = m.ord_issue;
+    o.issue_id = m.ord_issue_id;
+    o.slot = m.ord_issue_slot;
+    o.seq = m.ord_issue_seq;
+    o.released = m.ord_issue_released;
+    o.in_hold = m.ord_in_hold;
+    o.in_id = m.ord_in_id;
+    o.report = m.m_rep_valid;
+    if constexpr (kErrors) {
+      o.error = m.m_err_valid;
+      o.error_id = m.m_err_id;
+      o.error_code = m.m_err_code;
+    }
+    return o;
+  }
+};
+
 // UB controller send pipeline: URMA async (ub.tx) and Load/Store (ub.load_tx).
-class UbTxBridge : public VerilatedPipelineBridge<Vub_tx_pipeline> {
+class UbTxBridge : public OrderedTxBridge<Vub_tx_pipeline, true> {
  public:
   UbTxBridge(sc_core::sc_module_name name, const ModelParams& p);
  protected:
   void configure() override;
   void drive_input(const Request* head) override;
-  void drive_completion(bool valid, int slot, int seq) override;
-  OrderEvents order_events() const override;
 };
 
 // PCIe NIC send pipeline (nic.tx): in-order PSN read-modify-write.
-class RoceTxBridge : public VerilatedPipelineBridge<Vroce_tx_pipeline> {
+class RoceTxBridge : public OrderedTxBridge<Vroce_tx_pipeline, false> {
  public:
   RoceTxBridge(sc_core::sc_module_name name, const ModelParams& p);
  protected:
   void configure() override;
   void drive_input(const Request* head) override;
-  void drive_completion(bool valid, int slot, int seq) override;
-  OrderEvents order_events() const override;
 };
 
 // Receive pipeline of either stack. full_key/short_key name the depths of

@@ -62,6 +62,8 @@ struct Request {
     hop = 0;
     ord_slot = ord_seq = -1;
     ord_hold_fs = ord_release_fs = 0;
+    lost = false;
+    sack.clear();
     error = false;
     error_code = 0;
     times.assign(r->hops.size(), HopTimes{});

@@ -18,22 +18,6 @@ sc_time delay_until(uint64_t at_fs) {
 constexpr int kSackWords = rtl_variant::kSackMaxWindow / 32;   // 32-bit words of the bitmap port
 }  // namespace
 
-Request* PacketPool::acquire() {
-  if (free_.empty()) {
-    auto r = std::make_unique<Request>();
-    auto* ext = new RequestExtension;
-    ext->request = r.get();
-    r->gp.set_extension(ext);   // owned by the payload
-    free_.push_back(r.get());
-    all_.push_back(std::move(r));
-  }
-  Request* r = free_.back();
-  free_.pop_back();
-  r->lost = false;
-  r->sack.clear();
-  return r;
-}
-
 // ---------------- LossyWire ----------------
 
 LossyWire::LossyWire(sc_core::sc_module_name name, const TransportParams& p, PacketPool& pool, bool data,
@@ -77,6 +61,7 @@ void LossyWire::accept(Request& r) {
   }
   if (p_.p_dup > 0 && u_(rng_) < p_.p_dup) {
     Request* d = pool_.acquire();
+    d->lost = false;
     d->route = r.route;
     d->times = r.times;
     d->hop = r.hop;

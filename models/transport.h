@@ -16,6 +16,7 @@
 
 #include "clocked_component.h"
 #include "fabric.h"
+#include "request_pool.h"
 #include "verilated_compat.h"
 
 #include "Vsack_receiver.h"
@@ -23,16 +24,8 @@
 
 namespace ubsim {
 
-// Requests used as transport packets, recycled.
-class PacketPool {
- public:
-  Request* acquire();
-  void release(Request* r) { free_.push_back(r); }
-
- private:
-  std::vector<std::unique_ptr<Request>> all_;
-  std::vector<Request*> free_;
-};
+// Transport packets are Requests from a pool shared by the link's parts.
+using PacketPool = RequestPool;
 
 struct TransportParams {
   bool gbn = false;

@@ -35,9 +35,9 @@ foreach(top ub_tx_pipeline roce_tx_pipeline rx_pipeline ctx_cache order_tracker 
     list(APPEND sources ${UBSIM_RTL_DIR}/order_tracker.sv)
   endif()
   if(top STREQUAL "ub_tx_multi")
-    list(APPEND sources ${UBSIM_RTL_DIR}/ub_tx_pipeline.sv)
+    list(APPEND sources ${UBSIM_RTL_DIR}/rr_select.sv ${UBSIM_RTL_DIR}/ub_tx_pipeline.sv)
   elseif(top STREQUAL "roce_tx_multi")
-    list(APPEND sources ${UBSIM_RTL_DIR}/roce_tx_pipeline.sv)
+    list(APPEND sources ${UBSIM_RTL_DIR}/rr_select.sv ${UBSIM_RTL_DIR}/roce_tx_pipeline.sv)
   endif()
   verilate(ubsim_rtl TRACE_FST
     SOURCES ${sources} ${UBSIM_RTL_DIR}/${top}.sv

@@ -55,24 +55,10 @@ module ub_tx_multi #(
     output logic                        busy
 );
     // ---- Jetty scheduling: round robin over the offered ports ----
-    logic [INIT_W-1:0] last_q, pick;
-    logic              any;
-    always_comb begin
-        any = 1'b0; pick = '0;
-        for (int k = 1; k <= N_INIT; k++) begin
-            logic [INIT_W-1:0] p;
-            p = INIT_W'((int'(last_q) + k) % N_INIT);
-            if (!any && s_valid[p]) begin any = 1'b1; pick = p; end
-        end
-    end
-    logic p_ready;
-    always_comb begin
-        for (int i = 0; i < N_INIT; i++) s_ready[i] = any && pick == INIT_W'(i) && p_ready;
-    end
-    always_ff @(posedge clk) begin
-        if (rst) last_q <= INIT_W'(N_INIT - 1);
-        else if (any && p_ready) last_q <= pick;
-    end
+    logic [INIT_W-1:0] pick;
+    logic              any, p_ready;
+    rr_select #(.N(N_INIT), .IDX_W(INIT_W)) u_sched (
+        .clk, .rst, .s_valid, .s_ready, .m_valid(any), .m_ready(p_ready), .m_pick(pick));
 
     logic [ID_W-1:0] p_id;
     assign p_id = {pick, s_id[pick][ID_W-INIT_W-1:0]};
