@@ -14,22 +14,25 @@ def main(csv_path, png_path):
     modes = OrderedDict()
     with open(csv_path, newline="") as f:
         for row in csv.DictReader(f):
-            modes.setdefault(row["mode"], []).append(row)
+            modes.setdefault((row["mode"], row["window"]), []).append(row)
+    several = len({w for _, w in modes}) > 1
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.3))
     colors = {"sack": "tab:blue", "gbn": "tab:red"}
     names = {"sack": "SACK", "gbn": "GoBackN"}
-    for mode, rows in modes.items():
+    shades = ["tab:blue", "tab:red", "tab:green", "tab:purple", "tab:orange", "tab:brown", "tab:olive", "tab:cyan"]
+    for n, ((mode, window), rows) in enumerate(modes.items()):
         rows.sort(key=lambda r: float(r["loss"]))
         x = [100 * float(r["loss"]) for r in rows]
-        c = colors.get(mode, None)
+        c = shades[n % len(shades)] if several else colors.get(mode, None)
+        label = f"{names.get(mode, mode)}" + (f" w={window}" if several else "")
         axes[0].plot(x, [float(r["goodput_gbps"]) for r in rows], marker="o", color=c,
-                     label=f"{names.get(mode, mode)} measured")
+                     label=f"{label} measured")
         axes[0].plot(x, [float(r["derived_goodput_gbps"]) for r in rows], linestyle="--", color=c,
-                     label=f"{names.get(mode, mode)} derived")
+                     label=f"{label} derived")
         axes[1].plot(x, [float(r["p99_ns"]) / 1e3 for r in rows], marker="o", color=c,
-                     label=f"{names.get(mode, mode)} p99")
+                     label=f"{label} p99")
         axes[1].plot(x, [float(r["p50_ns"]) / 1e3 for r in rows], marker=".", linestyle=":", color=c,
-                     label=f"{names.get(mode, mode)} p50")
+                     label=f"{label} p50")
         line = float(rows[0]["line_gbps"])
     axes[0].axhline(line, color="k", linewidth=0.8, linestyle=":", label=f"line (payload) {line:.0f} Gbit/s")
     axes[0].set_xlabel("data and ack loss (%)")

@@ -95,6 +95,7 @@ LossPoint run_loss_point(const Config& base, const std::string& mode, double los
   LossPoint p;
   p.mode = mode;
   p.loss = loss;
+  p.window = tp.window;
   p.ack_loss = tp.p_loss_ack;
   p.messages = messages;
   p.delivered = delivered;
@@ -120,7 +121,8 @@ LossPoint run_loss_point(const Config& base, const std::string& mode, double los
   const double t_ack = (tp.header_bytes + (tp.gbn ? 0 : tp.window / 8)) / rate;
   const double rtt = 2 * static_cast<double>(tp.propagation_fs) / 1e15 + t_pkt + t_ack;
   p.line_gbps = rate * 8 / 1e9 * bytes / (bytes + tp.header_bytes);
-  const double in_flight = std::ceil(rtt / t_pkt);   // packets sent before a loss is known
+  // packets sent before a loss is known (at most the window)
+  const double in_flight = std::min(std::ceil(rtt / t_pkt), static_cast<double>(tp.window));
   p.derived_goodput_gbps = tp.gbn ? p.line_gbps * (1 - loss) / (1 + loss * in_flight) : p.line_gbps * (1 - loss);
   if (!p.exactly_once && delivered < messages && !p.failed)
     throw std::runtime_error(fmt::format(
@@ -131,10 +133,15 @@ LossPoint run_loss_point(const Config& base, const std::string& mode, double los
   return p;
 }
 
-std::vector<LossPoint> run_loss(const Config& cfg, const LossOptions& o) {
+std::vector<LossPoint> run_loss(const Config& base, const LossOptions& o) {
   std::vector<LossPoint> out;
+  std::vector<int> windows = o.windows;
+  if (windows.empty()) windows.push_back(static_cast<int>(base.value("sack.window")));
   for (const auto& mode : o.modes)
+   for (int window : windows)
     for (double loss : o.losses) {
+      Config cfg = base;
+      cfg.apply_set(fmt::format("sack.window={}", window));
       const ChildResult c = run_in_child([&] {
         const LossPoint p = run_loss_point(cfg, mode, loss, o.drop_once);
         return fmt::format("{} {} {:.17g} {:.17g} {:.17g} {} {:.17g} {:.17g} {:.17g} {:.17g} {} {} {} {} {} {} {} {:.17g} {:.17g}",
@@ -147,6 +154,7 @@ std::vector<LossPoint> run_loss(const Config& cfg, const LossOptions& o) {
       LossPoint p;
       p.mode = mode;
       p.loss = loss;
+      p.window = window;
       int eo = 0, io = 0, f = 0;
       std::istringstream in(c.output);
       in >> p.messages >> p.delivered >> p.goodput_gbps >> p.derived_goodput_gbps >> p.line_gbps >>
@@ -163,6 +171,7 @@ std::vector<LossPoint> run_loss(const Config& cfg, const LossOptions& o) {
 std::string loss_json(const LossPoint& p) {
   return json::object({{"mode", json::str(p.mode)},
                        {"loss", json::num(p.loss)},
+                       {"window", json::num(p.window)},
                        {"ack_loss", json::num(p.ack_loss)},
                        {"messages", json::num(static_cast<double>(p.messages))},
                        {"delivered", json::num(static_cast<double>(p.delivered))},
@@ -185,17 +194,17 @@ std::string loss_json(const LossPoint& p) {
 
 std::string loss_table(const std::vector<LossPoint>& pts, const Config& cfg) {
   std::string out = fmt::format(
-      "\nloss: {} messages of {:.0f} B, A -> B over {:.0f} Gbit/s, {:.0f} ns propagation; window {:.0f}, RTO {:.0f} ns "
+      "\nloss: {} messages of {:.0f} B, A -> B over {:.0f} Gbit/s, {:.0f} ns propagation; RTO {:.0f} ns "
       "(x{:.0f} per retry), fast retransmit {}\n",
       pts.empty() ? 0 : pts.front().messages, cfg.value("loss.message_bytes"), cfg.value("wire.rate") * 8 / 1e9,
-      cfg.value("loss.wire_latency") / 1e6, cfg.value("sack.window"), cfg.value("sack.rto") / 1e6,
+      cfg.value("loss.wire_latency") / 1e6, cfg.value("sack.rto") / 1e6,
       cfg.value("sack.rto_backoff"), cfg.value("sack.fast_retransmit") != 0 ? "on" : "off");
-  out += fmt::format("  {:<5} {:>6} {:>9} {:>9} {:>11} {:>10} {:>10} {:>10} {:>12} {:>11} {:>8} {:>7}  {}\n", "mode",
-                     "loss", "goodput", "derived", "resent B", "p50 ns", "p99 ns", "max ns", "deliverable", "finish ns",
+  out += fmt::format("  {:<5} {:>6} {:>6} {:>9} {:>9} {:>11} {:>10} {:>10} {:>10} {:>12} {:>11} {:>8} {:>7}  {}\n",
+                     "mode", "window", "loss", "goodput", "derived", "resent B", "p50 ns", "p99 ns", "max ns", "deliverable", "finish ns",
                      "timeouts", "lost", "exactly once, in order");
   for (const auto& p : pts)
-    out += fmt::format("  {:<5} {:>6.3f} {:>9.2f} {:>9.2f} {:>11} {:>10.1f} {:>10.1f} {:>10.1f} {:>12.2f} {:>11.2f} {:>8} {:>7}  {}\n",
-                       p.mode, p.loss, p.goodput_gbps, p.derived_goodput_gbps, p.retransmitted_bytes, p.p50_ns,
+    out += fmt::format("  {:<5} {:>6} {:>6.3f} {:>9.2f} {:>9.2f} {:>11} {:>10.1f} {:>10.1f} {:>10.1f} {:>12.2f} {:>11.2f} {:>8} {:>7}  {}\n",
+                       p.mode, p.window, p.loss, p.goodput_gbps, p.derived_goodput_gbps, p.retransmitted_bytes, p.p50_ns,
                        p.p99_ns, p.max_ns, p.complete_ns, p.finish_ns, p.timeouts, p.lost_packets,
                        p.failed ? "FAILED (retries exhausted)"
                                 : (p.exactly_once && p.in_order ? "yes" : "NO"));
@@ -208,11 +217,11 @@ std::string loss_table(const std::vector<LossPoint>& pts, const Config& cfg) {
 
 std::string loss_csv(const std::vector<LossPoint>& pts) {
   std::string out =
-      "mode,loss,messages,delivered,goodput_gbps,derived_goodput_gbps,line_gbps,retransmitted_bytes,p50_ns,p99_ns,"
+      "mode,window,loss,messages,delivered,goodput_gbps,derived_goodput_gbps,line_gbps,retransmitted_bytes,p50_ns,p99_ns,"
       "max_ns,complete_ns,finish_ns,timeouts,exactly_once,in_order\n";
   for (const auto& p : pts)
-    out += fmt::format("{},{:.6f},{},{},{:.4f},{:.4f},{:.4f},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{},{},{}\n", p.mode,
-                       p.loss, p.messages, p.delivered, p.goodput_gbps, p.derived_goodput_gbps, p.line_gbps,
+    out += fmt::format("{},{},{:.6f},{},{},{:.4f},{:.4f},{:.4f},{},{:.3f},{:.3f},{:.3f},{:.3f},{:.3f},{},{},{}\n", p.mode,
+                       p.window, p.loss, p.messages, p.delivered, p.goodput_gbps, p.derived_goodput_gbps, p.line_gbps,
                        p.retransmitted_bytes, p.p50_ns, p.p99_ns, p.max_ns, p.complete_ns, p.finish_ns, p.timeouts,
                        p.exactly_once ? 1 : 0, p.in_order ? 1 : 0);
   return out;

@@ -15,6 +15,7 @@ namespace ubsim {
 struct LossPoint {
   std::string mode;            // sack | gbn
   double loss = 0;             // data-packet loss probability
+  int window = 0;              // sack.window of the point
   double ack_loss = 0;
   uint64_t messages = 0, delivered = 0;
   double goodput_gbps = 0;     // delivered payload bits / (first accepted -> last delivered)
@@ -31,6 +32,7 @@ struct LossPoint {
 struct LossOptions {
   std::vector<std::string> modes = {"sack", "gbn"};
   std::vector<double> losses = {0};
+  std::vector<int> windows;          // sack.window per curve (empty: the configured one)
   std::vector<uint32_t> drop_once;   // data PSN offsets lost on their first transmission
 };
 

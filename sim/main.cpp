@@ -25,6 +25,7 @@
 #include "ordering_experiment.h"
 #include "raw_speed.h"
 #include "routes.h"
+#include "rtl_variant.h"
 #include "subprocess.h"
 #include "ubsim_build_info.h"
 
@@ -118,6 +119,7 @@ loss options:
                        0.01,0.02,0.03,0.05,0.07,0.1); acks lose at the same rate
                        unless loss.ack is set
   --drop LIST          PSN offsets lost on their first transmission (scripted)
+  --window LIST        sack.window per curve, e.g. 32,128,1024 (default: sack.window)
   --messages N         messages per point (loss.messages)
   --worked-case        spec 8's case: 8 x 4 KiB, 1 us propagation, PSN 0 lost once,
                        fast retransmit off, then on (SACK)
@@ -433,11 +435,13 @@ int cmd_ordering(Args& a) {
 
 int cmd_loss(Args& a) {
   Common c;
-  std::string mode = "both", losses = "0,0.001,0.002,0.005,0.01,0.02,0.03,0.05,0.07,0.1", drops, v;
+  std::string mode = "both", losses = "0,0.001,0.002,0.005,0.01,0.02,0.03,0.05,0.07,0.1", drops, windows, v;
   bool worked = false;
   while (!a.done()) {
     if (common_option(a, c)) continue;
-    if (a.option("--mode", mode) || a.option("--loss", losses) || a.option("--drop", drops)) continue;
+    if (a.option("--mode", mode) || a.option("--loss", losses) || a.option("--drop", drops) ||
+        a.option("--window", windows))
+      continue;
     if (a.option("--messages", v)) { c.cfg.apply_set("loss.messages=" + std::to_string(parse_count("--messages", v, 1, 10000000))); continue; }
     if (a.flag("--worked-case")) { worked = true; continue; }
     throw CliError("unknown option '" + a.peek() + "' for 'ubsim loss'");
@@ -454,6 +458,8 @@ int cmd_loss(Args& a) {
       throw CliError("option --loss: '" + item + "' is not a probability in [0, 1)");
     o.losses.push_back(f);
   }
+  for (const auto& item : windows.empty() ? std::vector<std::string>{} : split_list(windows))
+    o.windows.push_back(static_cast<int>(parse_count("--window", item, 128, static_cast<uint64_t>(rtl_variant::kSackMaxWindow))));
   for (const auto& item : drops.empty() ? std::vector<std::string>{} : split_list(drops))
     o.drop_once.push_back(static_cast<uint32_t>(parse_count("--drop", item, 0, 16777215)));
   std::vector<LossPoint> pts;
