@@ -37,6 +37,8 @@ class Args {
     if (a_[i_] == name) { ++i_; return true; }
     return false;
   }
+  // Takes the next argument as a positional value.
+  void positional(std::string& value) { value = a_[i_++]; }
 
  private:
   std::vector<std::string> a_;

@@ -2,6 +2,7 @@
 // simulation runs in its own child process (one SystemC elaboration each).
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <chrono>
@@ -25,6 +26,7 @@
 #include "ordering_experiment.h"
 #include "raw_speed.h"
 #include "routes.h"
+#include "sweep.h"
 #include "rtl_variant.h"
 #include "subprocess.h"
 #include "ubsim_build_info.h"
@@ -59,6 +61,8 @@ commands:
             end-to-end SO on the two-node model; FST of the isolation runs
   loss      SACK engine vs GoBackN under loss (spec 8): goodput, resent bytes,
             message latency, exactly-once/in-order verdict per loss rate
+  sweep     any experiment over a grid of parameters (and RTL variants), each
+            point in its own process, -j at a time, resumable, merged
   params    list every configuration parameter (unit, default, range, meaning)
   bench     simulator speed: 1,000,000 sequential reads per path, and the raw
             verilated model's cycles/s beside the co-simulation's
@@ -123,6 +127,20 @@ loss options:
   --messages N         messages per point (loss.messages)
   --worked-case        spec 8's case: 8 x 4 KiB, 1 us propagation, PSN 0 lost once,
                        fast retransmit off, then on (SACK)
+
+sweep:  ubsim sweep EXPERIMENT --grid KEY=SPEC [--grid ...] [-j N] [--out DIR]
+                   [--metric COLUMN --x KEY] [--emit-jobs] [-- EXPERIMENT OPTIONS]
+        ubsim sweep --merge DIR
+  --grid KEY=SPEC      SPEC: a list "a,b,c" or a range "lo..hi:step" in the key's unit
+                       (wire.latency=50ns..500ns:50ns, clock=250MHz,322MHz); grids are
+                       crossed; KEY "variant" takes RTL variants from rtl/variants.toml
+  -j N                 points run at once (default: the number of cores)
+  --out DIR            points, plan, merged sweep.csv / sweep.json (default sweep-out);
+                       rerunning into the same DIR runs only the missing points
+  --metric C --x KEY   also plot column C of sweep.csv against KEY (sweep.png)
+  --emit-jobs          write DIR/jobs.txt (one shell command per missing point, for GNU
+                       parallel or a Slurm array) and print the merge command
+  --merge DIR          merge the finished points of DIR (after running jobs.txt)
 
 bench options:
   --ops N              reads per path (default 1000000)
@@ -494,6 +512,69 @@ int cmd_loss(Args& a) {
   return 0;
 }
 
+int cmd_sweep(const std::vector<std::string>& args) {
+  std::vector<std::string> own, exp_args;
+  bool rest = false;
+  for (const auto& x : args) {
+    if (rest) exp_args.push_back(x);
+    else if (x == "--") rest = true;
+    else own.push_back(x);
+  }
+  Args a(own);
+  std::string experiment, out = "sweep-out", merge_dir, metric, x_key, v;
+  std::vector<std::string> grids;
+  int jobs = static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
+  bool emit = false;
+  while (!a.done()) {
+    if (a.option("--grid", v)) { grids.push_back(v); continue; }
+    if (a.option("-j", v)) { jobs = static_cast<int>(parse_count("-j", v, 1, 256)); continue; }
+    if (a.option("--out", out) || a.option("--merge", merge_dir) || a.option("--metric", metric) ||
+        a.option("--x", x_key))
+      continue;
+    if (a.flag("--emit-jobs")) { emit = true; continue; }
+    if (!a.peek().empty() && a.peek()[0] != '-' && experiment.empty()) {
+      std::string e;
+      a.positional(e);
+      experiment = e;
+      continue;
+    }
+    throw CliError("unknown option '" + a.peek() + "' for 'ubsim sweep'");
+  }
+  SweepPlan plan;
+  if (!merge_dir.empty()) {
+    plan = load_plan(merge_dir);
+  } else {
+    static const std::vector<std::string> kExperiments = {"latency", "load", "issue-rate", "ctx-cache", "ordering", "loss"};
+    if (std::find(kExperiments.begin(), kExperiments.end(), experiment) == kExperiments.end())
+      throw CliError("sweep: '" + experiment + "' is not an experiment (latency, load, issue-rate, ctx-cache, ordering, loss)");
+    if (grids.empty()) throw CliError("sweep: no --grid KEY=SPEC given");
+    std::vector<SweepAxis> axes;
+    for (const auto& g : grids) axes.push_back(parse_grid(g));   // every grid checked before any point runs
+    if (!x_key.empty() && std::none_of(axes.begin(), axes.end(), [&](const SweepAxis& ax) { return ax.key == x_key; }))
+      throw CliError("option --x: '" + x_key + "' is not a swept key");
+    plan = make_plan(experiment, exp_args, axes, out, true);
+    plan.metric = metric;
+    plan.x_key = x_key;
+    save_plan(plan);
+    if (emit) {
+      std::cout << emit_jobs(plan);
+      return 0;
+    }
+    const SweepRun run = run_points(plan, jobs);
+    std::fprintf(stderr, "sweep: %zu points: %zu reused, %zu run, %zu failed\n", run.total, run.reused, run.ran,
+                 run.failed);
+  }
+  const auto failures = merge_points(plan);
+  for (const auto& f : failures) std::fprintf(stderr, "sweep: point failed: %s\n", f.c_str());
+  std::fprintf(stderr, "ubsim: wrote %s/{sweep.csv,sweep.json,plan.json,points/}\n", plan.dir.c_str());
+  if (!plan.metric.empty() && !plan.x_key.empty()) {
+    const std::string cmd = fmt::format("/usr/bin/python3 {}/scripts/plot_sweep.py {}/sweep.csv '{}' '{}' {}/sweep.png",
+                                        build_info::kSourceDir, plan.dir, plan.metric, plan.x_key, plan.dir);
+    if (std::system(cmd.c_str()) != 0) std::fprintf(stderr, "ubsim: warning: plot not written (%s)\n", cmd.c_str());
+  }
+  return failures.empty() ? 0 : 3;
+}
+
 int cmd_bench(Args& a) {
   Common c;
   std::string path = "all", v;
@@ -556,8 +637,9 @@ extern "C" int sc_main(int argc, char** argv) {
     if (cmd == "ctx-cache") return cmd_ctx_cache(a);
     if (cmd == "ordering") return cmd_ordering(a);
     if (cmd == "loss") return cmd_loss(a);
+    if (cmd == "sweep") return cmd_sweep(std::vector<std::string>(args.begin() + 1, args.end()));
     throw CliError("unknown command '" + cmd +
-                   "' (commands: latency, load, issue-rate, ctx-cache, ordering, loss, params, bench, help)");
+                   "' (commands: latency, load, issue-rate, ctx-cache, ordering, loss, sweep, params, bench, help)");
   } catch (const ConfigError& e) {
     std::fprintf(stderr, "ubsim: error: %s\n", e.what());
     return 2;

@@ -1,0 +1,131 @@
+// A small JSON reader for ubsim's own result documents (sweep merging):
+// objects keep their key order, numbers keep their text so a merged file
+// repeats them byte for byte.
+#pragma once
+#include <cctype>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace ubsim::json {
+
+struct Value {
+  enum Kind { Null, Bool, Number, String, Array, Object } kind = Null;
+  std::string text;                                    // number text, string value, "true"/"false"
+  std::vector<Value> items;                            // array
+  std::vector<std::pair<std::string, Value>> fields;   // object, in document order
+  const Value* get(const std::string& key) const {
+    for (const auto& [k, v] : fields)
+      if (k == key) return &v;
+    return nullptr;
+  }
+};
+
+class Reader {
+ public:
+  explicit Reader(const std::string& s) : s_(s) {}
+  Value parse() {
+    Value v = value();
+    ws();
+    if (i_ != s_.size()) fail("trailing text");
+    return v;
+  }
+
+ private:
+  [[noreturn]] void fail(const char* what) const {
+    throw std::runtime_error(std::string("JSON: ") + what + " at offset " + std::to_string(i_));
+  }
+  void ws() {
+    while (i_ < s_.size() && (s_[i_] == ' ' || s_[i_] == '\n' || s_[i_] == '\r' || s_[i_] == '\t')) ++i_;
+  }
+  bool eat(char c) {
+    ws();
+    if (i_ < s_.size() && s_[i_] == c) {
+      ++i_;
+      return true;
+    }
+    return false;
+  }
+  std::string str() {
+    if (!eat('"')) fail("string expected");
+    std::string out;
+    while (i_ < s_.size() && s_[i_] != '"') {
+      char c = s_[i_++];
+      if (c == '\\') {
+        if (i_ >= s_.size()) fail("bad escape");
+        const char e = s_[i_++];
+        switch (e) {
+          case 'n': out += '\n'; break;
+          case 't': out += '\t'; break;
+          case 'r': out += '\r'; break;
+          case 'b': out += '\b'; break;
+          case 'f': out += '\f'; break;
+          case 'u': {
+            if (i_ + 4 > s_.size()) fail("bad \\u escape");
+            const unsigned cp = static_cast<unsigned>(std::stoul(s_.substr(i_, 4), nullptr, 16));
+            i_ += 4;
+            if (cp < 0x80) out += static_cast<char>(cp);
+            else if (cp < 0x800) { out += static_cast<char>(0xc0 | (cp >> 6)); out += static_cast<char>(0x80 | (cp & 0x3f)); }
+            else { out += static_cast<char>(0xe0 | (cp >> 12)); out += static_cast<char>(0x80 | ((cp >> 6) & 0x3f)); out += static_cast<char>(0x80 | (cp & 0x3f)); }
+            break;
+          }
+          default: out += e;
+        }
+      } else {
+        out += c;
+      }
+    }
+    if (!eat('"')) fail("unterminated string");
+    return out;
+  }
+  Value value() {
+    ws();
+    if (i_ >= s_.size()) fail("value expected");
+    Value v;
+    const char c = s_[i_];
+    if (c == '{') {
+      ++i_;
+      v.kind = Value::Object;
+      if (eat('}')) return v;
+      do {
+        std::string k = str();
+        if (!eat(':')) fail("':' expected");
+        v.fields.emplace_back(std::move(k), value());
+      } while (eat(','));
+      if (!eat('}')) fail("'}' expected");
+    } else if (c == '[') {
+      ++i_;
+      v.kind = Value::Array;
+      if (eat(']')) return v;
+      do v.items.push_back(value());
+      while (eat(','));
+      if (!eat(']')) fail("']' expected");
+    } else if (c == '"') {
+      v.kind = Value::String;
+      v.text = str();
+    } else if (s_.compare(i_, 4, "true") == 0 || s_.compare(i_, 5, "false") == 0) {
+      v.kind = Value::Bool;
+      v.text = s_[i_] == 't' ? "true" : "false";
+      i_ += v.text.size();
+    } else if (s_.compare(i_, 4, "null") == 0) {
+      i_ += 4;
+    } else {
+      const size_t start = i_;
+      while (i_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[i_])) || s_[i_] == '-' ||
+                                s_[i_] == '+' || s_[i_] == '.' || s_[i_] == 'e' || s_[i_] == 'E'))
+        ++i_;
+      if (i_ == start) fail("unexpected character");
+      v.kind = Value::Number;
+      v.text = s_.substr(start, i_ - start);
+    }
+    return v;
+  }
+  const std::string& s_;
+  size_t i_ = 0;
+};
+
+inline Value parse(const std::string& text) { return Reader(text).parse(); }
+
+}  // namespace ubsim::json

@@ -1,0 +1,484 @@
+#include "sweep.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include "cli.h"
+#include "config.h"
+#include "json.h"
+#include "json_value.h"
+#include "params.h"
+#include "ubsim_build_info.h"
+#include "units.h"
+
+namespace ubsim {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+[[noreturn]] void grid_error(const std::string& key, const std::string& msg) {
+  throw CliError("option --grid: key '" + key + "': " + msg);
+}
+
+std::string self_binary() {
+  std::error_code ec;
+  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
+  if (ec) throw std::runtime_error("sweep: cannot find the ubsim binary (/proc/self/exe)");
+  return p.string();
+}
+
+std::string fnv_hex(const std::string& s) {
+  uint64_t h = 1469598103934665603ULL;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 1099511628211ULL;
+  }
+  return fmt::format("{:016x}", h);
+}
+
+std::string read_file(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+void write_file_atomic(const fs::path& p, const std::string& text) {
+  const fs::path tmp = p.string() + ".tmp";
+  {
+    std::ofstream f(tmp);
+    f << text;
+    if (!f) throw std::runtime_error("sweep: cannot write " + tmp.string());
+  }
+  fs::rename(tmp, p);
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+}  // namespace
+
+// ---------------- variants ----------------
+
+std::vector<RtlVariant> load_variants() {
+  const std::string path = std::string(build_info::kSourceDir) + "/rtl/variants.toml";
+  std::vector<RtlVariant> out;
+  toml::table t;
+  try {
+    t = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    throw CliError(path + ": " + std::string(e.description()));
+  }
+  for (const auto& [name, node] : t) {
+    RtlVariant v;
+    v.name = std::string(name.str());
+    const auto* tab = node.as_table();
+    if (!tab) throw CliError(path + ": variant '" + v.name + "' is not a table");
+    if (const auto* b = (*tab)["build"].as_table())
+      for (const auto& [k, val] : *b) {
+        const auto n = val.value<int64_t>();
+        const auto s = val.value<std::string>();
+        if (!n && !s) throw CliError(path + ": variant '" + v.name + "': build." + std::string(k.str()) + " is not a value");
+        v.build.emplace_back(std::string(k.str()), n ? std::to_string(*n) : *s);
+      }
+    if (const auto* s = (*tab)["set"].as_array())
+      for (const auto& e : *s)
+        if (auto txt = e.value<std::string>()) v.sets.push_back(*txt);
+    v.description = (*tab)["description"].value_or(std::string());
+    out.push_back(v);
+  }
+  return out;
+}
+
+std::string variant_binary(const RtlVariant& v, bool build) {
+  if (v.name == "default") return self_binary();
+  const fs::path dir = fs::path(build_info::kSourceDir) / "build-variants" / v.name;
+  const fs::path bin = dir / "sim" / "ubsim";
+  if (!build) return bin.string();
+  fs::create_directories(dir);
+  std::string configure = fmt::format("cmake -S {} -B {} -DCMAKE_BUILD_TYPE=Release -DUBSIM_VARIANT={}",
+                                      shell_quote(build_info::kSourceDir), shell_quote(dir.string()),
+                                      shell_quote(v.name));
+  for (const auto& [k, val] : v.build) configure += " " + shell_quote("-D" + k + "=" + val);
+  const std::string log = (dir / "build.log").string();
+  const std::string cmd = configure + " > " + shell_quote(log) + " 2>&1 && cmake --build " + shell_quote(dir.string()) +
+                          " --target ubsim -j 2 >> " + shell_quote(log) + " 2>&1";
+  std::fprintf(stderr, "sweep: RTL variant '%s': building (or reusing) %s\n", v.name.c_str(), dir.c_str());
+  if (std::system(cmd.c_str()) != 0)
+    throw std::runtime_error("sweep: building RTL variant '" + v.name + "' failed: see " + log);
+  return bin.string();
+}
+
+// ---------------- grid ----------------
+
+SweepAxis parse_grid(const std::string& spec) {
+  const auto eq = spec.find('=');
+  if (eq == std::string::npos || eq == 0 || eq + 1 == spec.size())
+    throw CliError("option --grid: '" + spec + "' is not KEY=LIST or KEY=LO..HI:STEP");
+  SweepAxis axis;
+  axis.key = spec.substr(0, eq);
+  const std::string rest = spec.substr(eq + 1);
+  if (axis.key == "variant") {
+    const auto variants = load_variants();
+    for (const auto& name : split_list(rest)) {
+      bool found = false;
+      for (const auto& v : variants) found = found || v.name == name;
+      if (!found) grid_error("variant", "'" + name + "' is not declared in rtl/variants.toml");
+      axis.values.push_back(name);
+    }
+    return axis;
+  }
+  const ParamDef* def = find_param(axis.key);
+  if (!def) grid_error(axis.key, "unknown key (ubsim params lists them)");
+  if (def->unit == Unit::Routes) grid_error(axis.key, "routes cannot be swept");
+  auto parse = [&](const std::string& text) {
+    const Parsed v = parse_value(def->unit, text);
+    if (!v.error.empty()) grid_error(axis.key, "'" + text + "': " + v.error);
+    return v.value;
+  };
+  const auto dots = rest.find("..");
+  if (dots != std::string::npos) {
+    const auto colon = rest.find(':', dots);
+    if (colon == std::string::npos) grid_error(axis.key, "range '" + rest + "' needs a step: LO..HI:STEP");
+    const double lo = parse(rest.substr(0, dots));
+    const double hi = parse(rest.substr(dots + 2, colon - dots - 2));
+    const double step = parse(rest.substr(colon + 1));
+    if (!(step > 0)) grid_error(axis.key, "range '" + rest + "': the step must be positive");
+    if (lo > hi) grid_error(axis.key, "range '" + rest + "' is empty (LO above HI)");
+    const double n = std::floor((hi - lo) / step + 1e-9) + 1;
+    if (n > 100000) grid_error(axis.key, "range '" + rest + "' has more than 100000 values");
+    for (int i = 0; i < static_cast<int>(n); ++i) axis.values.push_back(format_value(def->unit, lo + i * step));
+  } else {
+    for (const auto& item : split_list(rest)) {
+      if (item.empty()) grid_error(axis.key, "empty value in '" + rest + "'");
+      axis.values.push_back(format_value(def->unit, parse(item)));
+    }
+  }
+  // the value's range and cross checks, as a run would see them
+  for (const auto& v : axis.values) {
+    Config scratch;
+    try {
+      scratch.apply_set(axis.key + "=" + v);
+    } catch (const ConfigError& e) {
+      grid_error(axis.key, e.what());
+    }
+  }
+  return axis;
+}
+
+SweepPlan make_plan(const std::string& experiment, const std::vector<std::string>& experiment_args,
+                    const std::vector<SweepAxis>& axes, const std::string& dir, bool build_variants) {
+  SweepPlan plan;
+  plan.experiment = experiment;
+  plan.experiment_args = experiment_args;
+  plan.axes = axes;
+  plan.dir = fs::absolute(dir).string();
+  std::map<std::string, RtlVariant> variants;
+  for (const auto& v : load_variants()) variants[v.name] = v;
+  std::map<std::string, std::string> binaries;   // built once per variant
+  std::vector<size_t> idx(axes.size(), 0);
+  const std::string self = self_binary();
+  for (;;) {
+    SweepPoint p;
+    std::vector<std::string> sets;
+    std::string variant = "default";
+    for (size_t a = 0; a < axes.size(); ++a) {
+      const std::string& v = axes[a].values[idx[a]];
+      p.values.push_back(v);
+      if (axes[a].key == "variant") variant = v;
+      else sets.push_back(axes[a].key + "=" + v);
+    }
+    if (!binaries.count(variant))
+      binaries[variant] = variant == "default" ? self : variant_binary(variants.at(variant), build_variants);
+    p.argv = {binaries[variant], experiment};
+    p.argv.insert(p.argv.end(), experiment_args.begin(), experiment_args.end());
+    p.argv.insert(p.argv.end(), {"--format", "json"});
+    for (const auto& s : variants.count(variant) ? variants.at(variant).sets : std::vector<std::string>{})
+      p.argv.insert(p.argv.end(), {"--set", s});
+    for (const auto& s : sets) p.argv.insert(p.argv.end(), {"--set", s});
+    std::string key = "variant=" + variant;
+    for (size_t i = 1; i < p.argv.size(); ++i) key += '\x1f' + p.argv[i];
+    p.id = fnv_hex(key);
+    plan.points.push_back(p);
+    // next index of the cross product
+    size_t a = axes.size();
+    while (a > 0) {
+      --a;
+      if (++idx[a] < axes[a].values.size()) break;
+      idx[a] = 0;
+      if (a == 0) return plan;
+    }
+    if (axes.empty()) return plan;
+  }
+}
+
+// ---------------- running ----------------
+
+SweepRun run_points(const SweepPlan& plan, int jobs) {
+  const fs::path pts = fs::path(plan.dir) / "points";
+  fs::create_directories(pts);
+  SweepRun run;
+  run.total = plan.points.size();
+  std::vector<const SweepPoint*> todo;
+  for (const auto& p : plan.points) {
+    if (fs::exists(pts / (p.id + ".json"))) ++run.reused;
+    else todo.push_back(&p);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  auto progress = [&] {
+    const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    const size_t done = run.ran + run.failed;
+    const double left = done ? el / static_cast<double>(done) * static_cast<double>(todo.size() - done) : 0;
+    std::fprintf(stderr, "\rsweep: %zu/%zu points done (%zu reused, %zu failed), %.0f s elapsed, ~%.0f s left   ",
+                 run.reused + done, run.total, run.reused, run.failed, el, left);
+    std::fflush(stderr);
+  };
+  progress();
+  std::map<pid_t, const SweepPoint*> running;
+  size_t next = 0;
+  while (next < todo.size() || !running.empty()) {
+    while (next < todo.size() && static_cast<int>(running.size()) < jobs) {
+      const SweepPoint& p = *todo[next++];
+      const std::string out = (pts / (p.id + ".json.tmp")).string();
+      const std::string err = (pts / (p.id + ".err.tmp")).string();
+      const pid_t pid = ::fork();
+      if (pid < 0) throw std::runtime_error("sweep: fork failed");
+      if (pid == 0) {
+        const int fo = ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        const int fe = ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        if (fo < 0 || fe < 0) ::_exit(127);
+        ::dup2(fo, 1);
+        ::dup2(fe, 2);
+        std::vector<char*> argv;
+        for (const auto& a : p.argv) argv.push_back(const_cast<char*>(a.c_str()));
+        argv.push_back(nullptr);
+        ::execv(argv[0], argv.data());
+        ::_exit(127);
+      }
+      running[pid] = &p;
+    }
+    int status = 0;
+    const pid_t pid = ::waitpid(-1, &status, 0);
+    if (pid < 0) break;
+    auto it = running.find(pid);
+    if (it == running.end()) continue;
+    const SweepPoint& p = *it->second;
+    running.erase(it);
+    const fs::path out = pts / (p.id + ".json.tmp"), err = pts / (p.id + ".err.tmp");
+    std::error_code ec;
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+      fs::rename(out, pts / (p.id + ".json"));
+      fs::remove(err, ec);
+      fs::remove(pts / (p.id + ".err"), ec);
+      ++run.ran;
+    } else {
+      fs::remove(out, ec);
+      fs::rename(err, pts / (p.id + ".err"));
+      ++run.failed;
+    }
+    progress();
+  }
+  std::fprintf(stderr, "\n");
+  return run;
+}
+
+// ---------------- plan files and job lists ----------------
+
+void save_plan(const SweepPlan& plan) {
+  fs::create_directories(fs::path(plan.dir) / "points");
+  std::vector<std::string> axes, points, args;
+  for (const auto& a : plan.axes) {
+    std::vector<std::string> vals;
+    for (const auto& v : a.values) vals.push_back(json::str(v));
+    axes.push_back(json::object({{"key", json::str(a.key)}, {"values", json::array(vals)}}));
+  }
+  for (const auto& p : plan.points) {
+    std::vector<std::string> vals, argv;
+    for (const auto& v : p.values) vals.push_back(json::str(v));
+    for (const auto& a : p.argv) argv.push_back(json::str(a));
+    points.push_back(json::object({{"id", json::str(p.id)}, {"values", json::array(vals)}, {"argv", json::array(argv)}}));
+  }
+  for (const auto& a : plan.experiment_args) args.push_back(json::str(a));
+  write_file_atomic(fs::path(plan.dir) / "plan.json",
+                    json::object({{"experiment", json::str(plan.experiment)},
+                                  {"experiment_args", json::array(args)},
+                                  {"metric", json::str(plan.metric)},
+                                  {"x", json::str(plan.x_key)},
+                                  {"axes", json::array(axes)},
+                                  {"points", json::array(points, true)}}) + "\n");
+}
+
+SweepPlan load_plan(const std::string& dir) {
+  const fs::path path = fs::path(dir) / "plan.json";
+  if (!fs::exists(path)) throw CliError("sweep --merge: " + path.string() + " does not exist (run the sweep or --emit-jobs first)");
+  const json::Value v = json::parse(read_file(path));
+  SweepPlan plan;
+  plan.dir = fs::absolute(dir).string();
+  plan.experiment = v.get("experiment")->text;
+  plan.metric = v.get("metric")->text;
+  plan.x_key = v.get("x")->text;
+  for (const auto& a : v.get("experiment_args")->items) plan.experiment_args.push_back(a.text);
+  for (const auto& a : v.get("axes")->items) {
+    SweepAxis axis;
+    axis.key = a.get("key")->text;
+    for (const auto& x : a.get("values")->items) axis.values.push_back(x.text);
+    plan.axes.push_back(axis);
+  }
+  for (const auto& p : v.get("points")->items) {
+    SweepPoint pt;
+    pt.id = p.get("id")->text;
+    for (const auto& x : p.get("values")->items) pt.values.push_back(x.text);
+    for (const auto& x : p.get("argv")->items) pt.argv.push_back(x.text);
+    plan.points.push_back(pt);
+  }
+  return plan;
+}
+
+std::string emit_jobs(const SweepPlan& plan) {
+  save_plan(plan);
+  std::string jobs;
+  size_t n = 0;
+  for (const auto& p : plan.points) {
+    if (fs::exists(fs::path(plan.dir) / "points" / (p.id + ".json"))) continue;
+    std::string cmd;
+    for (const auto& a : p.argv) cmd += (cmd.empty() ? "" : " ") + shell_quote(a);
+    const std::string base = shell_quote(plan.dir + "/points/" + p.id);
+    jobs += fmt::format("{} > {}.json.tmp 2> {}.err.tmp && mv {}.json.tmp {}.json && rm -f {}.err.tmp || mv {}.err.tmp {}.err\n",
+                        cmd, base, base, base, base, base, base, base);
+    ++n;
+  }
+  write_file_atomic(fs::path(plan.dir) / "jobs.txt", jobs);
+  return fmt::format("{}/jobs.txt: {} commands (one per point still missing)\nmerge: {} sweep --merge {}\n",
+                     plan.dir, n, shell_quote(self_binary()), shell_quote(plan.dir));
+}
+
+// ---------------- merge ----------------
+
+namespace {
+
+// Flattens a result object into (column, value) pairs: nested objects as
+// "a.b"; arrays and the run's own wall-time figures ("sim") are left out,
+// so the merge depends only on simulated results.
+void flatten(const json::Value& v, const std::string& prefix, std::vector<std::pair<std::string, const json::Value*>>& out) {
+  for (const auto& [k, f] : v.fields) {
+    if (k == "sim" || f.kind == json::Value::Array) continue;
+    const std::string name = prefix.empty() ? k : prefix + "." + k;
+    if (f.kind == json::Value::Object) flatten(f, name, out);
+    else out.emplace_back(name, &f);
+  }
+}
+
+std::string csv_cell(const json::Value& v) {
+  if (v.kind == json::Value::Null) return "";
+  if (v.kind != json::Value::String) return v.text;
+  if (v.text.find_first_of(",\"\n") == std::string::npos) return v.text;
+  std::string out = "\"";
+  for (char c : v.text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+std::string json_text(const json::Value& v) {
+  switch (v.kind) {
+    case json::Value::Null: return "null";
+    case json::Value::String: return json::str(v.text);
+    default: return v.text;
+  }
+}
+
+}  // namespace
+
+std::vector<std::string> merge_points(const SweepPlan& plan) {
+  const fs::path pts = fs::path(plan.dir) / "points";
+  std::vector<std::string> failures, columns, rows_json;
+  std::map<std::string, bool> known;
+  struct Row {
+    const SweepPoint* point;
+    std::vector<std::pair<std::string, const json::Value*>> cells;
+  };
+  std::vector<json::Value> docs;   // keep the parsed documents alive
+  docs.reserve(plan.points.size());
+  std::vector<Row> rows;
+  for (const auto& p : plan.points) {
+    const fs::path doc = pts / (p.id + ".json");
+    std::string point_obj;
+    {
+      std::vector<std::pair<std::string, std::string>> kv;
+      for (size_t a = 0; a < plan.axes.size(); ++a) kv.emplace_back(plan.axes[a].key, json::str(p.values[a]));
+      point_obj = json::object(kv);
+    }
+    if (!fs::exists(doc)) {
+      const fs::path err = pts / (p.id + ".err");
+      std::string why = fs::exists(err) ? read_file(err) : std::string("not run");
+      while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+      const auto nl = why.rfind('\n');
+      if (nl != std::string::npos) why = why.substr(nl + 1);
+      std::string label;
+      for (size_t a = 0; a < plan.axes.size(); ++a) label += (a ? " " : "") + plan.axes[a].key + "=" + p.values[a];
+      failures.push_back(label + ": " + why);
+      rows_json.push_back(json::object({{"point", point_obj}, {"status", json::str("failed")}, {"error", json::str(why)}}));
+      continue;
+    }
+    docs.push_back(json::parse(read_file(doc)));
+    const json::Value* results = docs.back().get("results");
+    std::vector<std::string> res_json;
+    if (results)
+      for (const auto& r : results->items) {
+        Row row{&p, {}};
+        flatten(r, "", row.cells);
+        std::vector<std::pair<std::string, std::string>> kv;
+        for (const auto& [k, v] : row.cells) {
+          if (!known[k]) {
+            known[k] = true;
+            columns.push_back(k);
+          }
+          kv.emplace_back(k, json_text(*v));
+        }
+        res_json.push_back(json::object(kv));
+        rows.push_back(std::move(row));
+      }
+    rows_json.push_back(json::object({{"point", point_obj}, {"status", json::str("ok")}, {"results", json::array(res_json)}}));
+  }
+  std::string csv;
+  for (const auto& a : plan.axes) csv += a.key + ",";
+  for (size_t c = 0; c < columns.size(); ++c) csv += (c ? "," : "") + columns[c];
+  csv += "\n";
+  for (const auto& row : rows) {
+    for (const auto& v : row.point->values) csv += v + ",";
+    for (size_t c = 0; c < columns.size(); ++c) {
+      if (c) csv += ",";
+      for (const auto& [k, v] : row.cells)
+        if (k == columns[c]) {
+          csv += csv_cell(*v);
+          break;
+        }
+    }
+    csv += "\n";
+  }
+  std::vector<std::string> axes;
+  for (const auto& a : plan.axes) axes.push_back(json::str(a.key));
+  write_file_atomic(fs::path(plan.dir) / "sweep.csv", csv);
+  write_file_atomic(fs::path(plan.dir) / "sweep.json",
+                    json::object({{"experiment", json::str(plan.experiment)},
+                                  {"swept", json::array(axes)},
+                                  {"points", json::array(rows_json, true)}}) + "\n");
+  return failures;
+}
+
+}  // namespace ubsim
