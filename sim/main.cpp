@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -61,6 +62,8 @@ commands:
             end-to-end SO on the two-node model; FST of the isolation runs
   loss      SACK engine vs GoBackN under loss (spec 8): goodput, resent bytes,
             message latency, exactly-once/in-order verdict per loss rate
+  compare   BASE.toml CANDIDATE.toml: the experiments with each configuration,
+            every figure's absolute and relative difference
   sweep     any experiment over a grid of parameters (and RTL variants), each
             point in its own process, -j at a time, resumable, merged
   params    list every configuration parameter (unit, default, range, meaning)
@@ -127,6 +130,11 @@ loss options:
   --messages N         messages per point (loss.messages)
   --worked-case        spec 8's case: 8 x 4 KiB, 1 us propagation, PSN 0 lost once,
                        fast retransmit off, then on (SACK)
+
+compare: ubsim compare BASE.toml CANDIDATE.toml [--experiments latency,ctx-cache,...]
+                   [--all] [-- EXPERIMENT OPTIONS]
+  --experiments LIST   experiments to run with both files (default latency)
+  --all                list every figure, not only those that differ
 
 sweep:  ubsim sweep EXPERIMENT --grid KEY=SPEC [--grid ...] [-j N] [--out DIR]
                    [--metric COLUMN --x KEY] [--emit-jobs] [-- EXPERIMENT OPTIONS]
@@ -575,6 +583,67 @@ int cmd_sweep(const std::vector<std::string>& args) {
   return failures.empty() ? 0 : 3;
 }
 
+int cmd_compare(const std::vector<std::string>& args) {
+  std::vector<std::string> own, exp_args;
+  bool rest = false;
+  for (const auto& x : args) {
+    if (rest) exp_args.push_back(x);
+    else if (x == "--") rest = true;
+    else own.push_back(x);
+  }
+  Args a(own);
+  Common c;
+  std::string experiments = "latency";
+  std::vector<std::string> files;
+  bool all = false;
+  while (!a.done()) {
+    if (a.option("--experiments", experiments)) continue;
+    if (a.flag("--all")) { all = true; continue; }
+    if (a.option("--format", c.format) || a.option("--out", c.out_dir)) continue;
+    if (!a.peek().empty() && a.peek()[0] != '-') {
+      std::string f;
+      a.positional(f);
+      files.push_back(f);
+      continue;
+    }
+    throw CliError("unknown option '" + a.peek() + "' for 'ubsim compare'");
+  }
+  if (files.size() != 2) throw CliError("compare: give two configuration files: BASE.toml CANDIDATE.toml");
+  for (const auto& f : files) {
+    Config check;
+    check.load_file(f);   // a bad file fails here, naming the key and the file
+    check.validate();
+  }
+  std::vector<std::string> exps = split_list(experiments);
+  const auto rows = compare_configs(files[0], files[1], exps, exp_args);
+  std::string table = fmt::format("\ncompare: base {} vs candidate {}\n  {:<10} {:<26} {:<36} {:>14} {:>14} {:>12} {:>9}\n",
+                                  files[0], files[1], "experiment", "row", "figure", "base", "candidate", "diff",
+                                  "rel");
+  std::string csv = "experiment,row,figure,base,candidate,diff,rel\n";
+  std::vector<std::string> results;
+  size_t shown = 0;
+  for (const auto& r : rows) {
+    const double diff = r.candidate - r.base;
+    const double rel = r.base != 0 ? diff / std::fabs(r.base) : 0;
+    csv += fmt::format("{},\"{}\",{},{:.10g},{:.10g},{:.10g},{:.6g}\n", r.experiment, r.row, r.figure, r.base,
+                       r.candidate, diff, rel);
+    results.push_back(json::object({{"experiment", json::str(r.experiment)}, {"row", json::str(r.row)},
+                                    {"figure", json::str(r.figure)}, {"base", json::num(r.base)},
+                                    {"candidate", json::num(r.candidate)}, {"diff", json::num(diff)},
+                                    {"rel", json::num(rel)}}));
+    if (!all && diff == 0) continue;
+    ++shown;
+    table += fmt::format("  {:<10} {:<26} {:<36} {:>14.6g} {:>14.6g} {:>+12.6g} {:>+8.2f}%\n", r.experiment,
+                         r.row.substr(0, 26), r.figure.substr(0, 36), r.base, r.candidate, diff, 100 * rel);
+  }
+  table += fmt::format("  {} figures compared, {} differ{}\n", rows.size(),
+                       std::count_if(rows.begin(), rows.end(), [](const CompareRow& r) { return r.candidate != r.base; }),
+                       all ? "" : " (shown; --all lists every one)");
+  (void)shown;
+  emit(c, "compare", document("compare", c.cfg, results), table, csv, "plot_compare.py");
+  return 0;
+}
+
 int cmd_bench(Args& a) {
   Common c;
   std::string path = "all", v;
@@ -638,8 +707,9 @@ extern "C" int sc_main(int argc, char** argv) {
     if (cmd == "ordering") return cmd_ordering(a);
     if (cmd == "loss") return cmd_loss(a);
     if (cmd == "sweep") return cmd_sweep(std::vector<std::string>(args.begin() + 1, args.end()));
+    if (cmd == "compare") return cmd_compare(std::vector<std::string>(args.begin() + 1, args.end()));
     throw CliError("unknown command '" + cmd +
-                   "' (commands: latency, load, issue-rate, ctx-cache, ordering, loss, sweep, params, bench, help)");
+                   "' (commands: latency, load, issue-rate, ctx-cache, ordering, loss, sweep, compare, params, bench, help)");
   } catch (const ConfigError& e) {
     std::fprintf(stderr, "ubsim: error: %s\n", e.what());
     return 2;

@@ -481,4 +481,78 @@ std::vector<std::string> merge_points(const SweepPlan& plan) {
   return failures;
 }
 
+// ---------------- compare ----------------
+
+namespace {
+
+// Runs argv, returns its stdout; throws with its stderr's last line on failure.
+std::string capture(const std::vector<std::string>& argv) {
+  char out_path[] = "/tmp/ubsim_compare_XXXXXX";
+  char err_path[] = "/tmp/ubsim_compare_err_XXXXXX";
+  const int fo = ::mkstemp(out_path), fe = ::mkstemp(err_path);
+  if (fo < 0 || fe < 0) throw std::runtime_error("compare: cannot create a temporary file");
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::dup2(fo, 1);
+    ::dup2(fe, 2);
+    std::vector<char*> a;
+    for (const auto& x : argv) a.push_back(const_cast<char*>(x.c_str()));
+    a.push_back(nullptr);
+    ::execv(a[0], a.data());
+    ::_exit(127);
+  }
+  ::close(fo);
+  ::close(fe);
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  std::string out = read_file(out_path), err = read_file(err_path);
+  ::unlink(out_path);
+  ::unlink(err_path);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    while (!err.empty() && err.back() == '\n') err.pop_back();
+    const auto nl = err.rfind('\n');
+    throw CliError(nl == std::string::npos ? err : err.substr(nl + 1));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<CompareRow> compare_configs(const std::string& base_config, const std::string& candidate_config,
+                                        const std::vector<std::string>& experiments,
+                                        const std::vector<std::string>& experiment_args) {
+  std::vector<CompareRow> out;
+  const std::string self = self_binary();
+  for (const auto& exp : experiments) {
+    json::Value docs[2];
+    const std::string configs[2] = {base_config, candidate_config};
+    for (int k = 0; k < 2; ++k) {
+      std::vector<std::string> argv = {self, exp};
+      argv.insert(argv.end(), experiment_args.begin(), experiment_args.end());
+      argv.insert(argv.end(), {"--config", configs[k], "--format", "json"});
+      docs[k] = json::parse(capture(argv));
+    }
+    const json::Value* rb = docs[0].get("results");
+    const json::Value* rc = docs[1].get("results");
+    if (!rb || !rc) continue;
+    for (size_t i = 0; i < std::min(rb->items.size(), rc->items.size()); ++i) {
+      std::vector<std::pair<std::string, const json::Value*>> fb, fc;
+      flatten(rb->items[i], "", fb);
+      flatten(rc->items[i], "", fc);
+      std::string label;   // the row's identifying strings (path, stack, mode, scenario, ...)
+      for (const auto& [k, v] : fb)
+        if (v->kind == json::Value::String) label += (label.empty() ? "" : " ") + v->text;
+      for (const auto& [k, v] : fb) {
+        if (v->kind != json::Value::Number) continue;
+        for (const auto& [kc, vc] : fc)
+          if (kc == k && vc->kind == json::Value::Number) {
+            out.push_back({exp, label, k, std::stod(v->text), std::stod(vc->text)});
+            break;
+          }
+      }
+    }
+  }
+  return out;
+}
+
 }  // namespace ubsim

@@ -55,6 +55,17 @@ SweepPlan load_plan(const std::string& dir);
 // for byte the same whoever ran the points); returns the failures' lines.
 std::vector<std::string> merge_points(const SweepPlan& plan);
 
+// ubsim compare: the experiments run with each configuration file (each run
+// its own process), every numeric figure of their results paired by row
+// and shown with its absolute and relative difference.
+struct CompareRow {
+  std::string experiment, row, figure;
+  double base = 0, candidate = 0;
+};
+std::vector<CompareRow> compare_configs(const std::string& base_config, const std::string& candidate_config,
+                                        const std::vector<std::string>& experiments,
+                                        const std::vector<std::string>& experiment_args);
+
 // RTL build variants (rtl/variants.toml): name -> CMake options and the
 // runtime keys they imply; each builds once into build-variants/<name>.
 struct RtlVariant {

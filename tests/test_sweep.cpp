@@ -1,0 +1,148 @@
+// ubsim sweep through the command line: merged figures equal single runs,
+// reruns finish only the missing points, emitted jobs merge to the same
+// bytes, a failed point keeps the others, a bad grid runs nothing.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Run {
+  int status;
+  std::string out;
+};
+
+Run sh(const std::string& cmd) {
+  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
+  REQUIRE(p);
+  std::string out;
+  std::array<char, 4096> buf{};
+  size_t n;
+  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
+  const int st = pclose(p);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+
+std::string slurp(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+const std::string kBin = UBSIM_BIN;
+const std::string kGrid = " --grid wire.latency=100ns..300ns:100ns --grid clock=322MHz,400MHz";
+const std::string kExp = " -- --path ub-load --ops 300";
+
+fs::path fresh(const std::string& name) {
+  const fs::path d = fs::temp_directory_path() / ("ubsim_sweep_" + name);
+  fs::remove_all(d);
+  return d;
+}
+
+}  // namespace
+
+TEST_CASE("sweep: merged figures equal single runs, and a rerun runs only the missing points", "[sweep]") {
+  const fs::path dir = fresh("a");
+  Run r = sh(kBin + " sweep latency -j 2 --out " + dir.string() + kGrid + kExp);
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  const std::string csv = slurp(dir / "sweep.csv");
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 6);
+  CHECK(csv.rfind("wire.latency,clock,", 0) == 0);
+  // the point (200 ns, 400 MHz) against the same run on its own
+  const Run one = sh(kBin + " latency --path ub-load --ops 300 --set wire.latency=200ns --set clock=400MHz --format json");
+  const std::string key = "\"measured_total_ns\": {\"mean\": ";
+  const auto pos = one.out.find(key);
+  REQUIRE(pos != std::string::npos);
+  const auto start = pos + key.size();
+  const std::string mean = one.out.substr(start, one.out.find(',', start) - start);
+  std::istringstream lines(csv);
+  std::string line, row;
+  while (std::getline(lines, line))
+    if (line.rfind("200ns,400MHz,", 0) == 0) row = line;
+  INFO(row);
+  CHECK(row.find("," + mean + ",") != std::string::npos);
+
+  // two points lost (e.g. a killed run): only they run again
+  int removed = 0;
+  for (const auto& e : fs::directory_iterator(dir / "points"))
+    if (e.path().extension() == ".json" && removed < 2) {
+      fs::remove(e.path());
+      ++removed;
+    }
+  const std::string before = slurp(dir / "sweep.json");
+  r = sh(kBin + " sweep latency -j 2 --out " + dir.string() + kGrid + kExp);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("6 points: 4 reused, 2 run, 0 failed") != std::string::npos);
+  CHECK(slurp(dir / "sweep.json") == before);
+}
+
+TEST_CASE("sweep: emitted jobs, run elsewhere and merged, give the same bytes", "[sweep]") {
+  const fs::path a = fresh("b1"), b = fresh("b2");
+  REQUIRE(sh(kBin + " sweep latency -j 2 --out " + a.string() + kGrid + kExp).status == 0);
+  const Run e = sh(kBin + " sweep latency --emit-jobs --out " + b.string() + kGrid + kExp);
+  INFO(e.out);
+  REQUIRE(e.status == 0);
+  CHECK(std::count(e.out.begin(), e.out.end(), '\n') == 2);
+  REQUIRE(sh("bash " + (b / "jobs.txt").string()).status == 0);   // what GNU parallel or a Slurm array would run
+  REQUIRE(sh(kBin + " sweep --merge " + b.string()).status == 0);
+  CHECK(slurp(a / "sweep.csv") == slurp(b / "sweep.csv"));
+  CHECK(slurp(a / "sweep.json") == slurp(b / "sweep.json"));
+}
+
+TEST_CASE("sweep: a failed point is reported and the others are kept", "[sweep]") {
+  const fs::path dir = fresh("c");
+  // 200 cycles passes the key's range but not the RTL's build maximum: that point fails at run time
+  const Run r = sh(kBin + " sweep latency --out " + dir.string() + " --grid pipeline.ub_load=8,200 -- --path ub-load --ops 50");
+  INFO(r.out);
+  CHECK(r.status == 3);
+  CHECK(r.out.find("point failed: pipeline.ub_load=200: ") != std::string::npos);
+  CHECK(r.out.find("above the build maximum") != std::string::npos);
+  const std::string csv = slurp(dir / "sweep.csv");
+  CHECK(std::count(csv.begin(), csv.end(), '\n') == 2);   // header + the good point
+  CHECK(slurp(dir / "sweep.json").find("\"status\": \"failed\"") != std::string::npos);
+}
+
+TEST_CASE("sweep: a bad grid fails before any point runs, in one line, exit 2", "[sweep]") {
+  for (const char* g : {"no.such=1,2", "wire.latency=5,10", "wire.latency=500ns..50ns:50ns", "clock=1GHz..2GHz",
+                        "variant=no-such-variant"}) {
+    const fs::path dir = fresh("d");
+    const Run r = sh(kBin + " sweep latency --out " + dir.string() + " --grid " + g);
+    INFO(g << ": " << r.out);
+    CHECK(r.status == 2);
+    CHECK(r.out.rfind("ubsim: error: option --grid: key '", 0) == 0);
+    CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);
+    CHECK_FALSE(fs::exists(dir));
+  }
+}
+
+TEST_CASE("compare: the figures of two configurations side by side", "[sweep]") {
+  const std::string data = UBSIM_TEST_DATA;
+  const Run r = sh(kBin + " compare " + data + "/defaults.toml " + data + "/wire_50ns.toml --format csv -- --path ub-load --ops 200");
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  // the read crosses the wire twice: 2 x 50 ns less, measured
+  std::istringstream lines(r.out);
+  std::string line;
+  bool seen = false;
+  while (std::getline(lines, line))
+    if (line.find(",measured_total_ns.mean,") != std::string::npos) {
+      seen = true;
+      const double diff = std::stod(line.substr(line.rfind(',', line.rfind(',') - 1) + 1));
+      CHECK(diff == Approx(-100).margin(3.2));   // within a clock cycle of alignment
+    }
+  CHECK(seen);
+  // a bad file fails before anything runs
+  const Run bad = sh(kBin + " compare " + data + "/defaults.toml " + data + "/bad_unit.toml");
+  CHECK(bad.status == 2);
+  CHECK(bad.out.find("bad_unit.toml: key 'wire.latency'") != std::string::npos);
+}
