@@ -121,28 +121,32 @@ module ctx_cache #(
     logic [IDX_W-1:0] hint [2**HINT_W];
 
     function automatic logic [HINT_W-1:0] hint_of(input logic [KEY_W-1:0] key);
-        return HINT_W'(key) ^ HINT_W'(key >> HINT_W) ^ HINT_W'(key >> (KEY_W - 2) << (HINT_W - 2));
+        hint_of = HINT_W'(key) ^ HINT_W'(key >> HINT_W) ^ HINT_W'(key >> (KEY_W - 2) << (HINT_W - 2));
     endfunction
 
-    function automatic match_t match(input logic [KEY_W-1:0] key);
-        match_t r;
-        logic [IDX_W-1:0] e;
-        r = '0;
+    // (packed-vector results: yosys 0.23 reads neither `return` nor struct-typed functions)
+    function automatic logic [IDX_W:0] match(input logic [KEY_W-1:0] key);
+        logic             found;
+        logic [IDX_W-1:0] e, idx;
+        found = 1'b0;
+        idx = '0;
         e = hint[hint_of(key)];
         if (tag_key[e] == key && (tag_valid[e] || tag_pend[e])) begin
-            r.found = 1'b1;
-            r.idx = e;
+            found = 1'b1;
+            idx = e;
         end else begin
             e = IDX_W'(key) & set_mask;
-            for (int i = 0; i < int'(ways) && !r.found; i++) begin
-                // present = on chip or being refilled (the key compare first)
-                if (tag_key[e] == key) begin
-                    if (tag_valid[e] || tag_pend[e]) begin r.found = 1'b1; r.idx = e; end
+            for (int i = 0; i < MAX_ENTRIES; i++) begin
+                if (i < 32'(ways) && !found) begin
+                    // present = on chip or being refilled (the key compare first)
+                    if (tag_key[e] == key) begin
+                        if (tag_valid[e] || tag_pend[e]) begin found = 1'b1; idx = e; end
+                    end
+                    e = e + IDX_W'(sets);
                 end
-                e = e + IDX_W'(sets);
             end
         end
-        return r;
+        match = {found, idx};
     endfunction
 
     // The entry a missing key takes in its set: the first free one, else the
@@ -155,32 +159,33 @@ module ctx_cache #(
     } victim_t;
 
     /* verilator lint_off UNUSEDSIGNAL */  // only the set-index bits of the key
-    function automatic victim_t victim(input logic [KEY_W-1:0] key, input logic skip_en,
-                                       input logic [IDX_W-1:0] skip);
-        victim_t r;
-        logic free_found;
-        logic [IDX_W-1:0] e, free_idx;
+    function automatic logic [IDX_W+1:0] victim(input logic [KEY_W-1:0] key, input logic skip_en,
+                                                input logic [IDX_W-1:0] skip);
+        logic free_found, evicts;
+        logic [IDX_W-1:0] e, free_idx, idx;
         logic [STAMP_W-1:0] vict_stamp;
-        r = '0;
         free_found = 1'b0;
+        evicts = 1'b0;
         free_idx = '0;
+        idx = '0;
         vict_stamp = '1;
         e = IDX_W'(key) & set_mask;
-        for (int i = 0; i < int'(ways) && !free_found; i++) begin   // a free entry wins
-            if (!(skip_en && e == skip)) begin
-                if (!tag_valid[e] && !tag_pend[e]) begin
-                    if (!free_found) begin free_found = 1'b1; free_idx = e; end
-                end else if (tag_valid[e] && !tag_pend[e]) begin
-                    if (!r.evicts || tag_stamp[e] < vict_stamp) begin
-                        r.evicts = 1'b1; r.idx = e; vict_stamp = tag_stamp[e];
+        for (int i = 0; i < MAX_ENTRIES; i++) begin
+            if (i < 32'(ways) && !free_found) begin   // a free entry wins
+                if (!(skip_en && e == skip)) begin
+                    if (!tag_valid[e] && !tag_pend[e]) begin
+                        free_found = 1'b1; free_idx = e;
+                    end else if (tag_valid[e] && !tag_pend[e]) begin
+                        if (!evicts || tag_stamp[e] < vict_stamp) begin
+                            evicts = 1'b1; idx = e; vict_stamp = tag_stamp[e];
+                        end
                     end
                 end
+                e = e + IDX_W'(sets);
             end
-            e = e + IDX_W'(sets);
         end
-        if (free_found) begin r.evicts = 1'b0; r.idx = free_idx; end
-        r.ok = free_found || r.evicts;
-        return r;
+        if (free_found) begin evicts = 1'b0; idx = free_idx; end
+        victim = {free_found || evicts, evicts, idx};   // {ok, evicts, idx}
     endfunction
     /* verilator lint_on UNUSEDSIGNAL */
 
@@ -231,7 +236,7 @@ module ctx_cache #(
     logic [RCW-1:0]   rob_count;
 
     function automatic logic fill_now(input logic [IDX_W-1:0] slot);
-        return s_fill_valid && s_fill_slot == slot;
+        fill_now = s_fill_valid && s_fill_slot == slot;
     endfunction
 
     logic head_ready, bypass;

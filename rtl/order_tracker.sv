@@ -116,7 +116,7 @@ module order_tracker #(
 
     /* verilator lint_off UNUSEDSIGNAL */  // the window index is seq mod WIN
     function automatic logic [WIN_W-1:0] wi(input logic [SEQ_W-1:0] seq);
-        return WIN_W'(seq);
+        wi = seq[WIN_W-1:0];
     endfunction
     /* verilator lint_on UNUSEDSIGNAL */
 

@@ -21,7 +21,9 @@ module rr_select #(
         m_pick = '0;
         for (int k = 1; k <= N; k++) begin
             logic [IDX_W-1:0] p;
-            p = IDX_W'((int'(last_q) + k) % N);
+            logic [31:0] t;
+            t = 32'(last_q) + 32'(k);
+            p = IDX_W'(t % N);
             if (!m_valid && s_valid[p]) begin m_valid = 1'b1; m_pick = p; end
         end
         for (int i = 0; i < N; i++) s_ready[i] = m_valid && m_pick == IDX_W'(i) && m_ready;

@@ -58,18 +58,19 @@ module sack_receiver #(
 
     /* verilator lint_off UNUSEDSIGNAL */
     function automatic logic [WIDX_W-1:0] slot(input logic [PSN_W-1:0] psn);
-        return WIDX_W'(psn);
+        slot = psn[WIDX_W-1:0];
     endfunction
     function automatic logic [MAX_WIN-1:0] rotr(input logic [MAX_WIN-1:0] v, input logic [WIDX_W-1:0] k);
         logic [2*MAX_WIN-1:0] d;
         d = {v, v} >> k;
-        return d[MAX_WIN-1:0];
+        rotr = d[MAX_WIN-1:0];
     endfunction
     /* verilator lint_on UNUSEDSIGNAL */
     function automatic logic [MAX_WIN-1:0] first_n(input logic [WIDX_W:0] n);
         logic [MAX_WIN:0] one;
         one = (MAX_WIN+1)'(1) << n;
-        return MAX_WIN'(one - 1'b1);
+        one = one - 1'b1;
+        first_n = one[MAX_WIN-1:0];
     endfunction
 
     // ---- in-order delivery ----

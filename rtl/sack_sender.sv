@@ -86,7 +86,7 @@ module sack_sender #(
 
     /* verilator lint_off UNUSEDSIGNAL */  // a window slot is the PSN mod MAX_WIN
     function automatic logic [WIDX_W-1:0] slot(input logic [PSN_W-1:0] psn);
-        return WIDX_W'(psn);
+        slot = psn[WIDX_W-1:0];
     endfunction
     /* verilator lint_on UNUSEDSIGNAL */
 
@@ -141,14 +141,15 @@ module sack_sender #(
     function automatic logic [MAX_WIN-1:0] rotl(input logic [MAX_WIN-1:0] v, input logic [WIDX_W-1:0] k);
         logic [2*MAX_WIN-1:0] d;
         d = {v, v} << k;
-        return d[2*MAX_WIN-1 -: MAX_WIN];
+        rotl = d[2*MAX_WIN-1 -: MAX_WIN];
     endfunction
     /* verilator lint_on UNUSEDSIGNAL */
     // the first n bits set (n <= MAX_WIN)
     function automatic logic [MAX_WIN-1:0] first_n(input logic [PSN_W-1:0] n);
         logic [MAX_WIN:0] one;
         one = (MAX_WIN+1)'(1) << ((n > PSN_W'(MAX_WIN)) ? (WIDX_W+1)'(MAX_WIN) : (WIDX_W+1)'(n));
-        return MAX_WIN'(one - 1'b1);
+        one = one - 1'b1;
+        first_n = one[MAX_WIN-1:0];
     endfunction
 
     logic [MAX_WIN-1:0] sack_by_slot, outstanding_mask, new_holes, resend_lost;
