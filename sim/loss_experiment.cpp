@@ -42,7 +42,7 @@ TransportParams transport_params(const Config& cfg, const std::string& mode, dou
 }  // namespace
 
 LossPoint run_loss_point(const Config& base, const std::string& mode, double loss,
-                         const std::vector<uint32_t>& drop_once) {
+                         const std::vector<uint32_t>& drop_once, const std::string& trace_prefix) {
   sc_core::sc_set_time_resolution(1, sc_core::SC_FS);   // before any sc_time exists
   base.validate();
   const ModelParams mp = base.model_params();
@@ -84,6 +84,10 @@ LossPoint run_loss_point(const Config& base, const std::string& mode, double los
     }
   };
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
+  if (!trace_prefix.empty()) {
+    sys.sender().open_trace(trace_prefix + "." + mode + ".sack_tx.fst");
+    sys.receiver().open_trace(trace_prefix + "." + mode + ".sack_rx.fst");
+  }
   for (uint64_t i = 0; i < messages; ++i) sys.sender().submit(static_cast<uint32_t>(i), bytes, 0);
   // Watchdog: beyond any recovery the retry budget allows (the longest
   // backoff series), plus the time to send everything many times over.
@@ -91,6 +95,8 @@ LossPoint run_loss_point(const Config& base, const std::string& mode, double los
   const double limit_s = rto_s * std::pow(2.0, tp.backoff_shift * (tp.max_retries + 1)) + 10e-6 +
                          20.0 * static_cast<double>(messages) * (bytes + tp.header_bytes) / tp.link_bytes_per_s;
   sc_core::sc_start(sc_core::sc_time(limit_s, sc_core::SC_SEC));
+  sys.sender().close_trace();
+  sys.receiver().close_trace();
 
   LossPoint p;
   p.mode = mode;
@@ -140,10 +146,11 @@ std::vector<LossPoint> run_loss(const Config& base, const LossOptions& o) {
   for (const auto& mode : o.modes)
    for (int window : windows)
     for (double loss : o.losses) {
+      const bool first_of_mode = window == windows.front() && loss == o.losses.front();
       Config cfg = base;
       cfg.apply_set(fmt::format("sack.window={}", window));
       const ChildResult c = run_in_child([&] {
-        const LossPoint p = run_loss_point(cfg, mode, loss, o.drop_once);
+        const LossPoint p = run_loss_point(cfg, mode, loss, o.drop_once, first_of_mode ? o.trace_prefix : "");
         return fmt::format("{} {} {:.17g} {:.17g} {:.17g} {} {:.17g} {:.17g} {:.17g} {:.17g} {} {} {} {} {} {} {} {:.17g} {:.17g}",
                            p.messages, p.delivered, p.goodput_gbps, p.derived_goodput_gbps, p.line_gbps,
                            p.retransmitted_bytes, p.p50_ns, p.p99_ns, p.max_ns, p.finish_ns, p.timeouts,

@@ -34,10 +34,11 @@ struct LossOptions {
   std::vector<double> losses = {0};
   std::vector<int> windows;          // sack.window per curve (empty: the configured one)
   std::vector<uint32_t> drop_once;   // data PSN offsets lost on their first transmission
+  std::string trace_prefix;          // FSTs: PREFIX.<mode>.{sack_tx,sack_rx}.fst (first point of each mode)
 };
 
 LossPoint run_loss_point(const Config& cfg, const std::string& mode, double loss,
-                         const std::vector<uint32_t>& drop_once);
+                         const std::vector<uint32_t>& drop_once, const std::string& trace_prefix = "");
 std::vector<LossPoint> run_loss(const Config& cfg, const LossOptions& o);
 
 std::string loss_json(const LossPoint& p);

@@ -130,6 +130,8 @@ loss options:
   --messages N         messages per point (loss.messages)
   --worked-case        spec 8's case: 8 x 4 KiB, 1 us propagation, PSN 0 lost once,
                        fast retransmit off, then on (SACK)
+  --trace PREFIX       FSTs of the engines, the first point of each mode:
+                       PREFIX.<mode>.{sack_tx,sack_rx}.fst (waveforms/sack_*.gtkw)
 
 compare: ubsim compare BASE.toml CANDIDATE.toml [--experiments latency,ctx-cache,...]
                    [--all] [-- EXPERIMENT OPTIONS]
@@ -461,18 +463,19 @@ int cmd_ordering(Args& a) {
 
 int cmd_loss(Args& a) {
   Common c;
-  std::string mode = "both", losses = "0,0.001,0.002,0.005,0.01,0.02,0.03,0.05,0.07,0.1", drops, windows, v;
+  std::string mode = "both", losses = "0,0.001,0.002,0.005,0.01,0.02,0.03,0.05,0.07,0.1", drops, windows, trace, v;
   bool worked = false;
   while (!a.done()) {
     if (common_option(a, c)) continue;
     if (a.option("--mode", mode) || a.option("--loss", losses) || a.option("--drop", drops) ||
-        a.option("--window", windows))
+        a.option("--window", windows) || a.option("--trace", trace))
       continue;
     if (a.option("--messages", v)) { c.cfg.apply_set("loss.messages=" + std::to_string(parse_count("--messages", v, 1, 10000000))); continue; }
     if (a.flag("--worked-case")) { worked = true; continue; }
     throw CliError("unknown option '" + a.peek() + "' for 'ubsim loss'");
   }
   LossOptions o;
+  o.trace_prefix = trace;
   if (mode == "both") o.modes = {"sack", "gbn"};
   else if (mode == "sack" || mode == "gbn") o.modes = {mode};
   else throw CliError("option --mode: '" + mode + "' is not sack, gbn or both");
@@ -504,6 +507,7 @@ int cmd_loss(Args& a) {
     table = "\nworked case, fast retransmit off (recovery by the retransmit timer):" + loss_table(pts, off);
     LossOptions sack_only = o;
     sack_only.modes = {"sack"};
+    if (!trace.empty()) sack_only.trace_prefix = trace + ".fast";
     Config on = c.cfg;
     on.apply_set("sack.fast_retransmit=true");
     const auto fast = run_loss(on, sack_only);
