@@ -46,6 +46,15 @@ foreach(top ub_tx_pipeline roce_tx_pipeline rx_pipeline ctx_cache order_tracker 
     VERILATOR_ARGS ${extra_args})
 endforeach()
 
+# The context cache's parallel (synthesized) form, verilated small so the
+# reference-model test can check it cycle by cycle like the default form.
+verilate(ubsim_rtl TRACE_FST
+  SOURCES ${UBSIM_RTL_DIR}/ctx_cache.sv
+  TOP_MODULE ctx_cache
+  PREFIX Vctx_cache_parallel
+  VERILATOR_ARGS ${UBSIM_VERILATOR_ARGS} +define+CTX_CACHE_PARALLEL_SEARCH -GMAX_ENTRIES=64
+    -GMSHRS=${UBSIM_RTL_CACHE_MSHRS})
+
 # Consumers including verilated.h must see the same VM_* values (toolchain note 3).
 target_compile_definitions(ubsim_rtl INTERFACE VM_TRACE=1 VM_TRACE_FST=1 VM_COVERAGE=0 VM_SC=0)
 target_include_directories(ubsim_rtl INTERFACE
@@ -53,6 +62,7 @@ target_include_directories(ubsim_rtl INTERFACE
   ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vroce_tx_pipeline.dir
   ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vrx_pipeline.dir
   ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vctx_cache.dir
+  ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vctx_cache_parallel.dir
   ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vorder_tracker.dir
   ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vub_tx_multi.dir
   ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vroce_tx_multi.dir

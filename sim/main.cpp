@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 #include <systemc>
 
+#include "area.h"
 #include "cli.h"
 #include "config.h"
 #include "ctx_cache_experiment.h"
@@ -66,6 +67,8 @@ commands:
             every figure's absolute and relative difference
   sweep     any experiment over a grid of parameters (and RTL variants), each
             point in its own process, -j at a time, resumable, merged
+  area      generic synthesis of each RTL block with yosys: cells, logic
+            bits, flip-flop bits, latch bits, memory bits (cached per inputs)
   params    list every configuration parameter (unit, default, range, meaning)
   bench     simulator speed: 1,000,000 sequential reads per path, and the raw
             verilated model's cycles/s beside the co-simulation's
@@ -133,6 +136,14 @@ loss options:
   --trace PREFIX       FSTs of the engines, the first point of each mode:
                        PREFIX.<mode>.{sack_tx,sack_rx}.fst (waveforms/sack_*.gtkw)
 
+area options:
+  --blocks LIST        ub_tx_pipeline,roce_tx_pipeline,rx_pipeline,ctx_cache,
+                       order_tracker,sack_sender,sack_receiver | all (default all)
+  --rtl KEY=VALUE      synthesize with an RTL build option changed, without building
+                       it (e.g. --rtl UBSIM_RTL_CACHE_ENTRIES=2048); may repeat
+  --cache DIR          where results are kept by their inputs' hash
+                       (default: area-cache/ beside this binary)
+
 compare: ubsim compare BASE.toml CANDIDATE.toml [--experiments latency,ctx-cache,...]
                    [--all] [-- EXPERIMENT OPTIONS]
   --experiments LIST   experiments to run with both files (default latency)
@@ -151,6 +162,9 @@ sweep:  ubsim sweep EXPERIMENT --grid KEY=SPEC [--grid ...] [-j N] [--out DIR]
   --emit-jobs          write DIR/jobs.txt (one shell command per missing point, for GNU
                        parallel or a Slurm array) and print the merge command
   --merge DIR          merge the finished points of DIR (after running jobs.txt)
+  --area BLOCKS        also synthesize BLOCKS (see area, or all) once per variant with
+                       yosys; their cells, logic/FF/latch/memory bits become columns
+                       area.<block>.<figure> beside each row's measured figures
 
 bench options:
   --ops N              reads per path (default 1000000)
@@ -248,7 +262,7 @@ void emit(const Common& c, const std::string& stem, const std::string& doc, cons
                             {"config.json", config_json(c.cfg) + "\n"}});
   const std::string plot = fmt::format("/usr/bin/python3 {}/scripts/{} {}/{}.csv {}/{}.png", build_info::kSourceDir,
                                        plot_script, c.out_dir, stem, c.out_dir, stem);
-  if (std::system(plot.c_str()) != 0) std::fprintf(stderr, "ubsim: warning: plot not written (%s)\n", plot.c_str());
+  if (!plot_script.empty() && std::system(plot.c_str()) != 0) std::fprintf(stderr, "ubsim: warning: plot not written (%s)\n", plot.c_str());
   std::cout << std::flush;
   // the plot script may draw more than one figure (<stem>_*.png)
   std::string pngs;
@@ -533,7 +547,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
     else own.push_back(x);
   }
   Args a(own);
-  std::string experiment, out = "sweep-out", merge_dir, metric, x_key, v;
+  std::string experiment, out = "sweep-out", merge_dir, metric, x_key, area, v;
   std::vector<std::string> grids;
   int jobs = static_cast<int>(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN)));
   bool emit = false;
@@ -541,7 +555,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
     if (a.option("--grid", v)) { grids.push_back(v); continue; }
     if (a.option("-j", v)) { jobs = static_cast<int>(parse_count("-j", v, 1, 256)); continue; }
     if (a.option("--out", out) || a.option("--merge", merge_dir) || a.option("--metric", metric) ||
-        a.option("--x", x_key))
+        a.option("--x", x_key) || a.option("--area", area))
       continue;
     if (a.flag("--emit-jobs")) { emit = true; continue; }
     if (!a.peek().empty() && a.peek()[0] != '-' && experiment.empty()) {
@@ -564,7 +578,8 @@ int cmd_sweep(const std::vector<std::string>& args) {
     for (const auto& g : grids) axes.push_back(parse_grid(g));   // every grid checked before any point runs
     if (!x_key.empty() && std::none_of(axes.begin(), axes.end(), [&](const SweepAxis& ax) { return ax.key == x_key; }))
       throw CliError("option --x: '" + x_key + "' is not a swept key");
-    plan = make_plan(experiment, exp_args, axes, out, true);
+    if (!area.empty()) select_area_blocks(this_build_rtl_options(), area);   // a bad block name fails here
+    plan = make_plan(experiment, exp_args, axes, out, true, area);
     plan.metric = metric;
     plan.x_key = x_key;
     save_plan(plan);
@@ -575,6 +590,8 @@ int cmd_sweep(const std::vector<std::string>& args) {
     const SweepRun run = run_points(plan, jobs);
     std::fprintf(stderr, "sweep: %zu points: %zu reused, %zu run, %zu failed\n", run.total, run.reused, run.ran,
                  run.failed);
+    if (!plan.area_jobs.empty())
+      std::fprintf(stderr, "sweep: (of which %zu area jobs, one per variant)\n", plan.area_jobs.size());
   }
   const auto failures = merge_points(plan);
   for (const auto& f : failures) std::fprintf(stderr, "sweep: point failed: %s\n", f.c_str());
@@ -648,6 +665,51 @@ int cmd_compare(const std::vector<std::string>& args) {
   return 0;
 }
 
+int cmd_area(Args& a) {
+  Common c;
+  std::string blocks = "all", cache_dir, v;
+  RtlOptions opts = this_build_rtl_options();
+  while (!a.done()) {
+    if (common_option(a, c)) continue;
+    if (a.option("--blocks", blocks) || a.option("--cache", cache_dir)) continue;
+    if (a.option("--rtl", v)) { apply_rtl_override(opts, v); continue; }
+    throw CliError("unknown option '" + a.peek() + "' for 'ubsim area'");
+  }
+  const auto selected = select_area_blocks(opts, blocks);   // a bad name fails before any synthesis
+  if (cache_dir.empty()) cache_dir = default_area_cache_dir();
+  std::string options;
+  for (const auto& [k, val] : opts) options += fmt::format(" {}={}", k, val);
+  std::string table = fmt::format(
+      "\nRTL area: generic coarse synthesis (yosys proc/flatten/opt/memory_collect; SYNTHESIS defined), variant {}\n"
+      "RTL build options:{}\n"
+      "  {:<17} {:<62} {:>9} {:>11} {:>9} {:>7} {:>9} {:>8}\n",
+      build_info::kVariant, options, "block", "parameters", "cells", "logic bits", "FF bits", "latches", "mem bits",
+      "yosys s");
+  std::string csv = "block,params,cells,logic_bits,ff_bits,latch_bits,mem_bits\n";
+  std::vector<std::string> results;
+  for (const auto& b : selected) {
+    const AreaFigures f = synthesize_area(b, cache_dir);
+    table += fmt::format("  {:<17} {:<62} {:>9} {:>11} {:>9} {:>7} {:>9} {:>8}\n", f.block, f.params,
+                         f.coarse_cells, f.logic_bits, f.ff_bits, f.latch_bits, f.mem_bits,
+                         f.cached ? std::string("cached") : fmt::format("{:.1f}", f.yosys_s));
+    csv += fmt::format("{},\"{}\",{},{},{},{},{}\n", f.block, f.params, f.coarse_cells, f.logic_bits, f.ff_bits,
+                       f.latch_bits, f.mem_bits);
+    results.push_back(json::object({{"block", json::str(f.block)},
+                                    {"params", json::str(f.params)},
+                                    {"cells", json::num(static_cast<double>(f.coarse_cells))},
+                                    {"logic_bits", json::num(static_cast<double>(f.logic_bits))},
+                                    {"ff_bits", json::num(static_cast<double>(f.ff_bits))},
+                                    {"latch_bits", json::num(static_cast<double>(f.latch_bits))},
+                                    {"mem_bits", json::num(static_cast<double>(f.mem_bits))},
+                                    {"sim", json::object({{"yosys_s", json::num(f.yosys_s)},
+                                                          {"cached", f.cached ? "true" : "false"}})}}));
+  }
+  table += "  cells: word-level cells; logic bits: their summed widths (flip-flops and memories excluded);\n"
+           "  ctx_cache in its parallel form (one comparator per entry), the hint table and checks left out.\n";
+  emit(c, "area", document("area", c.cfg, results), table, csv, "");
+  return 0;
+}
+
 int cmd_bench(Args& a) {
   Common c;
   std::string path = "all", v;
@@ -707,13 +769,14 @@ extern "C" int sc_main(int argc, char** argv) {
     if (cmd == "issue-rate") return cmd_issue_rate(a);
     if (cmd == "load") return cmd_load(a);
     if (cmd == "bench") return cmd_bench(a);
+    if (cmd == "area") return cmd_area(a);
     if (cmd == "ctx-cache") return cmd_ctx_cache(a);
     if (cmd == "ordering") return cmd_ordering(a);
     if (cmd == "loss") return cmd_loss(a);
     if (cmd == "sweep") return cmd_sweep(std::vector<std::string>(args.begin() + 1, args.end()));
     if (cmd == "compare") return cmd_compare(std::vector<std::string>(args.begin() + 1, args.end()));
     throw CliError("unknown command '" + cmd +
-                   "' (commands: latency, load, issue-rate, ctx-cache, ordering, loss, sweep, compare, params, bench, help)");
+                   "' (commands: latency, load, issue-rate, ctx-cache, ordering, loss, sweep, compare, area, params, bench, help)");
   } catch (const ConfigError& e) {
     std::fprintf(stderr, "ubsim: error: %s\n", e.what());
     return 2;

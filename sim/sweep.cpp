@@ -18,6 +18,7 @@
 
 #include "cli.h"
 #include "config.h"
+#include "file_util.h"
 #include "json.h"
 #include "json_value.h"
 #include "params.h"
@@ -34,44 +35,11 @@ namespace {
   throw CliError("option --grid: key '" + key + "': " + msg);
 }
 
-std::string self_binary() {
-  std::error_code ec;
-  const fs::path p = fs::read_symlink("/proc/self/exe", ec);
-  if (ec) throw std::runtime_error("sweep: cannot find the ubsim binary (/proc/self/exe)");
-  return p.string();
-}
-
-std::string fnv_hex(const std::string& s) {
-  uint64_t h = 1469598103934665603ULL;
-  for (unsigned char c : s) {
-    h ^= c;
-    h *= 1099511628211ULL;
-  }
-  return fmt::format("{:016x}", h);
-}
-
-std::string read_file(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
-void write_file_atomic(const fs::path& p, const std::string& text) {
-  const fs::path tmp = p.string() + ".tmp";
-  {
-    std::ofstream f(tmp);
-    f << text;
-    if (!f) throw std::runtime_error("sweep: cannot write " + tmp.string());
-  }
-  fs::rename(tmp, p);
-}
-
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
+using file_util::fnv_hex;
+using file_util::read_file;
+using file_util::self_binary;
+using file_util::shell_quote;
+using file_util::write_file_atomic;
 
 }  // namespace
 
@@ -183,12 +151,29 @@ SweepAxis parse_grid(const std::string& spec) {
   return axis;
 }
 
+namespace {
+void add_area_jobs(SweepPlan& plan, const std::map<std::string, std::string>& binaries) {
+  if (plan.area.empty()) return;
+  for (const auto& [variant, binary] : binaries) {
+    SweepPoint job;
+    job.variant = variant;
+    job.argv = {binary, "area", "--format", "json", "--blocks", plan.area};
+    std::string key = "area\x1fvariant=" + variant;
+    for (size_t i = 1; i < job.argv.size(); ++i) key += '\x1f' + job.argv[i];
+    job.id = "area-" + fnv_hex(key);
+    plan.area_jobs.push_back(job);
+  }
+}
+}  // namespace
+
 SweepPlan make_plan(const std::string& experiment, const std::vector<std::string>& experiment_args,
-                    const std::vector<SweepAxis>& axes, const std::string& dir, bool build_variants) {
+                    const std::vector<SweepAxis>& axes, const std::string& dir, bool build_variants,
+                    const std::string& area) {
   SweepPlan plan;
   plan.experiment = experiment;
   plan.experiment_args = experiment_args;
   plan.axes = axes;
+  plan.area = area;
   plan.dir = fs::absolute(dir).string();
   std::map<std::string, RtlVariant> variants;
   for (const auto& v : load_variants()) variants[v.name] = v;
@@ -207,6 +192,7 @@ SweepPlan make_plan(const std::string& experiment, const std::vector<std::string
     }
     if (!binaries.count(variant))
       binaries[variant] = variant == "default" ? self : variant_binary(variants.at(variant), build_variants);
+    p.variant = variant;
     p.argv = {binaries[variant], experiment};
     p.argv.insert(p.argv.end(), experiment_args.begin(), experiment_args.end());
     p.argv.insert(p.argv.end(), {"--format", "json"});
@@ -223,9 +209,15 @@ SweepPlan make_plan(const std::string& experiment, const std::vector<std::string
       --a;
       if (++idx[a] < axes[a].values.size()) break;
       idx[a] = 0;
-      if (a == 0) return plan;
+      if (a == 0) {
+        add_area_jobs(plan, binaries);
+        return plan;
+      }
     }
-    if (axes.empty()) return plan;
+    if (axes.empty()) {
+      add_area_jobs(plan, binaries);
+      return plan;
+    }
   }
 }
 
@@ -235,12 +227,14 @@ SweepRun run_points(const SweepPlan& plan, int jobs) {
   const fs::path pts = fs::path(plan.dir) / "points";
   fs::create_directories(pts);
   SweepRun run;
-  run.total = plan.points.size();
+  run.total = plan.points.size() + plan.area_jobs.size();
   std::vector<const SweepPoint*> todo;
-  for (const auto& p : plan.points) {
-    if (fs::exists(pts / (p.id + ".json"))) ++run.reused;
-    else todo.push_back(&p);
-  }
+  // area jobs first: one synthesis can outlast many points
+  for (const auto* list : {&plan.area_jobs, &plan.points})
+    for (const auto& p : *list) {
+      if (fs::exists(pts / (p.id + ".json"))) ++run.reused;
+      else todo.push_back(&p);
+    }
   const auto t0 = std::chrono::steady_clock::now();
   auto progress = [&] {
     const double el = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
@@ -309,12 +303,16 @@ void save_plan(const SweepPlan& plan) {
     for (const auto& v : a.values) vals.push_back(json::str(v));
     axes.push_back(json::object({{"key", json::str(a.key)}, {"values", json::array(vals)}}));
   }
-  for (const auto& p : plan.points) {
+  auto point_json = [](const SweepPoint& p) {
     std::vector<std::string> vals, argv;
     for (const auto& v : p.values) vals.push_back(json::str(v));
     for (const auto& a : p.argv) argv.push_back(json::str(a));
-    points.push_back(json::object({{"id", json::str(p.id)}, {"values", json::array(vals)}, {"argv", json::array(argv)}}));
-  }
+    return json::object({{"id", json::str(p.id)}, {"variant", json::str(p.variant)}, {"values", json::array(vals)},
+                         {"argv", json::array(argv)}});
+  };
+  std::vector<std::string> area_jobs;
+  for (const auto& p : plan.points) points.push_back(point_json(p));
+  for (const auto& p : plan.area_jobs) area_jobs.push_back(point_json(p));
   for (const auto& a : plan.experiment_args) args.push_back(json::str(a));
   write_file_atomic(fs::path(plan.dir) / "plan.json",
                     json::object({{"experiment", json::str(plan.experiment)},
@@ -322,6 +320,8 @@ void save_plan(const SweepPlan& plan) {
                                   {"metric", json::str(plan.metric)},
                                   {"x", json::str(plan.x_key)},
                                   {"axes", json::array(axes)},
+                                  {"area", json::str(plan.area)},
+                                  {"area_jobs", json::array(area_jobs, true)},
                                   {"points", json::array(points, true)}}) + "\n");
 }
 
@@ -341,13 +341,17 @@ SweepPlan load_plan(const std::string& dir) {
     for (const auto& x : a.get("values")->items) axis.values.push_back(x.text);
     plan.axes.push_back(axis);
   }
-  for (const auto& p : v.get("points")->items) {
+  auto point_of = [](const json::Value& p) {
     SweepPoint pt;
     pt.id = p.get("id")->text;
+    pt.variant = p.get("variant")->text;
     for (const auto& x : p.get("values")->items) pt.values.push_back(x.text);
     for (const auto& x : p.get("argv")->items) pt.argv.push_back(x.text);
-    plan.points.push_back(pt);
-  }
+    return pt;
+  };
+  for (const auto& p : v.get("points")->items) plan.points.push_back(point_of(p));
+  plan.area = v.get("area")->text;
+  for (const auto& p : v.get("area_jobs")->items) plan.area_jobs.push_back(point_of(p));
   return plan;
 }
 
@@ -355,7 +359,11 @@ std::string emit_jobs(const SweepPlan& plan) {
   save_plan(plan);
   std::string jobs;
   size_t n = 0;
-  for (const auto& p : plan.points) {
+  std::vector<const SweepPoint*> all;
+  for (const auto& p : plan.area_jobs) all.push_back(&p);
+  for (const auto& p : plan.points) all.push_back(&p);
+  for (const SweepPoint* pp : all) {
+    const SweepPoint& p = *pp;
     if (fs::exists(fs::path(plan.dir) / "points" / (p.id + ".json"))) continue;
     std::string cmd;
     for (const auto& a : p.argv) cmd += (cmd.empty() ? "" : " ") + shell_quote(a);
@@ -365,7 +373,7 @@ std::string emit_jobs(const SweepPlan& plan) {
     ++n;
   }
   write_file_atomic(fs::path(plan.dir) / "jobs.txt", jobs);
-  return fmt::format("{}/jobs.txt: {} commands (one per point still missing)\nmerge: {} sweep --merge {}\n",
+  return fmt::format("{}/jobs.txt: {} commands (one per point or area job still missing)\nmerge: {} sweep --merge {}\n",
                      plan.dir, n, shell_quote(self_binary()), shell_quote(plan.dir));
 }
 
@@ -415,6 +423,29 @@ std::vector<std::string> merge_points(const SweepPlan& plan) {
   std::vector<json::Value> docs;   // keep the parsed documents alive
   docs.reserve(plan.points.size());
   std::vector<Row> rows;
+  // area jobs: per variant, columns area.<block>.<figure>
+  std::vector<json::Value> area_docs;
+  area_docs.reserve(plan.area_jobs.size());
+  std::map<std::string, std::vector<std::pair<std::string, const json::Value*>>> area_cols;
+  for (const auto& job : plan.area_jobs) {
+    const fs::path doc = pts / (job.id + ".json");
+    if (!fs::exists(doc)) {
+      const fs::path err = pts / (job.id + ".err");
+      std::string why = fs::exists(err) ? read_file(err) : std::string("not run");
+      while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+      const auto nl = why.rfind('\n');
+      if (nl != std::string::npos) why = why.substr(nl + 1);
+      failures.push_back("area of variant " + job.variant + ": " + why);
+      continue;
+    }
+    area_docs.push_back(json::parse(read_file(doc)));
+    if (const json::Value* results = area_docs.back().get("results"))
+      for (const auto& r : results->items) {
+        const std::string block = r.get("block")->text;
+        for (const char* figure : {"cells", "logic_bits", "ff_bits", "latch_bits", "mem_bits"})
+          area_cols[job.variant].emplace_back("area." + block + "." + figure, r.get(figure));
+      }
+  }
   for (const auto& p : plan.points) {
     const fs::path doc = pts / (p.id + ".json");
     std::string point_obj;
@@ -442,6 +473,8 @@ std::vector<std::string> merge_points(const SweepPlan& plan) {
       for (const auto& r : results->items) {
         Row row{&p, {}};
         flatten(r, "", row.cells);
+        if (area_cols.count(p.variant))
+          row.cells.insert(row.cells.end(), area_cols[p.variant].begin(), area_cols[p.variant].end());
         std::vector<std::pair<std::string, std::string>> kv;
         for (const auto& [k, v] : row.cells) {
           if (!known[k]) {

@@ -20,7 +20,8 @@ struct SweepAxis {
 };
 
 struct SweepPoint {
-  std::vector<std::string> values;   // one per axis
+  std::vector<std::string> values;   // one per axis (an area job: none)
+  std::string variant = "default";   // the RTL variant it runs on
   std::vector<std::string> argv;     // the command (argv[0]: the ubsim binary)
   std::string id;                    // file stem under DIR/points
 };
@@ -30,6 +31,8 @@ struct SweepPlan {
   std::vector<std::string> experiment_args;   // passed to every point
   std::vector<SweepAxis> axes;
   std::vector<SweepPoint> points;
+  std::string area;                           // blocks for the area columns ("" = none)
+  std::vector<SweepPoint> area_jobs;          // `ubsim area` once per variant of the grid
   std::string dir;
   std::string metric, x_key;                  // plot (optional)
 };
@@ -37,14 +40,18 @@ struct SweepPlan {
 // Parses "KEY=SPEC"; throws CliError naming the grid and the key.
 SweepAxis parse_grid(const std::string& spec);
 // Expands the cross product into points and their commands (building RTL
-// variants the grid names, unless `build` is false).
+// variants the grid names, unless `build` is false). With `area` (a block
+// list for `ubsim area --blocks`), one area job per variant as well: its
+// figures become columns area.<block>.<figure> of that variant's rows.
 SweepPlan make_plan(const std::string& experiment, const std::vector<std::string>& experiment_args,
-                    const std::vector<SweepAxis>& axes, const std::string& dir, bool build_variants);
+                    const std::vector<SweepAxis>& axes, const std::string& dir, bool build_variants,
+                    const std::string& area = "");
 
 struct SweepRun {
   size_t total = 0, reused = 0, ran = 0, failed = 0;
 };
-// Runs the missing points, up to `jobs` at a time, with a progress line on stderr.
+// Runs the missing points and area jobs, up to `jobs` at a time, with a
+// progress line on stderr.
 SweepRun run_points(const SweepPlan& plan, int jobs);
 // One shell command per missing point (runnable by GNU parallel or a Slurm
 // array) into DIR/jobs.txt, and the plan into DIR/plan.json.

@@ -13,6 +13,7 @@
 #include "ctx_cache_ref.h"
 #include "verilated_compat.h"
 #include "Vctx_cache.h"
+#include "Vctx_cache_parallel.h"
 #include "rtl_variant.h"
 
 using ubsim::test::CtxCacheRef;
@@ -25,7 +26,8 @@ struct Totals {
   uint64_t taken = 0, hits = 0, misses = 0, merges = 0, evictions = 0, responses = 0;
 };
 
-void reset(Vctx_cache& m, int entries, int ways) {
+template <class Model>
+void reset(Model& m, int entries, int ways) {
   m.cfg_entries = static_cast<uint16_t>(entries);
   m.cfg_ways = static_cast<uint16_t>(ways);
   m.s_valid = 0;
@@ -40,9 +42,10 @@ void reset(Vctx_cache& m, int entries, int ways) {
 }
 
 // Runs `cycles` random cycles; returns totals (REQUIREs agreement throughout).
+template <class Model>
 Totals run_random(VerilatedContext& ctx, uint64_t seed, int entries, int ways, uint32_t universe, int cycles,
                   int max_fill_delay) {
-  Vctx_cache m(&ctx, "cache");
+  Model m(&ctx, "cache");
   reset(m, entries, ways);
   CtxCacheRef ref(entries, ways, ubsim::rtl_variant::kCacheMshrs, kRobDepth);
   std::mt19937_64 rng(seed);
@@ -159,7 +162,10 @@ Totals run_random(VerilatedContext& ctx, uint64_t seed, int entries, int ways, u
 
 }  // namespace
 
-TEST_CASE("context cache RTL matches the reference model (random lookups, many seeds)", "[rtl][cache]") {
+namespace {
+// The random check over every shape: both lookup descriptions must pass it.
+template <class Model>
+void check_against_reference() {
   VerilatedContext ctx;
   Totals all;
   int runs = 0;
@@ -168,7 +174,7 @@ TEST_CASE("context cache RTL matches the reference model (random lookups, many s
       {8, 0, 12, 6}, {16, 0, 40, 20}, {16, 2, 40, 10}, {32, 4, 64, 30}, {64, 8, 80, 3}, {16, 16, 24, 40}};
   for (const auto& s : shapes)
     for (uint64_t seed = 1; seed <= 20; ++seed) {
-      const Totals t = run_random(ctx, seed * 7919 + static_cast<uint64_t>(s.entries), s.entries, s.ways,
+      const Totals t = run_random<Model>(ctx, seed * 7919 + static_cast<uint64_t>(s.entries), s.entries, s.ways,
                                   s.universe, 1500, s.delay);
       all.taken += t.taken; all.hits += t.hits; all.misses += t.misses; all.merges += t.merges;
       all.evictions += t.evictions; all.responses += t.responses;
@@ -181,6 +187,17 @@ TEST_CASE("context cache RTL matches the reference model (random lookups, many s
   CHECK(all.merges > 1000);
   CHECK(all.evictions > 10000);
   CHECK(all.responses == all.taken);   // every lookup answered exactly once
+}
+}  // namespace
+
+TEST_CASE("context cache RTL matches the reference model (random lookups, many seeds)", "[rtl][cache]") {
+  check_against_reference<Vctx_cache>();
+}
+
+// The form scripts/area synthesizes (per-entry comparators, OR-encoders and
+// an LRU compare chain), verilated at 64 entries.
+TEST_CASE("context cache, parallel (synthesized) form, matches the reference model", "[rtl][cache]") {
+  check_against_reference<Vctx_cache_parallel>();
 }
 
 TEST_CASE("context cache: cyclic access one entry too many misses every time (true LRU)", "[rtl][cache]") {

@@ -5,7 +5,9 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <array>
+#include <map>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -145,4 +147,113 @@ TEST_CASE("compare: the figures of two configurations side by side", "[sweep]") 
   const Run bad = sh(kBin + " compare " + data + "/defaults.toml " + data + "/bad_unit.toml");
   CHECK(bad.status == 2);
   CHECK(bad.out.find("bad_unit.toml: key 'wire.latency'") != std::string::npos);
+}
+
+// ---------------- area (yosys) ----------------
+
+namespace {
+
+struct Area {
+  long cells = -1, logic_bits = -1, ff_bits = -1, latch_bits = -1, mem_bits = -1;
+};
+
+// One block's figures from `ubsim area --format csv` (block,params,cells,logic_bits,ff_bits,latch_bits,mem_bits).
+Area area_of(const std::string& out, const std::string& block) {
+  std::istringstream lines(out);
+  std::string line;
+  Area a;
+  while (std::getline(lines, line)) {
+    if (line.rfind(block + ",", 0) != 0) continue;
+    const auto q = line.rfind('"');
+    std::istringstream rest(line.substr(q + 2));
+    char comma;
+    rest >> a.cells >> comma >> a.logic_bits >> comma >> a.ff_bits >> comma >> a.latch_bits >> comma >> a.mem_bits;
+  }
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("area: the context cache's synthesized state follows its entries exactly", "[area]") {
+  const fs::path cache = fresh("area_cache");
+  std::map<int, Area> at;
+  for (int entries : {32, 64, 128}) {
+    const Run r = sh(kBin + " area --blocks ctx_cache --format csv --cache " + cache.string() +
+                     " --rtl UBSIM_RTL_CACHE_ENTRIES=" + std::to_string(entries));
+    INFO(r.out);
+    REQUIRE(r.status == 0);
+    at[entries] = area_of(r.out, "ctx_cache");
+    REQUIRE(at[entries].ff_bits > 0);
+    CHECK(at[entries].latch_bits == 0);   // no inferred latch
+  }
+  // per entry: a 26-bit key, a 32-bit LRU stamp, valid and pending = 60 flip-flops
+  CHECK(at[64].ff_bits - at[32].ff_bits == 32 * 60);
+  CHECK(at[128].ff_bits - at[64].ff_bits == 64 * 60);
+  // the reorder buffer's 32 slot fields (2 keys x 16) each gain one index bit per doubling
+  CHECK(at[64].mem_bits - at[32].mem_bits == 32);
+  // one comparator per entry: the search logic grows linearly with the entries
+  const double ratio = static_cast<double>(at[128].logic_bits) / static_cast<double>(at[64].logic_bits);
+  CHECK(ratio > 1.9);
+  CHECK(ratio < 2.1);
+  // the second run reads the cache: same figures, no synthesis
+  const Run again = sh(kBin + " area --blocks ctx_cache --cache " + cache.string() + " --rtl UBSIM_RTL_CACHE_ENTRIES=64");
+  INFO(again.out);
+  CHECK(again.out.find("cached") != std::string::npos);
+  CHECK(again.out.find("synthesizing") == std::string::npos);
+  const Run again_csv = sh(kBin + " area --blocks ctx_cache --format csv --cache " + cache.string() +
+                           " --rtl UBSIM_RTL_CACHE_ENTRIES=64");
+  CHECK(area_of(again_csv.out, "ctx_cache").ff_bits == at[64].ff_bits);
+}
+
+TEST_CASE("area: bad blocks and RTL options fail in one line, exit 2", "[area]") {
+  for (const char* args : {"--blocks ctx_cache,nope", "--rtl UBSIM_RTL_NOPE=4", "--rtl UBSIM_RTL_CACHE_ENTRIES=0",
+                           "--rtl UBSIM_RTL_CACHE_ENTRIES=many"}) {
+    const Run r = sh(kBin + " area " + args);
+    INFO(args << ": " << r.out);
+    CHECK(r.status == 2);
+    CHECK(r.out.rfind("ubsim: error: option --", 0) == 0);
+    CHECK(std::count(r.out.begin(), r.out.end(), '\n') == 1);
+  }
+  const fs::path dir = fresh("area_bad");
+  const Run r = sh(kBin + " sweep latency --out " + dir.string() + " --area rx_pipeline,nope --grid clock=322MHz");
+  CHECK(r.status == 2);
+  CHECK(r.out.find("option --blocks: 'nope'") != std::string::npos);
+  CHECK_FALSE(fs::exists(dir));
+}
+
+TEST_CASE("sweep --area: a variant's area columns beside its measured figures", "[area][sweep]") {
+  const fs::path dir = fresh("area_sweep");
+  const Run r = sh(kBin + " sweep latency -j 2 --area rx_pipeline --out " + dir.string() +
+                   " --grid clock=322MHz,400MHz -- --path ub-load --ops 100");
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  CHECK(r.out.find("3 points: 0 reused, 3 run, 0 failed") != std::string::npos);   // 2 points + 1 area job
+  const std::string csv = slurp(dir / "sweep.csv");
+  const std::string header = csv.substr(0, csv.find('\n'));
+  CHECK(header.find("area.rx_pipeline.cells,area.rx_pipeline.logic_bits,area.rx_pipeline.ff_bits,"
+                    "area.rx_pipeline.latch_bits,area.rx_pipeline.mem_bits") != std::string::npos);
+  // the columns carry what `ubsim area` reports for the block
+  const Area a = area_of(sh(kBin + " area --blocks rx_pipeline --format csv").out, "rx_pipeline");
+  REQUIRE(a.ff_bits > 0);
+  std::istringstream lines(csv);
+  std::string line;
+  int rows = 0;
+  std::getline(lines, line);
+  while (std::getline(lines, line)) {
+    ++rows;
+    CHECK(line.find("," + std::to_string(a.cells) + "," + std::to_string(a.logic_bits) + "," +
+                    std::to_string(a.ff_bits) + ",0," + std::to_string(a.mem_bits)) != std::string::npos);
+  }
+  CHECK(rows == 2);
+  // the emitted job list carries the area job too
+  const fs::path b = fresh("area_sweep_jobs");
+  const Run e = sh(kBin + " sweep latency --emit-jobs --area rx_pipeline --out " + b.string() +
+                   " --grid clock=322MHz,400MHz -- --path ub-load --ops 100");
+  REQUIRE(e.status == 0);
+  const std::string jobs = slurp(b / "jobs.txt");
+  CHECK(std::count(jobs.begin(), jobs.end(), '\n') == 3);
+  CHECK(jobs.find("'area' '--format' 'json' '--blocks' 'rx_pipeline'") != std::string::npos);
+  REQUIRE(sh("bash " + (b / "jobs.txt").string()).status == 0);
+  REQUIRE(sh(kBin + " sweep --merge " + b.string()).status == 0);
+  CHECK(slurp(b / "sweep.csv") == csv);
 }
