@@ -95,8 +95,11 @@ std::vector<AreaBlock> select_area_blocks(const RtlOptions& opts, const std::str
   return out;
 }
 
+// One cache for every build and variant of this source tree: a result's
+// name holds the hash of all its inputs (parameters included), so builds
+// share what they have in common (cache-4k's context cache is the default's).
 std::string default_area_cache_dir() {
-  return (fs::path(file_util::self_binary()).parent_path() / "area-cache").string();
+  return (fs::path(build_info::kSourceDir) / "build-area").string();
 }
 
 namespace {

@@ -7,8 +7,8 @@
 // or with overrides (--rtl UBSIM_RTL_CACHE_ENTRIES=64). SYNTHESIS is
 // defined: assertions and simulation-only structures are left out, and the
 // context cache takes its parallel form (see rtl/ctx_cache.sv).
-// A result is cached under its inputs' hash (yosys version, script, RTL
-// sources), so a variant's area is synthesized once.
+// A result is cached under its inputs' hash (yosys version, script with
+// the parameters, RTL sources), so each configuration is synthesized once.
 #pragma once
 #include <cstdint>
 #include <map>

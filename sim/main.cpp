@@ -141,8 +141,8 @@ area options:
                        order_tracker,sack_sender,sack_receiver | all (default all)
   --rtl KEY=VALUE      synthesize with an RTL build option changed, without building
                        it (e.g. --rtl UBSIM_RTL_CACHE_ENTRIES=2048); may repeat
-  --cache DIR          where results are kept by their inputs' hash
-                       (default: area-cache/ beside this binary)
+  --cache DIR          where results are kept by their inputs' hash (default
+                       build-area/ in the source tree, shared by every build)
 
 compare: ubsim compare BASE.toml CANDIDATE.toml [--experiments latency,ctx-cache,...]
                    [--all] [-- EXPERIMENT OPTIONS]
