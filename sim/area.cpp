@@ -33,10 +33,29 @@ RtlOptions this_build_rtl_options() {
           {"UBSIM_RTL_SACK_MAX_WIN", v::kSackMaxWindow}};
 }
 
+namespace {
+struct OptionRange {
+  const char* name;
+  int64_t min, max;
+  bool power_of_two;
+};
+// What each build option admits (README, "Runtime parameters vs build options").
+constexpr OptionRange kRanges[] = {
+    {"UBSIM_RTL_MAX_CHAIN", 1, 240, false},      {"UBSIM_RTL_CTX_W", 1, 20, false},
+    {"UBSIM_RTL_MAX_BEATS", 1, 16, false},       {"UBSIM_RTL_FLIT_BYTES", 8, 4096, true},
+    {"UBSIM_RTL_CACHE_ENTRIES", 2, 65536, false}, {"UBSIM_RTL_CACHE_MSHRS", 2, 64, false},
+    {"UBSIM_RTL_ORDER_SLOTS", 1, 64, false},     {"UBSIM_RTL_ORDER_WIN", 2, 128, true},
+    {"UBSIM_RTL_SACK_MAX_WIN", 2, 16384, false},
+};
+}  // namespace
+
 void apply_rtl_override(RtlOptions& opts, const std::string& spec) {
   const auto eq = spec.find('=');
   const std::string key = spec.substr(0, eq);
-  if (eq == std::string::npos || !opts.count(key)) {
+  const OptionRange* range = nullptr;
+  for (const auto& r : kRanges)
+    if (key == r.name) range = &r;
+  if (eq == std::string::npos || !opts.count(key) || !range) {
     std::string known;
     for (const auto& [k, v] : opts) known += (known.empty() ? "" : ", ") + k;
     throw CliError("option --rtl: '" + key + "' is not an RTL build option (" + known + ")");
@@ -44,8 +63,9 @@ void apply_rtl_override(RtlOptions& opts, const std::string& spec) {
   const std::string text = spec.substr(eq + 1);
   char* end = nullptr;
   const long long v = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || *end != '\0' || v < 1 || v > (1LL << 20))
-    throw CliError("option --rtl: " + key + ": '" + text + "' is not a whole number in 1..1048576");
+  if (text.empty() || *end != '\0' || v < range->min || v > range->max || (range->power_of_two && (v & (v - 1))))
+    throw CliError(fmt::format("option --rtl: {}: '{}' is not a whole number in {}..{}{}", key, text, range->min,
+                               range->max, range->power_of_two ? " and a power of two" : ""));
   opts[key] = v;
 }
 

@@ -150,7 +150,8 @@ compare: ubsim compare BASE.toml CANDIDATE.toml [--experiments latency,ctx-cache
   --all                list every figure, not only those that differ
 
 sweep:  ubsim sweep EXPERIMENT --grid KEY=SPEC [--grid ...] [-j N] [--out DIR]
-                   [--metric COLUMN --x KEY] [--emit-jobs] [-- EXPERIMENT OPTIONS]
+                   [--metric COLUMN --x KEY] [--emit-jobs] [--area BLOCKS]
+                   [-- EXPERIMENT OPTIONS]
         ubsim sweep --merge DIR
   --grid KEY=SPEC      SPEC: a list "a,b,c" or a range "lo..hi:step" in the key's unit
                        (wire.latency=50ns..500ns:50ns, clock=250MHz,322MHz); grids are
