@@ -1,6 +1,8 @@
 // Fixed-size log-linear latency histogram (HDR style): memory is flat in the
 // number of samples; each power-of-two range of picoseconds is split into
 // 1024 sub-buckets, so a percentile is within 0.1 % of the exact value.
+// A percentile is the mean of the samples in its bucket (exact when they are
+// equal, as in a deterministic pipeline), not the bucket's midpoint.
 // The mean is exact (running sum).
 #pragma once
 #include <algorithm>
@@ -18,7 +20,9 @@ class LatencyHistogram {
 
   void add(uint64_t fs) {
     const uint64_t ps = fs / 1000;
-    ++counts_[index(ps)];
+    const size_t i = index(ps);
+    ++counts_[i];
+    sums_fs_[i] += static_cast<double>(fs);
     ++n_;
     sum_fs_ += static_cast<long double>(fs);
     if (fs > max_fs_) max_fs_ = fs;
@@ -28,14 +32,15 @@ class LatencyHistogram {
   double mean_ns() const { return n_ ? static_cast<double>(sum_fs_ / n_) / 1e6 : 0.0; }
   double max_ns() const { return static_cast<double>(max_fs_) / 1e6; }
   double min_ns() const { return static_cast<double>(min_fs_) / 1e6; }
-  // Value at quantile q (0..1), midpoint of its bucket, in ns.
+  // Value at quantile q (0..1): the mean of its bucket's samples, in ns.
   double quantile_ns(double q) const {
     if (n_ == 0) return 0.0;
     const auto rank = static_cast<uint64_t>(std::ceil(q * static_cast<double>(n_)));
     uint64_t seen = 0;
     for (size_t i = 0; i < counts_.size(); ++i) {
       seen += counts_[i];
-      if (seen >= rank && counts_[i]) return std::clamp(bucket_mid_ps(i) / 1e3, min_ns(), max_ns());
+      if (seen >= rank && counts_[i])
+        return std::clamp(sums_fs_[i] / static_cast<double>(counts_[i]) / 1e6, min_ns(), max_ns());
     }
     return max_ns();
   }
@@ -49,14 +54,8 @@ class LatencyHistogram {
     const size_t idx = static_cast<size_t>(shift + 1) * kSub + sub;
     return idx < kRanges * kSub ? idx : kRanges * kSub - 1;
   }
-  static double bucket_mid_ps(size_t i) {
-    if (i < static_cast<size_t>(kSub)) return static_cast<double>(i);
-    const int shift = static_cast<int>(i / kSub) - 1;
-    const double lo = static_cast<double>((kSub + (i % kSub)) << shift);
-    return lo + std::ldexp(1.0, shift) / 2.0;
-  }
-
   std::array<uint64_t, kRanges * kSub> counts_{};
+  std::array<double, kRanges * kSub> sums_fs_{};
   uint64_t n_ = 0;
   long double sum_fs_ = 0;
   uint64_t max_fs_ = 0;
