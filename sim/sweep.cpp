@@ -412,6 +412,17 @@ std::string json_text(const json::Value& v) {
 
 }  // namespace
 
+namespace {
+// The last line a failed job wrote on stderr (its error), or "not run".
+std::string failure_of(const fs::path& pts, const std::string& id) {
+  const fs::path err = pts / (id + ".err");
+  std::string why = fs::exists(err) ? read_file(err) : std::string("not run");
+  while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
+  const auto nl = why.rfind('\n');
+  return nl == std::string::npos ? why : why.substr(nl + 1);
+}
+}  // namespace
+
 std::vector<std::string> merge_points(const SweepPlan& plan) {
   const fs::path pts = fs::path(plan.dir) / "points";
   std::vector<std::string> failures, columns, rows_json;
@@ -430,11 +441,7 @@ std::vector<std::string> merge_points(const SweepPlan& plan) {
   for (const auto& job : plan.area_jobs) {
     const fs::path doc = pts / (job.id + ".json");
     if (!fs::exists(doc)) {
-      const fs::path err = pts / (job.id + ".err");
-      std::string why = fs::exists(err) ? read_file(err) : std::string("not run");
-      while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
-      const auto nl = why.rfind('\n');
-      if (nl != std::string::npos) why = why.substr(nl + 1);
+      const std::string why = failure_of(pts, job.id);
       failures.push_back("area of variant " + job.variant + ": " + why);
       continue;
     }
@@ -455,11 +462,7 @@ std::vector<std::string> merge_points(const SweepPlan& plan) {
       point_obj = json::object(kv);
     }
     if (!fs::exists(doc)) {
-      const fs::path err = pts / (p.id + ".err");
-      std::string why = fs::exists(err) ? read_file(err) : std::string("not run");
-      while (!why.empty() && (why.back() == '\n' || why.back() == ' ')) why.pop_back();
-      const auto nl = why.rfind('\n');
-      if (nl != std::string::npos) why = why.substr(nl + 1);
+      const std::string why = failure_of(pts, p.id);
       std::string label;
       for (size_t a = 0; a < plan.axes.size(); ++a) label += (a ? " " : "") + plan.axes[a].key + "=" + p.values[a];
       failures.push_back(label + ": " + why);
