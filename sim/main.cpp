@@ -539,14 +539,15 @@ int cmd_loss(Args& a) {
   return 0;
 }
 
+// A command's own options, and those after "--" that it hands to the experiments it runs.
+std::pair<std::vector<std::string>, std::vector<std::string>> split_at_dashes(const std::vector<std::string>& args) {
+  const auto dashes = std::find(args.begin(), args.end(), "--");
+  return {std::vector<std::string>(args.begin(), dashes),
+          std::vector<std::string>(dashes == args.end() ? dashes : dashes + 1, args.end())};
+}
+
 int cmd_sweep(const std::vector<std::string>& args) {
-  std::vector<std::string> own, exp_args;
-  bool rest = false;
-  for (const auto& x : args) {
-    if (rest) exp_args.push_back(x);
-    else if (x == "--") rest = true;
-    else own.push_back(x);
-  }
+  const auto [own, exp_args] = split_at_dashes(args);
   Args a(own);
   std::string experiment, out = "sweep-out", merge_dir, metric, x_key, area, v;
   std::vector<std::string> grids;
@@ -606,13 +607,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
 }
 
 int cmd_compare(const std::vector<std::string>& args) {
-  std::vector<std::string> own, exp_args;
-  bool rest = false;
-  for (const auto& x : args) {
-    if (rest) exp_args.push_back(x);
-    else if (x == "--") rest = true;
-    else own.push_back(x);
-  }
+  const auto [own, exp_args] = split_at_dashes(args);
   Args a(own);
   Common c;
   std::string experiments = "latency";

@@ -152,15 +152,30 @@ SweepAxis parse_grid(const std::string& spec) {
 }
 
 namespace {
+// A job's file stem: a hash of what makes it (its variant and its command
+// without the binary's path), so a rerun finds the job's finished document.
+std::string job_id(const std::string& prefix, const std::vector<std::string>& argv) {
+  std::string key = prefix;
+  for (size_t i = 1; i < argv.size(); ++i) key += '\x1f' + argv[i];
+  return fnv_hex(key);
+}
+
+// Steps idx to the next point of the cross product; false after the last.
+bool next_point(std::vector<size_t>& idx, const std::vector<SweepAxis>& axes) {
+  for (size_t a = axes.size(); a > 0; --a) {
+    if (++idx[a - 1] < axes[a - 1].values.size()) return true;
+    idx[a - 1] = 0;
+  }
+  return false;
+}
+
 void add_area_jobs(SweepPlan& plan, const std::map<std::string, std::string>& binaries) {
   if (plan.area.empty()) return;
   for (const auto& [variant, binary] : binaries) {
     SweepPoint job;
     job.variant = variant;
     job.argv = {binary, "area", "--format", "json", "--blocks", plan.area};
-    std::string key = "area\x1fvariant=" + variant;
-    for (size_t i = 1; i < job.argv.size(); ++i) key += '\x1f' + job.argv[i];
-    job.id = "area-" + fnv_hex(key);
+    job.id = "area-" + job_id("area\x1fvariant=" + variant, job.argv);
     plan.area_jobs.push_back(job);
   }
 }
@@ -180,7 +195,7 @@ SweepPlan make_plan(const std::string& experiment, const std::vector<std::string
   std::map<std::string, std::string> binaries;   // built once per variant
   std::vector<size_t> idx(axes.size(), 0);
   const std::string self = self_binary();
-  for (;;) {
+  do {
     SweepPoint p;
     std::vector<std::string> sets;
     std::string variant = "default";
@@ -199,26 +214,11 @@ SweepPlan make_plan(const std::string& experiment, const std::vector<std::string
     for (const auto& s : variants.count(variant) ? variants.at(variant).sets : std::vector<std::string>{})
       p.argv.insert(p.argv.end(), {"--set", s});
     for (const auto& s : sets) p.argv.insert(p.argv.end(), {"--set", s});
-    std::string key = "variant=" + variant;
-    for (size_t i = 1; i < p.argv.size(); ++i) key += '\x1f' + p.argv[i];
-    p.id = fnv_hex(key);
+    p.id = job_id("variant=" + variant, p.argv);
     plan.points.push_back(p);
-    // next index of the cross product
-    size_t a = axes.size();
-    while (a > 0) {
-      --a;
-      if (++idx[a] < axes[a].values.size()) break;
-      idx[a] = 0;
-      if (a == 0) {
-        add_area_jobs(plan, binaries);
-        return plan;
-      }
-    }
-    if (axes.empty()) {
-      add_area_jobs(plan, binaries);
-      return plan;
-    }
-  }
+  } while (next_point(idx, axes));
+  add_area_jobs(plan, binaries);
+  return plan;
 }
 
 // ---------------- running ----------------
