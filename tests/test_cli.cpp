@@ -2,34 +2,19 @@
 // and no output files.
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
-
-#include <array>
-#include <cstdio>
 #include <filesystem>
+
+#include "run_command.h"
 
 namespace {
 
-struct Run {
-  int status;
-  std::string out;
-};
+using ubsim::test::Run;
 
-Run ubsim(const std::string& args) {
-  const std::string cmd = std::string(UBSIM_BIN) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p);
-  std::string out;
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  const int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
+Run run_ubsim(const std::string& args) { return ubsim::test::run_command(std::string(UBSIM_BIN) + " " + args); }
 
 void expect_bad_input(const std::string& args, const std::string& needle) {
   INFO(args);
-  const Run r = ubsim(args);
+  const Run r = run_ubsim(args);
   INFO(r.out);
   CHECK(r.status == 2);
   CHECK(r.out.find(needle) != std::string::npos);
@@ -69,13 +54,13 @@ TEST_CASE("bad input: one line naming key and file, exit status 2", "[cli]") {
 TEST_CASE("bad input writes no output directory", "[cli]") {
   const auto dir = std::filesystem::temp_directory_path() / "ubsim_cli_no_output";
   std::filesystem::remove_all(dir);
-  const Run r = ubsim("latency --out " + dir.string() + " --set dram.row_hit=fast");
+  const Run r = run_ubsim("latency --out " + dir.string() + " --set dram.row_hit=fast");
   CHECK(r.status == 2);
   CHECK_FALSE(std::filesystem::exists(dir));
 }
 
 TEST_CASE("latency --format json carries the spec's result keys", "[cli]") {
-  const Run r = ubsim("latency --path ub-load --ops 5 --format json");
+  const Run r = run_ubsim("latency --path ub-load --ops 5 --format json");
   REQUIRE(r.status == 0);
   for (const char* key : {"\"experiment\": \"latency\"", "\"config\":", "\"provenance\":", "\"git\":",
                           "\"variant\":", "\"seed\":", "\"path\": \"ub-load\"", "\"stages\":", "\"derived_ns\":",
@@ -85,7 +70,7 @@ TEST_CASE("latency --format json carries the spec's result keys", "[cli]") {
 }
 
 TEST_CASE("params lists every spec key", "[cli]") {
-  const Run r = ubsim("params");
+  const Run r = run_ubsim("params");
   REQUIRE(r.status == 0);
   for (const char* key : {"clock", "bus.traversal", "pcie.doorbell", "pcie.dma_read", "pcie.dma_write",
                           "wire.latency", "wire.rate", "dram.row_hit", "dram.row_miss", "sw.submit",

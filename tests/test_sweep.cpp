@@ -1,37 +1,24 @@
 // ubsim sweep through the command line: merged figures equal single runs,
 // reruns finish only the missing points, emitted jobs merge to the same
-// bytes, a failed point keeps the others, a bad grid runs nothing.
+// bytes, a failed point keeps the others, a bad grid runs nothing; the
+// yosys area of a block and its columns beside a sweep's figures.
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
-
 #include <algorithm>
-#include <array>
-#include <map>
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
+
+#include "run_command.h"
 
 namespace {
 
 namespace fs = std::filesystem;
 
-struct Run {
-  int status;
-  std::string out;
-};
+using ubsim::test::Run;
 
-Run sh(const std::string& cmd) {
-  FILE* p = popen((cmd + " 2>&1").c_str(), "r");
-  REQUIRE(p);
-  std::string out;
-  std::array<char, 4096> buf{};
-  size_t n;
-  while ((n = fread(buf.data(), 1, buf.size(), p)) > 0) out.append(buf.data(), n);
-  const int st = pclose(p);
-  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
-}
+Run sh(const std::string& cmd) { return ubsim::test::run_command(cmd); }
 
 std::string slurp(const fs::path& p) {
   std::ifstream f(p);
