@@ -156,6 +156,23 @@ std::string yosys_binary() {
   return env && *env ? env : "yosys";
 }
 
+// `yosys -V`, asked once per process (part of every result's key).
+const std::string& yosys_version() {
+  static const std::string version = [] {
+    std::string v;
+    if (FILE* pipe = ::popen((yosys_binary() + " -V 2>/dev/null").c_str(), "r")) {
+      char buf[256];
+      while (std::fgets(buf, sizeof buf, pipe)) v += buf;
+      if (::pclose(pipe) != 0) v.clear();
+    }
+    if (v.empty())
+      throw std::runtime_error("area: yosys not found (" + yosys_binary() +
+                               "; scripts/bootstrap installs Debian's yosys, UBSIM_YOSYS names another)");
+    return v;
+  }();
+  return version;
+}
+
 // "Number of <what>:  N" from a yosys stat report.
 uint64_t stat_number(const std::string& report, const std::string& what, const std::string& file) {
   const std::regex re("Number of " + what + ":\\s+([0-9]+)");
@@ -205,16 +222,7 @@ AreaFigures synthesize_area(const AreaBlock& block, const std::string& cache_dir
     inputs += p.filename().string() + "\n" + read_file(p);
   }
   fs::create_directories(cache_dir);
-  const std::string version_cmd = yosys_binary() + " -V 2>/dev/null";
-  std::string version;
-  if (FILE* pipe = ::popen(version_cmd.c_str(), "r")) {
-    char buf[256];
-    while (std::fgets(buf, sizeof buf, pipe)) version += buf;
-    if (::pclose(pipe) != 0) version.clear();
-  }
-  if (version.empty())
-    throw std::runtime_error("area: yosys not found (" + yosys_binary() +
-                             "; scripts/bootstrap installs Debian's yosys, UBSIM_YOSYS names another)");
+  const std::string& version = yosys_version();
   // Stat reports go to files named by the key (tee -o); the script is part of the key.
   const std::string script_tmpl = fmt::format(
       "read_verilog -defer -sv -DSYNTHESIS{}\n"
