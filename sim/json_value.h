@@ -128,4 +128,39 @@ class Reader {
 
 inline Value parse(const std::string& text) { return Reader(text).parse(); }
 
+// One field or item per line, nested by two spaces; numbers as their text.
+inline std::string pretty(const Value& v, int indent = 0) {
+  const std::string pad(static_cast<size_t>(indent + 2), ' '), close(static_cast<size_t>(indent), ' ');
+  auto quote = [](const std::string& s) {
+    std::string out = "\"";
+    for (char c : s) {
+      if (c == '"' || c == '\\') out += '\\';
+      if (c == '\n') { out += "\\n"; continue; }
+      out += c;
+    }
+    return out + "\"";
+  };
+  switch (v.kind) {
+    case Value::Null: return "null";
+    case Value::Bool: case Value::Number: return v.text;
+    case Value::String: return quote(v.text);
+    case Value::Array: {
+      if (v.items.empty()) return "[]";
+      std::string out = "[\n";
+      for (size_t i = 0; i < v.items.size(); ++i)
+        out += pad + pretty(v.items[i], indent + 2) + (i + 1 < v.items.size() ? ",\n" : "\n");
+      return out + close + "]";
+    }
+    case Value::Object: {
+      if (v.fields.empty()) return "{}";
+      std::string out = "{\n";
+      for (size_t i = 0; i < v.fields.size(); ++i)
+        out += pad + quote(v.fields[i].first) + ": " + pretty(v.fields[i].second, indent + 2) +
+               (i + 1 < v.fields.size() ? ",\n" : "\n");
+      return out + close + "}";
+    }
+  }
+  return "null";
+}
+
 }  // namespace ubsim::json

@@ -1,0 +1,123 @@
+// Golden results: every experiment at its defaults (small op counts) must
+// give exactly the figures stored in tests/golden/, so a change that moves a
+// default figure is seen, and the golden files change only on purpose
+// (scripts/golden rewrites them; its commit says why).
+//
+// Compared after normalization: the provenance (git hash, variant), the
+// runs' wall-clock figures ("sim" objects) and the simulator's own cost
+// statistics (cycles evaluated or skipped, kernel wake-ups, the share of
+// cycles stepped) are left out: they describe the simulator, not the model.
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "json_value.h"
+#include "run_command.h"
+
+namespace {
+
+namespace fs = std::filesystem;
+using ubsim::json::Value;
+
+const fs::path kDir = fs::path(UBSIM_TEST_DATA).parent_path() / "golden";
+
+// Simulator-cost statistics of the clocked (verilated) components.
+const std::set<std::string> kCostStats = {"cycles_evaluated", "cycles_skipped", "kernel_wakeups"};
+
+bool is_cost_stat(const Value& row, const std::set<std::string>& clocked) {
+  const Value* name = row.get("name");
+  const Value* comp = row.get("component");
+  if (!name || !comp) return false;
+  if (kCostStats.count(name->text)) return true;
+  return name->text == "utilization" && clocked.count(comp->text);   // share of cycles stepped
+}
+
+Value normalize(const Value& v) {
+  Value out = v;
+  if (v.kind == Value::Object) {
+    out.fields.clear();
+    for (const auto& [k, f] : v.fields) {
+      if (k == "provenance" || k == "sim") continue;
+      if (k == "stats" && f.kind == Value::Array) {
+        std::set<std::string> clocked;
+        for (const auto& row : f.items)
+          if (row.get("name") && row.get("name")->text == "cycles_evaluated") clocked.insert(row.get("component")->text);
+        Value kept = f;
+        kept.items.clear();
+        for (const auto& row : f.items)
+          if (!is_cost_stat(row, clocked)) kept.items.push_back(row);
+        out.fields.emplace_back(k, kept);
+        continue;
+      }
+      out.fields.emplace_back(k, normalize(f));
+    }
+  } else if (v.kind == Value::Array) {
+    out.items.clear();
+    for (const auto& i : v.items) out.items.push_back(normalize(i));
+  }
+  return out;
+}
+
+std::string read(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+struct Case {
+  std::string name, args;
+};
+
+std::vector<Case> cases() {
+  std::vector<Case> out;
+  std::istringstream in(read(kDir / "commands.txt"));
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    const auto colon = line.find(':');
+    out.push_back({line.substr(0, colon), line.substr(colon + 2)});
+  }
+  return out;
+}
+
+// The first line where two texts differ, with a little context.
+std::string first_difference(const std::string& want, const std::string& got) {
+  std::istringstream a(want), b(got);
+  std::string la, lb;
+  for (int line = 1;; ++line) {
+    const bool ea = !std::getline(a, la), eb = !std::getline(b, lb);
+    if (ea && eb) return "identical";
+    if (ea != eb || la != lb)
+      return "line " + std::to_string(line) + ":\n  golden: " + (ea ? "<end>" : la) + "\n  now:    " + (eb ? "<end>" : lb);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("golden results: every experiment's default figures are unchanged", "[golden]") {
+  const bool update = std::getenv("UBSIM_GOLDEN_UPDATE") != nullptr;
+  const auto all = cases();
+  REQUIRE(all.size() >= 10);
+  for (const auto& c : all) {
+    SECTION(c.name) {
+      const auto r = ubsim::test::run_command("(" + std::string(UBSIM_BIN) + " " + c.args + " --format json 2>/dev/null)");
+      INFO(c.name << ": ubsim " << c.args);
+      REQUIRE(r.status == 0);
+      const std::string got = ubsim::json::pretty(normalize(ubsim::json::parse(r.out)));
+      const fs::path file = kDir / (c.name + ".json");
+      if (update) {
+        std::ofstream(file) << got;
+        continue;
+      }
+      REQUIRE(fs::exists(file));
+      const std::string want = read(file);
+      INFO(first_difference(want, got));
+      CHECK(want == got);
+    }
+  }
+}
