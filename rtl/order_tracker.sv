@@ -49,8 +49,8 @@ module order_tracker #(
     input  logic [ID_W-1:0]    s_id,
     input  logic               s_track,        // a new request (0: a response, passed untracked)
     input  logic [QID_W-1:0]   s_queue,
-    input  logic [1:0]         s_mode,         // 0 ROI, 1 ROT, 2 ROL, 3 UNO
-    input  logic [1:0]         s_tag,          // 0 NO, 1 RO, 2 SO
+    input  logic [1:0]         s_mode,         // ubsim_pkg::MODE_*
+    input  logic [1:0]         s_tag,          // ubsim_pkg::TAG_*
     input  logic               s_fence,
     input  logic               s_comp_order,
     input  logic               s_rdat,         // a Read or Atomic
@@ -68,7 +68,7 @@ module order_tracker #(
     output logic               m_err_valid,    // rejected: error completion
     input  logic               m_err_ready,
     output logic [ID_W-1:0]    m_err_id,
-    output logic [1:0]         m_err_code,     // 1 ordering not allowed under UNO, 2 payload > MTU under UNO
+    output logic [1:0]         m_err_code,     // ubsim_pkg::ERR_*
 
     input  logic               s_cpl_valid,    // a request of (slot, seq) completed
     input  logic [SLOT_W-1:0]  s_cpl_slot,
@@ -88,8 +88,9 @@ module order_tracker #(
     output logic [31:0]        stall_slots,    // cycles s_* waited for a free slot
     output logic [31:0]        stall_window    // cycles s_* waited for window space
 );
-    localparam logic [1:0] MODE_ROI = 2'd0, MODE_UNO = 2'd3;
-    localparam logic [1:0] TAG_NO = 2'd0, TAG_SO = 2'd2;
+    localparam logic [1:0] MODE_ROI = 2'(ubsim_pkg::MODE_ROI), MODE_UNO = 2'(ubsim_pkg::MODE_UNO);
+    localparam logic [1:0] TAG_NO = 2'(ubsim_pkg::TAG_NO), TAG_SO = 2'(ubsim_pkg::TAG_SO);
+    localparam logic [1:0] ERR_ORDER = 2'(ubsim_pkg::ERR_ORDER_UNDER_UNO), ERR_MTU = 2'(ubsim_pkg::ERR_UNO_OVER_MTU);
 
     // ---------------- per-slot state ----------------
     logic [QID_W-1:0] slot_queue [SLOTS];
@@ -263,7 +264,7 @@ module order_tracker #(
             if (take_err) begin
                 m_err_valid <= 1'b1;
                 m_err_id <= s_id;
-                m_err_code <= (s_tag != TAG_NO || s_fence || s_comp_order) ? 2'd1 : 2'd2;
+                m_err_code <= (s_tag != TAG_NO || s_fence || s_comp_order) ? ERR_ORDER : ERR_MTU;
             end
             if (m_ready) m_valid <= 1'b0;
 

@@ -44,7 +44,7 @@ module roce_tx_pipeline #(
     input  logic [CTX_W-1:0]   s_ctx,
     input  logic [BYTES_W-1:0] s_bytes,     // packet length (header + payload)
     input  logic               s_ord_track,   // a new request (0: a response)
-    input  logic [1:0]         s_ord_tag,     // 0 NO, 1 RO, 2 SO
+    input  logic [1:0]         s_ord_tag,     // ubsim_pkg::TAG_*
     input  logic               s_ord_fence,
     input  logic               s_ord_comp_order,
     input  logic               s_ord_rdat,    // Read or Atomic
@@ -124,7 +124,7 @@ module roce_tx_pipeline #(
                     .PAY_W(16)) u_qp_order (
         .clk, .rst, .cfg_strict(1'b1), .cfg_mtu(16'hffff),
         .s_valid(bg_valid), .s_ready(bg_ready), .s_data(bg_data[DW-1:0]), .s_id(bg_data[ID_W-1:0]),
-        .s_track(o_track), .s_queue(bg_data[TAG_W +: CTX_W]), .s_mode(2'd0), .s_tag(o_tag),
+        .s_track(o_track), .s_queue(bg_data[TAG_W +: CTX_W]), .s_mode(2'(ubsim_pkg::MODE_ROI)), .s_tag(o_tag),
         .s_fence(o_fence), .s_comp_order(o_corder), .s_rdat(o_rdat), .s_payload(16'd0),
         .m_valid(qo_valid), .m_ready(qo_ready), .m_data(qo_data), .m_id(ord_issue_id), .m_slot(qo_slot),
         .m_seq(qo_seq), .m_released(qo_released), .m_tracked(qo_tracked),

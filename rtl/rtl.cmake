@@ -1,74 +1,145 @@
-# Verilates each RTL top once into one static library (one copy of the
-# Verilator runtime), plain C++ models stepped by the SystemC bridges.
+# The RTL: build options and blocks from rtl/blocks.json (the one place they
+# are declared). Each block is verilated once into one static library (one
+# copy of the Verilator runtime) of plain C++ models stepped by the bridges;
+# the rtl_lint target lints every block with its parameters; rtl_variant.h
+# carries the options' values, the manifest and the encodings to the C++.
 set(UBSIM_RTL_DIR ${CMAKE_CURRENT_LIST_DIR})
-set(UBSIM_RTL_COMMON
-  ${UBSIM_RTL_DIR}/pipe_reg.sv
-  ${UBSIM_RTL_DIR}/stage_chain.sv
-  ${UBSIM_RTL_DIR}/stream_arb2.sv
-  ${UBSIM_RTL_DIR}/tp_lookup.sv
-  ${UBSIM_RTL_DIR}/psn_alloc_rmw.sv
-  ${UBSIM_RTL_DIR}/flit_serializer.sv
-  ${UBSIM_RTL_DIR}/ctx_gate.sv)
+file(READ ${UBSIM_RTL_DIR}/blocks.json UBSIM_MANIFEST)
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${UBSIM_RTL_DIR}/blocks.json ${UBSIM_RTL_DIR}/ubsim_pkg.sv)
 
-add_library(ubsim_rtl STATIC)
-# The verilated models are the hot loop of every simulation.
-target_compile_options(ubsim_rtl PRIVATE -O3)
-set_target_properties(ubsim_rtl PROPERTIES POSITION_INDEPENDENT_CODE ON)
-set(UBSIM_VERILATOR_ARGS -Wall --assert --x-assign fast --x-initial fast -O3)
-# Only the send pipelines address contexts and serialize flits; only UB reads
-# TP records in beats.
-set(UBSIM_ARGS_ub_tx_pipeline -GORDER_SLOTS=${UBSIM_RTL_ORDER_SLOTS} -GORDER_WIN=${UBSIM_RTL_ORDER_WIN} -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN} -GCTX_W=${UBSIM_RTL_CTX_W} -GMAX_BEATS=${UBSIM_RTL_MAX_BEATS}
-    -GFLIT_BYTES=${UBSIM_RTL_FLIT_BYTES})
-set(UBSIM_ARGS_roce_tx_pipeline -GORDER_SLOTS=${UBSIM_RTL_ORDER_SLOTS} -GORDER_WIN=${UBSIM_RTL_ORDER_WIN} -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN} -GCTX_W=${UBSIM_RTL_CTX_W} -GFLIT_BYTES=${UBSIM_RTL_FLIT_BYTES})
-set(UBSIM_ARGS_rx_pipeline -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN})
-set(UBSIM_ARGS_order_tracker -GSLOTS=${UBSIM_RTL_ORDER_SLOTS} -GWIN=${UBSIM_RTL_ORDER_WIN})
-set(UBSIM_ARGS_ub_tx_multi -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN} -GMAX_BEATS=${UBSIM_RTL_MAX_BEATS} -GFLIT_BYTES=${UBSIM_RTL_FLIT_BYTES} -GORDER_SLOTS=${UBSIM_RTL_ORDER_SLOTS} -GORDER_WIN=${UBSIM_RTL_ORDER_WIN})
-set(UBSIM_ARGS_roce_tx_multi -GMAX_CHAIN=${UBSIM_RTL_MAX_CHAIN} -GFLIT_BYTES=${UBSIM_RTL_FLIT_BYTES} -GORDER_SLOTS=${UBSIM_RTL_ORDER_SLOTS} -GORDER_WIN=${UBSIM_RTL_ORDER_WIN})
-set(UBSIM_ARGS_sack_sender -GMAX_WIN=${UBSIM_RTL_SACK_MAX_WIN})
-set(UBSIM_ARGS_sack_receiver -GMAX_WIN=${UBSIM_RTL_SACK_MAX_WIN})
-set(UBSIM_ARGS_ctx_cache -GMAX_ENTRIES=${UBSIM_RTL_CACHE_ENTRIES} -GMSHRS=${UBSIM_RTL_CACHE_MSHRS})
-
-foreach(top ub_tx_pipeline roce_tx_pipeline rx_pipeline ctx_cache order_tracker ub_tx_multi roce_tx_multi sack_sender sack_receiver)
-  set(extra_args ${UBSIM_VERILATOR_ARGS} ${UBSIM_ARGS_${top}})
-  set(sources ${UBSIM_RTL_COMMON})
-  if(top MATCHES "tx_")   # the send pipelines instantiate the order tracker
-    list(APPEND sources ${UBSIM_RTL_DIR}/order_tracker.sv)
+# ---- build options: cache variables, checked against their range ----
+string(JSON n_options LENGTH "${UBSIM_MANIFEST}" options)
+math(EXPR last_option "${n_options} - 1")
+set(UBSIM_RTL_OPTION_NAMES "")
+set(UBSIM_RTL_OPTIONS_CXX "")
+foreach(i RANGE ${last_option})
+  string(JSON opt MEMBER "${UBSIM_MANIFEST}" options ${i})
+  string(JSON def GET "${UBSIM_MANIFEST}" options ${opt} default)
+  string(JSON lo GET "${UBSIM_MANIFEST}" options ${opt} min)
+  string(JSON hi GET "${UBSIM_MANIFEST}" options ${opt} max)
+  string(JSON pow2 GET "${UBSIM_MANIFEST}" options ${opt} pow2)
+  string(JSON cxx GET "${UBSIM_MANIFEST}" options ${opt} cxx)
+  string(JSON doc GET "${UBSIM_MANIFEST}" options ${opt} doc)
+  set(${opt} ${def} CACHE STRING "${doc} (${lo}..${hi})")
+  set(v ${${opt}})
+  if(NOT v MATCHES "^[0-9]+$" OR v LESS lo OR v GREATER hi)
+    message(FATAL_ERROR "RTL build option ${opt}=${v}: not a whole number in ${lo}..${hi} (rtl/blocks.json)")
   endif()
-  if(top STREQUAL "ub_tx_multi")
-    list(APPEND sources ${UBSIM_RTL_DIR}/rr_select.sv ${UBSIM_RTL_DIR}/ub_tx_pipeline.sv)
-  elseif(top STREQUAL "roce_tx_multi")
-    list(APPEND sources ${UBSIM_RTL_DIR}/rr_select.sv ${UBSIM_RTL_DIR}/roce_tx_pipeline.sv)
+  if(pow2 STREQUAL "ON" OR pow2 STREQUAL "true")
+    math(EXPR low_bits "${v} & (${v} - 1)")
+    if(NOT low_bits EQUAL 0)
+      message(FATAL_ERROR "RTL build option ${opt}=${v}: must be a power of two (rtl/blocks.json)")
+    endif()
   endif()
-  verilate(ubsim_rtl TRACE_FST
-    SOURCES ${sources} ${UBSIM_RTL_DIR}/${top}.sv
-    TOP_MODULE ${top}
-    PREFIX V${top}
-    VERILATOR_ARGS ${extra_args})
+  list(APPEND UBSIM_RTL_OPTION_NAMES ${opt})
+  string(APPEND UBSIM_RTL_OPTIONS_CXX "inline constexpr int ${cxx} = ${v};  // ${opt}\n")
+endforeach()
+set(UBSIM_RTL_OPTION_VALUES_CXX "")
+foreach(opt ${UBSIM_RTL_OPTION_NAMES})
+  string(APPEND UBSIM_RTL_OPTION_VALUES_CXX "    {\"${opt}\", ${${opt}}},\n")
 endforeach()
 
-# The context cache's parallel (synthesized) form, verilated small so the
-# reference-model test can check it cycle by cycle like the default form.
-verilate(ubsim_rtl TRACE_FST
-  SOURCES ${UBSIM_RTL_DIR}/ctx_cache.sv
-  TOP_MODULE ctx_cache
-  PREFIX Vctx_cache_parallel
-  VERILATOR_ARGS ${UBSIM_VERILATOR_ARGS} +define+CTX_CACHE_PARALLEL_SEARCH -GMAX_ENTRIES=64
-    -GMSHRS=${UBSIM_RTL_CACHE_MSHRS})
+# ---- blocks: sources (package first, used blocks' sources, own) and parameters ----
+string(JSON UBSIM_PKG GET "${UBSIM_MANIFEST}" package)
+function(ubsim_block_sources block out)
+  set(files "")
+  string(JSON n_uses ERROR_VARIABLE no_uses LENGTH "${UBSIM_MANIFEST}" blocks ${block} uses)
+  if(NOT no_uses AND n_uses GREATER 0)
+    math(EXPR last "${n_uses} - 1")
+    foreach(u RANGE ${last})
+      string(JSON used GET "${UBSIM_MANIFEST}" blocks ${block} uses ${u})
+      ubsim_block_sources(${used} used_files)
+      list(APPEND files ${used_files})
+    endforeach()
+  endif()
+  string(JSON n_src ERROR_VARIABLE no_src LENGTH "${UBSIM_MANIFEST}" blocks ${block} sources)
+  if(NOT no_src AND n_src GREATER 0)
+    math(EXPR last "${n_src} - 1")
+    foreach(s RANGE ${last})
+      string(JSON f GET "${UBSIM_MANIFEST}" blocks ${block} sources ${s})
+      list(APPEND files ${UBSIM_RTL_DIR}/${f})
+    endforeach()
+  endif()
+  list(REMOVE_DUPLICATES files)
+  set(${out} ${files} PARENT_SCOPE)
+endfunction()
+function(ubsim_block_params block out)
+  set(args "")
+  string(JSON n_par LENGTH "${UBSIM_MANIFEST}" blocks ${block} params)
+  if(n_par GREATER 0)
+    math(EXPR last "${n_par} - 1")
+    foreach(p RANGE ${last})
+      string(JSON name MEMBER "${UBSIM_MANIFEST}" blocks ${block} params ${p})
+      string(JSON val GET "${UBSIM_MANIFEST}" blocks ${block} params ${name})
+      if(DEFINED ${val})
+        set(val ${${val}})
+      endif()
+      list(APPEND args -G${name}=${val})
+    endforeach()
+  endif()
+  set(${out} ${args} PARENT_SCOPE)
+endfunction()
+
+string(JSON n_blocks LENGTH "${UBSIM_MANIFEST}" blocks)
+math(EXPR last_block "${n_blocks} - 1")
+set(UBSIM_RTL_BLOCKS "")
+foreach(i RANGE ${last_block})
+  string(JSON b MEMBER "${UBSIM_MANIFEST}" blocks ${i})
+  list(APPEND UBSIM_RTL_BLOCKS ${b})
+endforeach()
+
+set(UBSIM_VERILATOR_ARGS -Wall --assert --x-assign fast --x-initial fast -O3)
+set(UBSIM_RTL_INCLUDE_DIRS "")
+set(UBSIM_RTL_LINT_COMMANDS "")
+
+if(UBSIM_RTL_IMPORT_DIR)
+  # A second build (the sanitizer build) reuses the main build's verilated
+  # library: same options, same generated code, no second verilation.
+  add_library(ubsim_rtl STATIC IMPORTED GLOBAL)
+  set_target_properties(ubsim_rtl PROPERTIES IMPORTED_LOCATION ${UBSIM_RTL_IMPORT_DIR}/libubsim_rtl.a
+                        INTERFACE_LINK_LIBRARIES "-lz;-pthread;-latomic")   # what verilate() links (FST, threads)
+  set(UBSIM_RTL_OBJ_DIR ${UBSIM_RTL_IMPORT_DIR}/CMakeFiles/ubsim_rtl.dir)
+else()
+  add_library(ubsim_rtl STATIC)
+  target_compile_options(ubsim_rtl PRIVATE -O3)   # the verilated models are the hot loop
+  set_target_properties(ubsim_rtl PROPERTIES POSITION_INDEPENDENT_CODE ON
+                        ARCHIVE_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
+  set(UBSIM_RTL_OBJ_DIR ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir)
+endif()
+
+foreach(b ${UBSIM_RTL_BLOCKS})
+  ubsim_block_sources(${b} srcs)
+  ubsim_block_params(${b} params)
+  string(JSON top ERROR_VARIABLE no_top GET "${UBSIM_MANIFEST}" blocks ${b} top)
+  if(no_top)
+    set(top ${b})
+  endif()
+  set(srcs ${UBSIM_RTL_DIR}/${UBSIM_PKG} ${srcs})
+  if(NOT UBSIM_RTL_IMPORT_DIR)
+    verilate(ubsim_rtl TRACE_FST SOURCES ${srcs} TOP_MODULE ${top} PREFIX V${b}
+             VERILATOR_ARGS ${UBSIM_VERILATOR_ARGS} ${params})
+  endif()
+  list(APPEND UBSIM_RTL_INCLUDE_DIRS ${UBSIM_RTL_OBJ_DIR}/V${b}.dir)
+  list(APPEND UBSIM_RTL_LINT_COMMANDS
+       COMMAND ${VERILATOR_BIN} --lint-only -Wall --assert --top-module ${top} ${params} ${srcs})
+endforeach()
+
+# ---- lint: every block with its parameters (scripts/test runs it) ----
+add_custom_target(rtl_lint ${UBSIM_RTL_LINT_COMMANDS}
+                  COMMAND ${CMAKE_COMMAND} -E echo "rtl lint: clean (verilator --lint-only -Wall, every block of rtl/blocks.json)"
+                  WORKING_DIRECTORY ${UBSIM_RTL_DIR} VERBATIM)
+
+# ---- generated C++: option values, the manifest, the encodings ----
+file(STRINGS ${UBSIM_RTL_DIR}/${UBSIM_PKG} pkg_lines REGEX "^[ \t]*localparam int [A-Z_0-9]+ = [0-9]+;")
+set(UBSIM_RTL_ENCODINGS_CXX "")
+foreach(line ${pkg_lines})
+  string(REGEX REPLACE "^[ \t]*localparam int ([A-Z_0-9]+) = ([0-9]+);.*" "inline constexpr int \\1 = \\2;" cxx "${line}")
+  string(APPEND UBSIM_RTL_ENCODINGS_CXX "${cxx}\n")
+endforeach()
+set(UBSIM_RTL_MANIFEST_TEXT "${UBSIM_MANIFEST}")
+configure_file(${UBSIM_RTL_DIR}/rtl_variant.h.in ${CMAKE_CURRENT_BINARY_DIR}/generated/rtl_variant.h @ONLY)
 
 # Consumers including verilated.h must see the same VM_* values (toolchain note 3).
 target_compile_definitions(ubsim_rtl INTERFACE VM_TRACE=1 VM_TRACE_FST=1 VM_COVERAGE=0 VM_SC=0)
-target_include_directories(ubsim_rtl INTERFACE
-  ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vub_tx_pipeline.dir
-  ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vroce_tx_pipeline.dir
-  ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vrx_pipeline.dir
-  ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vctx_cache.dir
-  ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vctx_cache_parallel.dir
-  ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vorder_tracker.dir
-  ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vub_tx_multi.dir
-  ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vroce_tx_multi.dir
-  ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vsack_sender.dir
-  ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir/Vsack_receiver.dir
-  ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd)
-
-configure_file(${UBSIM_RTL_DIR}/rtl_variant.h.in ${CMAKE_CURRENT_BINARY_DIR}/generated/rtl_variant.h @ONLY)
-target_include_directories(ubsim_rtl INTERFACE ${CMAKE_CURRENT_BINARY_DIR}/generated)
+target_include_directories(ubsim_rtl INTERFACE ${UBSIM_RTL_INCLUDE_DIRS}
+  ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd ${CMAKE_CURRENT_BINARY_DIR}/generated)

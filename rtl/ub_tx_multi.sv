@@ -30,7 +30,7 @@ module ub_tx_multi #(
     input  logic [N_INIT-1:0]           s_valid,
     output logic [N_INIT-1:0]           s_ready,
     input  logic [N_INIT-1:0][ID_W-1:0] s_id,       // top INIT_W bits are replaced by the port
-    input  logic [N_INIT-1:0][1:0]      s_tag,      // 0 NO, 1 RO, 2 SO
+    input  logic [N_INIT-1:0][1:0]      s_tag,      // ubsim_pkg::TAG_*
     input  logic [N_INIT-1:0]           s_fence,
     input  logic [N_INIT-1:0]           s_rdat,     // a Read (or Atomic)
 
@@ -81,7 +81,7 @@ module ub_tx_multi #(
         .cfg_ctx_gate(1'b0), .s_grant_valid(1'b0), .s_grant_ready, .s_grant_id('0),
         .ctx_wait, .ctx_wait_id,
         .s_valid(any), .s_ready(p_ready), .s_id(p_id), .s_ctx('0), .s_load(1'b0), .s_bytes(16'd96),
-        .s_ord_track(1'b1), .s_ord_jetty(12'(pick)), .s_ord_mode(2'd0), .s_ord_tag(s_tag[pick]),
+        .s_ord_track(1'b1), .s_ord_jetty(12'(pick)), .s_ord_mode(2'(ubsim_pkg::MODE_ROI)), .s_ord_tag(s_tag[pick]),
         .s_ord_fence(s_fence[pick]), .s_ord_comp_order(1'b0), .s_ord_rdat(s_rdat[pick]),
         .s_ord_payload(16'd64), .cfg_mtu,
         .s_cpl_valid, .s_cpl_slot, .s_cpl_seq,

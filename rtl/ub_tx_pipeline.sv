@@ -54,8 +54,8 @@ module ub_tx_pipeline #(
     // ordering of the request in its Jetty (full route only)
     input  logic               s_ord_track,   // a new request (0: a response)
     input  logic [11:0]        s_ord_jetty,
-    input  logic [1:0]         s_ord_mode,    // 0 ROI, 1 ROT, 2 ROL, 3 UNO
-    input  logic [1:0]         s_ord_tag,     // 0 NO, 1 RO, 2 SO
+    input  logic [1:0]         s_ord_mode,    // ubsim_pkg::MODE_*
+    input  logic [1:0]         s_ord_tag,     // ubsim_pkg::TAG_*
     input  logic               s_ord_fence,
     input  logic               s_ord_comp_order,
     input  logic               s_ord_rdat,    // Read or Atomic

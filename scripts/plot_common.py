@@ -1,4 +1,10 @@
-"""Shared by the plot scripts: Agg backend, saving, and the CSV-in/PNG-out CLI."""
+"""Shared by the plot scripts: Agg backend, saving, and the JSON-in/PNG-out CLI.
+
+Every plot script reads an experiment's result document (ubsim EXPERIMENT
+--format json, or <stem>.json in an --out directory): its "results" rows are
+the same self-describing objects the CSV and the table are made from.
+"""
+import json
 import sys
 
 import matplotlib
@@ -12,8 +18,20 @@ def save(fig, png_path):
     fig.savefig(png_path, dpi=120)
 
 
+def field(row, dotted, default=None):
+    """A row's field by dotted path ("latency_ns.mean")."""
+    v = row
+    for part in dotted.split("."):
+        if not isinstance(v, dict) or part not in v:
+            return default
+        v = v[part]
+    return v
+
+
 def cli(main, doc):
-    """Runs main(csv_path, png_path) from the command line."""
+    """Runs main(rows, png_path) from the command line: rows = the document's results."""
     if len(sys.argv) != 3:
         sys.exit(doc)
-    main(sys.argv[1], sys.argv[2])
+    with open(sys.argv[1]) as f:
+        document = json.load(f)
+    main(document["results"], sys.argv[2])

@@ -1,17 +1,14 @@
 #!/usr/bin/python3
 """Relative difference (candidate vs base) of the figures that differ, from
-ubsim compare's CSV (the 30 largest by magnitude).
+ubsim compare's results (the 30 largest by magnitude).
 
-usage: plot_compare.py compare.csv out.png
+usage: plot_compare.py compare.json out.png
 """
-import csv
-
 from plot_common import cli, plt, save
 
 
-def main(csv_path, png_path):
-    with open(csv_path, newline="") as f:
-        rows = [r for r in csv.DictReader(f) if float(r["diff"]) != 0]
+def main(rows, png_path):
+    rows = [r for r in rows if float(r["diff"]) != 0]
     rows.sort(key=lambda r: -abs(float(r["rel"])))
     rows = rows[:30][::-1]
     fig, ax = plt.subplots(figsize=(9, 0.3 * max(len(rows), 4) + 1.5))

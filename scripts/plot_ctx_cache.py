@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Context-cache overflow curves (spec 6) from ubsim ctx-cache's CSV.
+"""Context-cache overflow curves (spec 6) from ubsim ctx-cache's results.
 
 Writes two figures:
   OUT.png        measured 64 B read latency (mean, p99), hit rate and refills
@@ -8,9 +8,8 @@ Writes two figures:
   OUT_state.png  derived state bytes vs N (log-log) for both schemes, with the
                  byte budget (cache.bytes) and the two entry caches' bytes
 
-usage: plot_ctx_cache.py ctx_cache.csv OUT.png
+usage: plot_ctx_cache.py ctx_cache.json OUT.png
 """
-import csv
 import os
 from collections import OrderedDict
 
@@ -18,34 +17,41 @@ from plot_common import cli, plt, save
 
 
 def state_figure(rows, png_path):
-    by_n = OrderedDict()
+    summary = next(r for r in rows if r.get("scenario") == "byte-model")
+    curves = OrderedDict()  # label -> {N: bytes}
     for r in rows:
-        by_n[int(r["endpoints"])] = r
-    ns = sorted(by_n)
-    first = by_n[ns[0]]
+        if r.get("scenario") == "byte-model-n":   # the byte model per N (derived)
+            curves.setdefault("pair", {})[int(r["endpoints"])] = float(r["pair_state_bytes"])
+            curves.setdefault("ub", {})[int(r["endpoints"])] = float(r["ub_state_bytes"])
+        elif "stack" in r:                         # a simulated point carries its scheme's bytes
+            key = "pair" if r["stack"] == "roce" else "ub"
+            curves.setdefault(key, {})[int(r["endpoints"])] = float(r["state_bytes"])
     fig, ax = plt.subplots(figsize=(6.4, 4.6))
-    ax.plot(ns, [float(by_n[n]["pair_state_bytes"]) for n in ns], marker="o",
-            label="per-connection contexts (RoCE RC): $S_{pair}$")
-    ax.plot(ns, [float(by_n[n]["ub_state_bytes"]) for n in ns], marker="s",
-            label="endpoint records + shared TP channels (UB): $S_{UB}$")
-    budget = float(first["cache_bytes"])
+    names = {"pair": "per-connection contexts (RoCE RC): $S_{pair}$",
+             "ub": "endpoint records + shared TP channels (UB): $S_{UB}$"}
+    for key, marker in (("pair", "o"), ("ub", "s")):
+        if key in curves:
+            ns = sorted(curves[key])
+            ax.plot(ns, [curves[key][n] for n in ns], marker=marker, label=names[key])
+    budget = float(summary["cache_bytes"])
     ax.axhline(budget, color="k", linestyle="--", linewidth=1,
                label=f"on-chip budget cache.bytes = {budget / 1024:.0f} KiB")
-    roce_b, ub_b = float(first["roce_cache_bytes"]), float(first["ub_cache_bytes"])
-    ax.axhline(ub_b, color="tab:orange", linestyle=":", linewidth=1,
-               label=f"UB entry cache ({ub_b / 1024:.0f} KiB of TP-channel records)")
-    if abs(roce_b - budget) > 1:
-        ax.axhline(roce_b, color="tab:blue", linestyle=":", linewidth=1,
-                   label=f"RoCE entry cache ({roce_b / 1024:.0f} KiB of QP contexts)")
+    if "ub_cache_bytes" in summary:
+        roce_b, ub_b = float(summary["roce_cache_bytes"]), float(summary["ub_cache_bytes"])
+        ax.axhline(ub_b, color="tab:orange", linestyle=":", linewidth=1,
+                   label=f"UB entry cache ({ub_b / 1024:.0f} KiB of TP-channel records)")
+        if abs(roce_b - budget) > 1:
+            ax.axhline(roce_b, color="tab:blue", linestyle=":", linewidth=1,
+                       label=f"RoCE entry cache ({roce_b / 1024:.0f} KiB of QP contexts)")
     for key, label, color, dx in (("pair_overflow_n", "pair", "tab:blue", 4),
                                   ("ub_overflow_n", "UB", "tab:orange", -100)):
-        n = int(first[key] or 0)
+        n = int(summary[key] or 0)
         if n:
             ax.axvline(n, color=color, linestyle="-.", linewidth=0.8)
             ax.annotate(f"{label} overflows\nthe budget at N >= {n}", (n, budget), textcoords="offset points",
                         xytext=(dx, -34), fontsize=7, color=color)
-    ax.text(0.98, 0.03, f"at the RoCE cache's {roce_b / 1024:.0f} KiB, UB would hold "
-            f"{int(float(first['ub_entries_at_roce_bytes']))} entries", transform=ax.transAxes, ha="right",
+    ax.text(0.98, 0.03, f"at the RoCE cache's bytes, UB would hold "
+            f"{int(float(summary['ub_entries_at_roce_bytes']))} entries", transform=ax.transAxes, ha="right",
             fontsize=7.5)
     ax.set_xscale("log", base=2)
     ax.set_yscale("log", base=2)
@@ -65,9 +71,9 @@ def latency_figure(points, png_path):
     for path, rows in paths.items():
         rows.sort(key=lambda r: int(r["endpoints"]))
         x = [int(r["endpoints"]) for r in rows]
-        line, = axes[0].plot(x, [float(r["mean_ns"]) for r in rows], marker="o",
+        line, = axes[0].plot(x, [float(r["latency_ns"]["mean"]) for r in rows], marker="o",
                              label=f"{path} ({rows[0]['cache_entries']} entries) mean")
-        axes[0].plot(x, [float(r["p99_ns"]) for r in rows], linestyle="--", color=line.get_color(),
+        axes[0].plot(x, [float(r["latency_ns"]["p99"]) for r in rows], linestyle="--", color=line.get_color(),
                      label=f"{path} p99")
         axes[1].plot(x, [100 * float(r["hit_rate"]) for r in rows], marker="o", color=line.get_color(), label=path)
         axes[2].plot(x, [float(r["refills_per_op"]) for r in rows], marker="o", color=line.get_color(), label=path)
@@ -84,11 +90,9 @@ def latency_figure(points, png_path):
     save(fig, png_path)
 
 
-def main(csv_path, png_path):
-    with open(csv_path, newline="") as f:
-        rows = list(csv.DictReader(f))
+def main(rows, png_path):
     stem, ext = os.path.splitext(png_path)
-    points = [r for r in rows if r["path"] != "byte-model"]
+    points = [r for r in rows if "path" in r]
     state_figure(rows, stem + "_state" + ext)
     if points:
         latency_figure(points, png_path)

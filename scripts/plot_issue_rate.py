@@ -1,19 +1,16 @@
 #!/usr/bin/python3
 """Plot the sustained request rate vs burst length for both stacks.
 
-usage: plot_issue_rate.py issue_rate.csv out.png
+usage: plot_issue_rate.py issue_rate.json out.png
 """
-import csv
-
 from plot_common import cli, plt, save
 
 
-def main(csv_path, png_path):
+def main(rows, png_path):
     series = {}
-    with open(csv_path, newline="") as f:
-        for row in csv.DictReader(f):
-            series.setdefault(row["stack"], []).append((int(row["burst"]), float(row["rate_per_us"]),
-                                                        float(row["interval_ns"])))
+    for row in rows:
+        series.setdefault(row["stack"], []).append((int(row["burst"]), float(row["rate_per_us"]),
+                                                    float(row["interval_ns"])))
     fig, ax = plt.subplots(figsize=(7, 4))
     for stack, pts in series.items():
         pts.sort()

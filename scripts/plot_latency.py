@@ -1,10 +1,9 @@
 #!/usr/bin/python3
 """Plot the latency breakdown (derived vs measured, stacked by category).
 
-usage: plot_latency.py latency.csv out.png
+usage: plot_latency.py latency.json out.png
 Uses Debian's matplotlib (Agg backend, no display needed).
 """
-import csv
 from collections import OrderedDict
 
 from plot_common import cli, plt, save
@@ -13,16 +12,14 @@ COLORS = {"software": "#4c72b0", "PCIe": "#dd8452", "bus": "#55a868", "NIC": "#c
           "wire": "#8172b3", "memory": "#937860", "completion": "#da8bc3"}
 
 
-def main(csv_path, png_path):
+def main(rows, png_path):
     data = OrderedDict()  # path -> {"derived": {cat: ns}, "measured": {cat: ns}}
-    with open(csv_path, newline="") as f:
-        for row in csv.DictReader(f):
-            if row["stage"] == "total":
-                continue
-            d = data.setdefault(row["path"], {"derived": OrderedDict(), "measured": OrderedDict()})
+    for row in rows:
+        d = data.setdefault(row["path"], {"derived": OrderedDict(), "measured": OrderedDict()})
+        for stage in row["stages"]:
             for kind in ("derived", "measured"):
-                cat = row["category"]
-                d[kind][cat] = d[kind].get(cat, 0.0) + float(row[kind + "_ns"])
+                cat = stage["category"]
+                d[kind][cat] = d[kind].get(cat, 0.0) + float(stage[kind + "_ns"])
     fig, ax = plt.subplots(figsize=(9, 4.5))
     labels, y = [], 0
     for path, d in data.items():

@@ -1,24 +1,22 @@
 #!/usr/bin/python3
 """Plot latency (mean and p99) vs offered load, one panel per path.
 
-usage: plot_load.py load.csv out.png
+usage: plot_load.py load.json out.png
 """
-import csv
 from collections import OrderedDict
 
 from plot_common import cli, plt, save
 
 
-def main(csv_path, png_path):
+def main(rows, png_path):
     paths = OrderedDict()
-    with open(csv_path, newline="") as f:
-        for row in csv.DictReader(f):
-            paths.setdefault(row["path"], []).append(row)
+    for row in rows:
+        paths.setdefault(row["path"], []).append(row)
     fig, axes = plt.subplots(1, len(paths), figsize=(4.2 * len(paths), 4), squeeze=False)
-    for ax, (path, rows) in zip(axes[0], paths.items()):
+    for ax, (path, rows) in zip(axes[0], paths.items()):  # noqa: B020
         x = [float(r["offered_per_us"]) for r in rows]
-        ax.plot(x, [float(r["mean_ns"]) for r in rows], marker="o", label="mean")
-        ax.plot(x, [float(r["p99_ns"]) for r in rows], marker="^", label="p99")
+        ax.plot(x, [float(r["latency_ns"]["mean"]) for r in rows], marker="o", label="mean")
+        ax.plot(x, [float(r["latency_ns"]["p99"]) for r in rows], marker="^", label="p99")
         ax.set_yscale("log")
         ax.set_xlabel("offered load (requests / µs)")
         ax.set_ylabel("latency (ns)")

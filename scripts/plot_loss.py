@@ -1,20 +1,18 @@
 #!/usr/bin/python3
-"""SACK vs GoBackN under random loss, from ubsim loss's CSV: goodput (measured,
+"""SACK vs GoBackN under random loss, from ubsim loss's results: goodput (measured,
 with each mode's derived model as a line) and p99 message latency vs loss.
 
-usage: plot_loss.py loss.csv out.png
+usage: plot_loss.py loss.json out.png
 """
-import csv
 from collections import OrderedDict
 
 from plot_common import cli, plt, save
 
 
-def main(csv_path, png_path):
+def main(rows, png_path):
     modes = OrderedDict()
-    with open(csv_path, newline="") as f:
-        for row in csv.DictReader(f):
-            modes.setdefault((row["mode"], row["window"]), []).append(row)
+    for row in rows:
+        modes.setdefault((row["mode"], row["window"]), []).append(row)
     several = len({w for _, w in modes}) > 1
     fig, axes = plt.subplots(1, 2, figsize=(11, 4.3))
     colors = {"sack": "tab:blue", "gbn": "tab:red"}
@@ -29,9 +27,9 @@ def main(csv_path, png_path):
                      label=f"{label} measured")
         axes[0].plot(x, [float(r["derived_goodput_gbps"]) for r in rows], linestyle="--", color=c,
                      label=f"{label} derived")
-        axes[1].plot(x, [float(r["p99_ns"]) / 1e3 for r in rows], marker="o", color=c,
+        axes[1].plot(x, [float(r["latency_ns"]["p99"]) / 1e3 for r in rows], marker="o", color=c,
                      label=f"{label} p99")
-        axes[1].plot(x, [float(r["p50_ns"]) / 1e3 for r in rows], marker=".", linestyle=":", color=c,
+        axes[1].plot(x, [float(r["latency_ns"]["p50"]) / 1e3 for r in rows], marker=".", linestyle=":", color=c,
                      label=f"{label} p50")
         line = float(rows[0]["line_gbps"])
     axes[0].axhline(line, color="k", linewidth=0.8, linestyle=":", label=f"line (payload) {line:.0f} Gbit/s")

@@ -1,19 +1,16 @@
 #!/usr/bin/python3
-"""Order-tracker scenarios from ubsim ordering's CSV: a request behind n
+"""Order-tracker scenarios from ubsim ordering's results: a request behind n
 predecessors (submit-to-wire cycles per tag), isolation of five initiators
 (UB vs RoCE RC, with and without the held request) and the end-to-end SO read.
 
-usage: plot_ordering.py ordering.csv out.png
+usage: plot_ordering.py ordering.json out.png
 """
-import csv
 from collections import OrderedDict
 
 from plot_common import cli, plt, save
 
 
-def main(csv_path, png_path):
-    with open(csv_path, newline="") as f:
-        rows = list(csv.DictReader(f))
+def main(rows, png_path):
     fig, axes = plt.subplots(1, 3, figsize=(15, 4.3))
 
     wait = OrderedDict()

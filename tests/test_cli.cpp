@@ -4,6 +4,7 @@
 
 #include <filesystem>
 
+#include "experiment.h"
 #include "run_command.h"
 
 namespace {
@@ -80,4 +81,30 @@ TEST_CASE("params lists every spec key", "[cli]") {
                           "transport.mtu", "sack.window", "sack.rto", "sack.rto_backoff", "sack.max_retries",
                           "sack.fast_retransmit", "seed"})
     CHECK(r.out.find(std::string("\n") + key + " ") != std::string::npos);
+}
+
+TEST_CASE("help: every command answers --help and ubsim help NAME with its options", "[cli]") {
+  for (const ubsim::Experiment* e : ubsim::experiments()) {
+    INFO(e->name);
+    const Run a = run_ubsim(e->name + " --help");
+    const Run b = run_ubsim("help " + e->name);
+    CHECK(a.status == 0);
+    CHECK(b.status == 0);
+    CHECK(a.out == b.out);
+    CHECK(a.out.rfind("usage: ubsim " + e->name, 0) == 0);
+    for (const auto& o : e->options) CHECK(a.out.find(o.flag) != std::string::npos);
+    for (const char* common : {"--config", "--set", "--format", "--out"}) CHECK(a.out.find(common) != std::string::npos);
+  }
+  for (const char* tool : {"sweep", "compare", "params"}) {
+    INFO(tool);
+    const Run a = run_ubsim(std::string(tool) + " --help");
+    CHECK(a.status == 0);
+    CHECK(a.out.rfind(std::string("usage: ubsim ") + tool, 0) == 0);
+    CHECK(a.out == run_ubsim(std::string("help ") + tool).out);
+  }
+  // the overview names every experiment
+  const Run all = run_ubsim("help");
+  CHECK(all.status == 0);
+  for (const ubsim::Experiment* e : ubsim::experiments()) CHECK(all.out.find("  " + e->name + " ") != std::string::npos);
+  expect_bad_input("help frobnicate", "'frobnicate' is not a command");
 }

@@ -10,8 +10,9 @@
 
 #include <fmt/format.h>
 
+#include "block_config.h"
 #include "ctx_cache_ref.h"
-#include "verilated_compat.h"
+#include "verilated_block.h"
 #include "Vctx_cache.h"
 #include "Vctx_cache_parallel.h"
 #include "rtl_variant.h"
@@ -27,26 +28,22 @@ struct Totals {
 };
 
 template <class Model>
-void reset(Model& m, int entries, int ways) {
-  m.cfg_entries = static_cast<uint16_t>(entries);
-  m.cfg_ways = static_cast<uint16_t>(ways);
+void reset(ubsim::VerilatedBlock<Model>& b, int entries, int ways) {
+  Model& m = b.model();
+  ubsim::configure(m, static_cast<uint32_t>(entries), static_cast<uint32_t>(ways));
   m.s_valid = 0;
   m.s_fill_valid = 0;
   m.m_ready = 1;
   m.m_refill_ready = 1;
-  for (int i = 0; i < 3; ++i) {
-    m.clk = 0; m.rst = 1; m.eval();
-    m.clk = 1; m.eval();
-  }
-  m.clk = 0; m.rst = 0; m.eval();
+  b.reset();
 }
 
 // Runs `cycles` random cycles; returns totals (REQUIREs agreement throughout).
 template <class Model>
-Totals run_random(VerilatedContext& ctx, uint64_t seed, int entries, int ways, uint32_t universe, int cycles,
-                  int max_fill_delay) {
-  Model m(&ctx, "cache");
-  reset(m, entries, ways);
+Totals run_random(uint64_t seed, int entries, int ways, uint32_t universe, int cycles, int max_fill_delay) {
+  ubsim::VerilatedBlock<Model> b("cache");
+  Model& m = b.model();
+  reset(b, entries, ways);
   CtxCacheRef ref(entries, ways, ubsim::rtl_variant::kCacheMshrs, kRobDepth);
   std::mt19937_64 rng(seed);
   std::uniform_int_distribution<uint32_t> key_of(0, universe - 1);
@@ -166,7 +163,6 @@ namespace {
 // The random check over every shape: both lookup descriptions must pass it.
 template <class Model>
 void check_against_reference() {
-  VerilatedContext ctx;
   Totals all;
   int runs = 0;
   // fully associative and set-associative, small enough to evict constantly
@@ -174,8 +170,8 @@ void check_against_reference() {
       {8, 0, 12, 6}, {16, 0, 40, 20}, {16, 2, 40, 10}, {32, 4, 64, 30}, {64, 8, 80, 3}, {16, 16, 24, 40}};
   for (const auto& s : shapes)
     for (uint64_t seed = 1; seed <= 20; ++seed) {
-      const Totals t = run_random<Model>(ctx, seed * 7919 + static_cast<uint64_t>(s.entries), s.entries, s.ways,
-                                  s.universe, 1500, s.delay);
+      const Totals t = run_random<Model>(seed * 7919 + static_cast<uint64_t>(s.entries), s.entries, s.ways,
+                                         s.universe, 1500, s.delay);
       all.taken += t.taken; all.hits += t.hits; all.misses += t.misses; all.merges += t.merges;
       all.evictions += t.evictions; all.responses += t.responses;
       ++runs;
@@ -201,11 +197,11 @@ TEST_CASE("context cache, parallel (synthesized) form, matches the reference mod
 }
 
 TEST_CASE("context cache: cyclic access one entry too many misses every time (true LRU)", "[rtl][cache]") {
-  VerilatedContext ctx;
   for (int extra : {0, 1}) {
     const int entries = 64;
-    Vctx_cache m(&ctx, "cache");
-    reset(m, entries, 0);
+    ubsim::VerilatedBlock<Vctx_cache> b("cache");
+    Vctx_cache& m = b.model();
+    reset(b, entries, 0);
     const int n = entries + extra;   // distinct records cycled through
     uint64_t hits_after_warmup = 0, misses_after_warmup = 0;
     for (int i = 0; i < 10 * n; ++i) {

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "ctx_cache_experiment.h"
+#include "ctx_cache.h"
 
 using namespace ubsim;
 

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "latency_experiment.h"
+#include "latency.h"
 #include "subprocess.h"
 
 using namespace ubsim;

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "load_experiment.h"
+#include "load.h"
 
 using namespace ubsim;
 

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "loss_experiment.h"
+#include "loss.h"
 
 using namespace ubsim;
 

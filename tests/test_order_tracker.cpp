@@ -13,14 +13,16 @@
 
 #include <fmt/format.h>
 
-#include "verilated_compat.h"
+#include "block_config.h"
+#include "verilated_block.h"
 #include "Vorder_tracker.h"
 #include "rtl_variant.h"
 
 namespace {
 
-enum Mode { ROI = 0, ROT = 1, ROL = 2, UNO = 3 };
-enum Tag { NO = 0, RO = 1, SO = 2 };
+// the RTL's encodings (rtl/ubsim_pkg.sv, generated into rtl_variant.h)
+enum Mode { ROI = ubsim::enc::MODE_ROI, ROT = ubsim::enc::MODE_ROT, ROL = ubsim::enc::MODE_ROL, UNO = ubsim::enc::MODE_UNO };
+enum Tag { NO = ubsim::enc::TAG_NO, RO = ubsim::enc::TAG_RO, SO = ubsim::enc::TAG_SO };
 constexpr int kMtu = 4096;
 constexpr int kReleaseBound = 50;   // spec 7: <= 50 cycles after the completions are known
 
@@ -85,17 +87,15 @@ struct RunStats {
 };
 
 RunStats run(uint64_t seed, bool strict, int queues, int cycles) {
-  VerilatedContext ctx;
-  Vorder_tracker m(&ctx, "ot");
-  m.cfg_strict = strict;
-  m.cfg_mtu = kMtu;
+  ubsim::VerilatedBlock<Vorder_tracker> b("ot");
+  Vorder_tracker& m = b.model();
+  ubsim::configure(m, strict, kMtu);
   m.s_valid = 0;
   m.s_cpl_valid = 0;
   m.m_ready = 1;
   m.m_err_ready = 1;
   m.m_rep_ready = 1;
-  for (int i = 0; i < 3; ++i) { m.clk = 0; m.rst = 1; m.eval(); m.clk = 1; m.eval(); }
-  m.clk = 0; m.rst = 0; m.eval();
+  b.reset();
 
   std::mt19937_64 rng(seed);
   auto chance = [&](int percent) { return static_cast<int>(rng() % 100) < percent; };
@@ -218,7 +218,7 @@ RunStats run(uint64_t seed, bool strict, int queues, int cycles) {
       Req& r = ck.reqs.at(m.m_err_id);
       REQUIRE(r.illegal);
       REQUIRE(!r.errored);
-      REQUIRE(m.m_err_code == (r.tag == NO && !r.fence && !r.corder ? 2 : 1));
+      REQUIRE(m.m_err_code == (r.tag == NO && !r.fence && !r.corder ? ubsim::enc::ERR_UNO_OVER_MTU : ubsim::enc::ERR_ORDER_UNDER_UNO));
       r.errored = true;
       ++st.errors;
       last_progress = cyc;

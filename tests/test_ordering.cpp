@@ -2,7 +2,7 @@
 // figures the order tracker must give, measured from the RTL's handshakes.
 #include <catch2/catch.hpp>
 
-#include "ordering_experiment.h"
+#include "ordering.h"
 
 using namespace ubsim;
 

@@ -144,17 +144,34 @@ struct Area {
   long cells = -1, logic_bits = -1, ff_bits = -1, latch_bits = -1, mem_bits = -1;
 };
 
-// One block's figures from `ubsim area --format csv` (block,params,cells,logic_bits,ff_bits,latch_bits,mem_bits).
+// The cells of one CSV line (quoted cells may hold commas).
+std::vector<std::string> csv_cells(const std::string& line) {
+  std::vector<std::string> out(1);
+  bool quoted = false;
+  for (char c : line) {
+    if (c == '"') quoted = !quoted;
+    else if (c == ',' && !quoted) out.emplace_back();
+    else out.back() += c;
+  }
+  return out;
+}
+
+// One block's figures from `ubsim area --format csv`, columns found by name.
 Area area_of(const std::string& out, const std::string& block) {
   std::istringstream lines(out);
   std::string line;
+  std::vector<std::string> header;
   Area a;
   while (std::getline(lines, line)) {
-    if (line.rfind(block + ",", 0) != 0) continue;
-    const auto q = line.rfind('"');
-    std::istringstream rest(line.substr(q + 2));
-    char comma;
-    rest >> a.cells >> comma >> a.logic_bits >> comma >> a.ff_bits >> comma >> a.latch_bits >> comma >> a.mem_bits;
+    const auto cells = csv_cells(line);
+    if (cells.size() > 1 && cells[0] == "block") header = cells;
+    if (header.empty() || cells[0] != block) continue;
+    auto col = [&](const std::string& name) {
+      for (size_t i = 0; i < header.size(); ++i)
+        if (header[i] == name && i < cells.size()) return std::stol(cells[i]);
+      return -1L;
+    };
+    a = {col("cells"), col("logic_bits"), col("ff_bits"), col("latch_bits"), col("mem_bits")};
   }
   return a;
 }

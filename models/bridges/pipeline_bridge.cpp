@@ -1,0 +1,158 @@
+#include "pipeline_bridge.h"
+
+#include "ctx_cache_bridge.h"
+
+namespace ubsim {
+
+PipelineBridge::PipelineBridge(sc_core::sc_module_name name, const Config& c, std::unique_ptr<ClockedModel> block)
+    : RtlBridge(name, c, std::move(block)), output_queue_("output_queue"), error_queue_("error_queue") {
+  SC_HAS_PROCESS(PipelineBridge);
+  SC_METHOD(on_output);
+  sensitive << output_queue_.get_event();
+  dont_initialize();
+  SC_METHOD(on_error);
+  sensitive << error_queue_.get_event();
+  dont_initialize();
+}
+
+void PipelineBridge::complete(const Request& r, uint64_t at_fs) {
+  completions_.push_back({at_fs, r.ord_slot, r.ord_seq});
+  wake(at_fs);
+}
+
+void PipelineBridge::on_error() {
+  while (Transaction* t = error_queue_.get_next_transaction()) finish_early(*t);
+}
+
+void PipelineBridge::attach_cache(CtxCacheBridge* cache) {
+  cache_ = cache;
+  reset_block();   // cfg_ctx_gate is a configuration input loaded at reset
+}
+
+void PipelineBridge::grant(uint32_t id, uint64_t at_fs) {
+  grants_.emplace_back(at_fs, id);
+  wake(at_fs);
+}
+
+void PipelineBridge::accept(Transaction& t) {
+  Request& r = as_request(t);
+  input_queue_.push_back(&r);
+  queue_.change(now_fs(), +1);
+  if (cache_) cache_->lookup(r, this);
+  wake(now_fs());
+}
+
+void PipelineBridge::drive_idle() {
+  set_output_ready(true);   // m_ready is held high: the fabric never refuses
+  drive_input(nullptr);
+  drive_grant(false, 0);
+  drive_completion(false, 0, 0);
+}
+
+void PipelineBridge::drive(uint64_t e) {
+  edge_ = Edge{};
+  if (!input_queue_.empty() && input_queue_.front()->now_times().arrive_fs < e) edge_.head = input_queue_.front();
+  edge_.grant_offered = !grants_.empty() && grants_.front().first < e;
+  edge_.cpl_offered = !completions_.empty() && completions_.front().arrive_fs < e;
+  drive_input(edge_.head);
+  drive_grant(edge_.grant_offered, edge_.grant_offered ? grants_.front().second : 0);
+  drive_completion(edge_.cpl_offered, edge_.cpl_offered ? completions_.front().slot : 0,
+                   edge_.cpl_offered ? completions_.front().seq : 0);
+}
+
+void PipelineBridge::sample(uint64_t e) {
+  Edge& x = edge_;
+  x.in_fire = x.head && input_ready();
+  x.grant_fire = x.grant_offered && grant_ready();
+  // Only a packet's first flit hands the request on; the wire model
+  // serializes the whole packet.
+  x.out_fire = output_valid() && output_first();
+  x.out_id = x.out_fire ? output_id() : 0;
+  uint32_t waiting_id = 0;
+  if (ctx_waiting(waiting_id)) {
+    ++ctx_wait_cycles_;
+    Request* w = in_flight(waiting_id);
+    sc_assert(w && "RTL reports a context wait for an unknown id");
+    w->now_times().ctx_wait_fs += period_fs_;
+  }
+  if (x.head && !x.in_fire) ++stall_cycles_;
+  x.ord = order_events();
+  if (x.ord.issue) {   // the order tracker numbered a request in its queue
+    Request* r = in_flight(x.ord.issue_id);
+    sc_assert(r && "order tracker issued an id it was never given");
+    r->ord_slot = x.ord.slot;
+    r->ord_seq = x.ord.seq;
+    if (x.ord.released) r->ord_release_fs = e;
+  }
+  if (x.ord.in_hold) {   // the tracker takes a request into its hold window
+    Request* r = in_flight(x.ord.in_id);
+    sc_assert(r && "order tracker holds an id it was never given");
+    r->ord_hold_fs = e;
+  }
+  if (x.ord.error) {
+    x.errored = in_flight(x.ord.error_id);
+    sc_assert(x.errored && "order tracker rejected an id it was never given");
+  }
+  reports_ += x.ord.report;
+}
+
+bool PipelineBridge::apply(uint64_t e) {
+  Edge& x = edge_;
+  if (x.grant_fire) grants_.pop_front();
+  if (x.cpl_offered) {   // the tracker takes a completion every cycle
+    completions_.pop_front();
+    ++completions_taken_;
+  }
+  if (x.errored) {   // an error completion: the request ends here, visibly
+    x.errored->error = true;
+    x.errored->error_code = x.ord.error_code;
+    in_flight_.erase(static_cast<uint32_t>(x.errored->id));
+    error_queue_.notify(*x.errored, fs_from_now(e));
+    ++errors_;
+  }
+  if (x.in_fire) {
+    HopTimes& t = x.head->now_times();
+    t.start_fs = e;
+    t.align_fs = (t.arrive_fs / period_fs_ + 1) * period_fs_ - t.arrive_fs;
+    in_flight_.emplace(static_cast<uint32_t>(x.head->id), x.head);
+    input_queue_.pop_front();
+    queue_.change(now_fs(), -1);
+    ++accepted_;
+  }
+  if (x.out_fire) {
+    auto it = in_flight_.find(x.out_id);
+    sc_assert(it != in_flight_.end() && "RTL emitted an id it was never given");
+    Request* r = it->second;
+    output_queue_.notify(*r, fs_from_now(e));
+    in_flight_.erase(it);
+    ++delivered_;
+    // a response of a tracked request: its completion is known to the
+    // controller's send side from this edge on
+    if (completion_sink_ && r->ord_slot >= 0) completion_sink_->complete(*r, e);
+  }
+  return x.out_fire || x.errored;
+}
+
+void PipelineBridge::on_output() {
+  while (Transaction* t = output_queue_.get_next_transaction()) forward(*t);
+}
+
+void PipelineBridge::collect_stats(StatsTable& table) const {
+  const uint64_t end = now_fs();
+  const std::string n = name();
+  table.add(n, "accepted", static_cast<double>(accepted_), "ops", "input handshakes of the RTL pipeline");
+  table.add(n, "delivered", static_cast<double>(delivered_), "ops", "packets out of the RTL pipeline (first flits)");
+  collect_clock_stats(table);
+  table.add(n, "stall_cycles", static_cast<double>(stall_cycles_), "cycles",
+            "cycles a queued request was refused by s_ready (back-pressure)");
+  table.add(n, "order_errors", static_cast<double>(errors_), "ops",
+            "requests rejected by the order tracker (error completion)");
+  table.add(n, "order_completions", static_cast<double>(completions_taken_), "ops",
+            "completions taken by the order tracker");
+  table.add(n, "ctx_wait_cycles", static_cast<double>(ctx_wait_cycles_), "cycles",
+            "cycles a request waited at ctx_gate for its context records (cache refill)");
+  table.add(n, "queue_mean", queue_.mean(end), "requests", "time-weighted mean of requests waiting at the input");
+  table.add(n, "queue_max", queue_.max(), "requests", "most requests waiting at the input at once");
+}
+
+}  // namespace ubsim

@@ -1,0 +1,103 @@
+// PipelineBridge: a stage component that wraps one verilated RTL pipeline
+// (send or receive pipeline of a controller/NIC). Requests of the pipeline's
+// hops enter over s_* in arrival order and leave at their first flit on m_*
+// (matched by id); the clocking is RtlBridge's.
+//
+// With a context cache attached, every request is looked up in the node's
+// cache the moment it reaches the controller (the bus interface decodes the
+// record ids as it presents the request), and the cache's in-order grants
+// are fed to the pipeline's ctx_gate. The cycles a request waits at the gate
+// are read from the RTL (ctx_wait / ctx_wait_id) and itemized per hop.
+#pragma once
+#include <deque>
+#include <unordered_map>
+#include <utility>
+
+#include <tlm_utils/peq_with_get.h>
+
+#include "request.h"
+#include "rtl_bridge.h"
+
+namespace ubsim {
+
+class CtxCacheBridge;
+
+class PipelineBridge : public RtlBridge {
+ public:
+  PipelineBridge(sc_core::sc_module_name name, const Config& c, std::unique_ptr<ClockedModel> block);
+  void collect_stats(StatsTable& table) const override;
+  // Consult `cache` for every request (call before the simulation starts).
+  void attach_cache(CtxCacheBridge* cache);
+  // The cache grants request `id` at time at_fs (a clock edge, >= now).
+  void grant(uint32_t id, uint64_t at_fs);
+  // Send pipelines with an order tracker: request r (issued by this
+  // pipeline) completed, known to the controller at at_fs (>= now).
+  void complete(const Request& r, uint64_t at_fs);
+  // Receive pipelines: where the completion of a tracked request goes.
+  void set_completion_sink(PipelineBridge* tx) { completion_sink_ = tx; }
+
+ protected:
+  void accept(Transaction& t) override;
+  bool cache_attached() const { return cache_ != nullptr; }
+
+  // ---- the pipeline's ports ----
+  virtual void drive_input(const Request* head) = 0;  // s_valid / s_* (head may be null)
+  virtual bool input_ready() const = 0;             // s_ready
+  virtual bool output_valid() const = 0;            // m_valid
+  virtual uint32_t output_id() const = 0;           // m_id
+  virtual bool output_first() const = 0;            // m_first: the packet starts on the wire
+  virtual void set_output_ready(bool ready) = 0;    // m_ready
+  virtual void drive_grant(bool valid, uint32_t id) = 0;  // s_grant_valid / s_grant_id
+  virtual bool grant_ready() const = 0;             // s_grant_ready
+  virtual bool ctx_waiting(uint32_t& id) const = 0;  // ctx_wait / ctx_wait_id
+  virtual bool model_busy() const = 0;              // any stage holds an item
+  // Order tracker ports (send pipelines; defaults: none).
+  virtual void drive_completion(bool /*valid*/, int /*slot*/, int /*seq*/) {}
+  struct OrderEvents {
+    bool issue = false, error = false, report = false, in_hold = false, released = false;
+    uint32_t issue_id = 0, error_id = 0, in_id = 0;
+    int slot = 0, seq = 0, error_code = 0;
+  };
+  virtual OrderEvents order_events() const { return {}; }
+  Request* in_flight(uint32_t id) const {
+    auto it = in_flight_.find(id);
+    return it == in_flight_.end() ? nullptr : it->second;
+  }
+
+ private:
+  bool has_work() const override {
+    return !input_queue_.empty() || model_busy() || !grants_.empty() || !completions_.empty();
+  }
+  void drive(uint64_t e) override;
+  void sample(uint64_t e) override;
+  bool apply(uint64_t e) override;
+  void drive_idle() override;
+  void on_output();
+  void on_error();
+
+  CtxCacheBridge* cache_ = nullptr;
+  std::deque<Request*> input_queue_;
+  std::deque<std::pair<uint64_t, uint32_t>> grants_;   // (arrival fs, id)
+  struct Completion { uint64_t arrive_fs; int slot, seq; };
+  std::deque<Completion> completions_;
+  PipelineBridge* completion_sink_ = nullptr;
+  std::unordered_map<uint32_t, Request*> in_flight_;
+  tlm_utils::peq_with_get<Transaction> output_queue_;
+  tlm_utils::peq_with_get<Transaction> error_queue_;
+
+  // this edge: what is offered (drive) and what fires (sample)
+  struct Edge {
+    Request* head = nullptr;
+    bool grant_offered = false, cpl_offered = false;
+    bool in_fire = false, grant_fire = false, out_fire = false;
+    uint32_t out_id = 0;
+    Request* errored = nullptr;
+    OrderEvents ord;
+  } edge_;
+
+  OccupancyTracker queue_;
+  uint64_t stall_cycles_ = 0, ctx_wait_cycles_ = 0, accepted_ = 0, delivered_ = 0;
+  uint64_t errors_ = 0, reports_ = 0, completions_taken_ = 0;
+};
+
+}  // namespace ubsim

@@ -1,0 +1,113 @@
+// Bridges from the TLM fabric to the three verilated pipeline tops. The tops
+// share their stream port names, so one template maps the common ports and
+// each bridge adds only its configuration and input fields.
+#pragma once
+#include <memory>
+
+#include "verilated_compat.h"
+
+#include "Vroce_tx_pipeline.h"
+#include "Vrx_pipeline.h"
+#include "Vub_tx_pipeline.h"
+#include "pipeline_bridge.h"
+
+namespace ubsim {
+
+template <class Model>
+class VerilatedPipeline : public PipelineBridge {
+ public:
+  VerilatedPipeline(sc_core::sc_module_name name, const Config& c)
+      : PipelineBridge(name, c, std::make_unique<VerilatedBlock<Model>>()),
+        m_(&static_cast<VerilatedBlock<Model>&>(block()).model()) {}
+
+ protected:
+  bool input_ready() const override { return m_->s_ready; }
+  bool output_valid() const override { return m_->m_valid; }
+  uint32_t output_id() const override { return m_->m_id; }
+  bool output_first() const override { return m_->m_first; }
+  void set_output_ready(bool ready) override { m_->m_ready = ready; }
+  void drive_grant(bool valid, uint32_t id) override {
+    m_->s_grant_valid = valid;
+    m_->s_grant_id = id;
+  }
+  bool grant_ready() const override { return m_->s_grant_ready; }
+  bool ctx_waiting(uint32_t& id) const override {
+    id = m_->ctx_wait_id;
+    return m_->ctx_wait;
+  }
+  bool model_busy() const override { return m_->busy; }
+
+  Model* const m_;
+};
+
+// The send pipelines' order-tracker ports: completions in; issue, hold,
+// error (kErrors: the model rejects requests) and report events out.
+template <class Model, bool kErrors>
+class OrderedTxBridge : public VerilatedPipeline<Model> {
+ public:
+  using VerilatedPipeline<Model>::VerilatedPipeline;
+
+ protected:
+  using typename PipelineBridge::OrderEvents;
+  void drive_completion(bool valid, int slot, int seq) override {
+    auto& m = *this->m_;
+    m.s_cpl_valid = valid;
+    m.s_cpl_slot = static_cast<uint8_t>(slot);
+    m.s_cpl_seq = static_cast<uint8_t>(seq);
+  }
+  OrderEvents order_events() const override {
+    const auto& m = *this->m_;
+    OrderEvents o;
+    o.issue = m.ord_issue;
+    o.issue_id = m.ord_issue_id;
+    o.slot = m.ord_issue_slot;
+    o.seq = m.ord_issue_seq;
+    o.released = m.ord_issue_released;
+    o.in_hold = m.ord_in_hold;
+    o.in_id = m.ord_in_id;
+    o.report = m.m_rep_valid;
+    if constexpr (kErrors) {
+      o.error = m.m_err_valid;
+      o.error_id = m.m_err_id;
+      o.error_code = m.m_err_code;
+    }
+    return o;
+  }
+};
+
+// UB controller send pipeline: URMA async (ub.tx) and Load/Store (ub.load_tx).
+class UbTxBridge : public OrderedTxBridge<Vub_tx_pipeline, true> {
+ public:
+  UbTxBridge(sc_core::sc_module_name name, const Config& c);
+ protected:
+  void configure() override;
+  void drive_input(const Request* head) override;
+ private:
+  const uint32_t header_bytes_;
+};
+
+// PCIe NIC send pipeline (nic.tx): in-order PSN read-modify-write.
+class RoceTxBridge : public OrderedTxBridge<Vroce_tx_pipeline, false> {
+ public:
+  RoceTxBridge(sc_core::sc_module_name name, const Config& c);
+ protected:
+  void configure() override;
+  void drive_input(const Request* head) override;
+ private:
+  const uint32_t header_bytes_;
+};
+
+// Receive pipeline of either stack. full_key/short_key name the depths of
+// its two routes (the short one serves ub.load_rx).
+class RxBridge : public VerilatedPipeline<Vrx_pipeline> {
+ public:
+  RxBridge(sc_core::sc_module_name name, const Config& c, const char* full_key, const char* short_key);
+ protected:
+  void configure() override;
+  void drive_input(const Request* head) override;
+ private:
+  const char* full_key_;
+  const char* short_key_;
+};
+
+}  // namespace ubsim

@@ -1,0 +1,92 @@
+#include "rtl_bridge.h"
+
+namespace ubsim {
+
+using sc_core::sc_time;
+using sc_core::SC_FS;
+
+RtlBridge::RtlBridge(sc_core::sc_module_name name, const Config& c, std::unique_ptr<ClockedModel> block)
+    : StageComponent(name), cfg_(c), period_fs_(c.clock_period_fs()), block_(std::move(block)) {
+  SC_HAS_PROCESS(RtlBridge);
+  SC_THREAD(run);
+}
+
+void RtlBridge::reset_block() {
+  configure();
+  drive_idle();
+  block_->reset(4);   // reset is applied before time 0, off the grid
+}
+
+void RtlBridge::wake(uint64_t at_fs) {
+  const uint64_t now = now_fs();
+  wake_event_.notify(sc_time(static_cast<double>(at_fs > now ? at_fs - now : 0), SC_FS));
+}
+
+bool RtlBridge::step_edge(uint64_t k) {
+  const uint64_t e = edge_fs(k);
+  // step: inputs with the clock low, settle, decide the handshakes
+  block_->set_clock(false);
+  drive(e);
+  block_->eval();
+  block_->dump((e - period_fs_ / 2) / 1000);
+  sample(e);
+  // apply: the clock edge
+  block_->set_clock(true);
+  block_->eval();
+  block_->dump(e / 1000);
+  return apply(e);
+}
+
+void RtlBridge::settle_idle() {
+  block_->set_clock(false);
+  drive_idle();
+  block_->eval();
+}
+
+void RtlBridge::run() {
+  for (;;) {
+    if (!has_work()) {
+      if (block_->tracing() && next_edge_ > 1) {
+        // 1 ps after the last evaluated edge, the idle inputs: the waveform
+        // shows them instead of the last offered ones during the gap
+        settle_idle();
+        block_->dump(edge_fs(next_edge_ - 1) / 1000 + 1);
+      }
+      wait(wake_event_);
+      // Skip the idle cycles: the first edge that may sample the new input.
+      const uint64_t first = now_fs() / period_fs_ + 1;
+      if (first > next_edge_) {
+        cycles_skipped_ += first - next_edge_;
+        next_edge_ = first;
+      }
+    }
+    ++wakeups_;
+    const uint64_t now = now_fs();
+    const uint64_t ahead = static_cast<uint64_t>(sc_core::sc_time_to_pending_activity().value());
+    const uint64_t limit = ahead > UINT64_MAX - now ? UINT64_MAX : now + ahead;
+    bool emitted = false;
+    while (!emitted && has_work() && edge_fs(next_edge_) <= limit) {
+      emitted = step_edge(next_edge_);
+      ++next_edge_;
+      ++cycles_evaluated_;
+    }
+    if (has_work()) wait(sc_time(static_cast<double>(edge_fs(next_edge_) - now), SC_FS), wake_event_);
+  }
+}
+
+void RtlBridge::collect_clock_stats(StatsTable& table) const {
+  const uint64_t end = now_fs();
+  const std::string n = name();
+  const double total_cycles = static_cast<double>(end / period_fs_);
+  table.add(n, "cycles_total", total_cycles, "cycles", "controller cycles in the simulated time");
+  table.add(n, "cycles_evaluated", static_cast<double>(cycles_evaluated_), "cycles",
+            "cycles the verilated model was stepped (it had work)");
+  table.add(n, "cycles_skipped", static_cast<double>(cycles_skipped_), "cycles",
+            "idle cycles skipped (nothing queued or in flight in the model)");
+  table.add(n, "utilization", total_cycles > 0 ? static_cast<double>(cycles_evaluated_) / total_cycles : 0.0,
+            "fraction", "share of cycles with work in the model");
+  table.add(n, "kernel_wakeups", static_cast<double>(wakeups_), "wakeups",
+            "times the stepping process ran (cost of co-simulation)");
+}
+
+}  // namespace ubsim

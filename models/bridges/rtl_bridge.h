@@ -1,0 +1,90 @@
+// RtlBridge: the one base of every bridge between the TLM fabric and a
+// verilated RTL block (pipelines, context caches, SACK engines). It owns the
+// block (through the VerilatedBlock harness) and clocks it on the global
+// controller clock grid (edge k at k * period).
+//
+// Stepping: one SC_THREAD steps the block only while the bridge has work;
+// idle cycles are skipped and counted, so the cycle count stays exact. While
+// busy it runs edges ahead of SystemC time in a tight loop, but never past
+// the kernel's next pending activity: no other process can run before then,
+// so no input can arrive that the evaluated edges should have seen
+// (conservative lookahead). It stops at the first edge that hands something
+// out, which is delivered at that edge's time.
+//
+// Timing rule: an input arriving at time t is sampled at the first edge
+// strictly after t. Each edge is a step / apply split around eval(): the
+// derived bridge drives the inputs with the clock low (drive), the block
+// settles, the bridge reads the handshakes that fire at this edge (sample),
+// then the edge is applied and the bridge does its bookkeeping (apply). So no
+// update-order race is possible.
+#pragma once
+#include <memory>
+#include <string>
+
+#include "component.h"
+#include "config.h"
+#include "verilated_block.h"
+
+namespace ubsim {
+
+class RtlBridge : public StageComponent {
+ public:
+  RtlBridge(sc_core::sc_module_name name, const Config& c, std::unique_ptr<ClockedModel> block);
+  // Dumps this block's waveform to an FST file (before the simulation starts).
+  void open_trace(const std::string& path) { block_->open_trace(path); }
+  void close_trace() { block_->close_trace(); }
+  uint64_t cycles_evaluated() const { return cycles_evaluated_; }
+
+ protected:
+  // ---- hooks ----
+  virtual bool has_work() const = 0;
+  // The inputs of edge `edge_fs` (clock low; the block settles after it).
+  virtual void drive(uint64_t edge_fs) = 0;
+  // The settled outputs before the edge: which handshakes fire.
+  virtual void sample(uint64_t edge_fs) = 0;
+  // After the edge: the bookkeeping of what fired; true if something left
+  // the block, which ends the run-ahead so it is delivered at this time.
+  virtual bool apply(uint64_t edge_fs) = 0;
+  // The inputs of a cycle in which nothing is offered.
+  virtual void drive_idle() = 0;
+  // The cfg_* inputs (loaded at reset).
+  virtual void configure() = 0;
+
+  // Configures and resets the block (call from the derived constructor).
+  void reset_block();
+  // An input for the block arrives at at_fs (>= now): wake the stepping loop.
+  void wake(uint64_t at_fs);
+  uint64_t edge_fs(uint64_t k) const { return k * period_fs_; }
+  ClockedModel& block() { return *block_; }
+  // cycles_total, cycles_evaluated, cycles_skipped, utilization, kernel_wakeups
+  void collect_clock_stats(StatsTable& table) const;
+
+  const Config& cfg_;
+  const uint64_t period_fs_;
+
+ private:
+  void run();
+  bool step_edge(uint64_t k);
+  void settle_idle();
+
+  std::unique_ptr<ClockedModel> block_;
+  uint64_t next_edge_ = 1;
+  sc_core::sc_event wake_event_;
+  uint64_t cycles_evaluated_ = 0;
+  uint64_t cycles_skipped_ = 0;
+  uint64_t wakeups_ = 0;
+};
+
+// A bridge of one block class: typed access to its model.
+template <class Model>
+class VerilatedBridge : public RtlBridge {
+ public:
+  VerilatedBridge(sc_core::sc_module_name name, const Config& c)
+      : RtlBridge(name, c, std::make_unique<VerilatedBlock<Model>>()),
+        m_(&static_cast<VerilatedBlock<Model>&>(block()).model()) {}
+
+ protected:
+  Model* const m_;
+};
+
+}  // namespace ubsim

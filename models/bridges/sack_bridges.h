@@ -1,0 +1,119 @@
+// Bridges to the verilated SACK engine (spec 8): the sender (sack_sender)
+// and the receiver (sack_receiver) of one transport connection. Packets are
+// Packet transactions on the stage fabric; the link (LossyWire) paces the
+// sender, which hands it one packet at a time.
+#pragma once
+#include <deque>
+#include <functional>
+#include <memory>
+
+#include <tlm_utils/peq_with_get.h>
+
+#include "lossy_wire.h"
+#include "packet.h"
+#include "pool.h"
+#include "rtl_bridge.h"
+
+#include "Vsack_receiver.h"
+#include "Vsack_sender.h"
+
+namespace ubsim {
+
+// What configures one connection's engines beyond the config keys: its mode
+// and the PSN of its first packet.
+struct SackMode {
+  bool gbn = false;            // GoBackN (else SACK)
+  uint32_t first_psn = 0;
+};
+
+class SackSenderBridge : public VerilatedBridge<Vsack_sender> {
+ public:
+  SackSenderBridge(sc_core::sc_module_name name, const Config& c, SackMode mode, Pool<Packet>& pool);
+  void set_data_route(const Route* r, const LossyWire* wire) {
+    data_route_ = r;
+    wire_ = wire;
+  }
+  // A message (one packet of `bytes` payload) is ready to send at at_fs.
+  void submit(uint32_t msg, uint32_t bytes, uint64_t at_fs);
+  void sent(uint32_t psn, uint64_t at_fs);   // tx-done from the wire
+  std::function<void(uint32_t msg, uint64_t at_fs)> on_accepted;   // the engine took the message
+  std::function<void(uint32_t msg)> on_fail;
+  void collect_stats(StatsTable& table) const override;
+  uint64_t retransmitted_bytes() const { return rtx_bytes_; }
+  uint64_t timeouts() const { return m_->cnt_timeouts; }
+  uint64_t retransmits() const { return m_->cnt_retransmits; }
+  bool failed() const { return failed_; }
+  uint32_t outstanding() const { return m_->outstanding; }
+
+ protected:
+  void accept(Transaction& t) override;   // an ack arrived
+  bool has_work() const override;
+  void configure() override;
+  void drive(uint64_t e) override;
+  void sample(uint64_t e) override;
+  bool apply(uint64_t e) override;
+  void drive_idle() override;
+
+ private:
+  void launch_packets();
+  const SackMode mode_;
+  const uint32_t header_bytes_;
+  Pool<Packet>& pool_;
+  const Route* data_route_ = nullptr;
+  const LossyWire* wire_ = nullptr;
+  struct Msg { uint64_t at; uint32_t id, bytes; };
+  struct Ack { uint64_t at; Packet* p; };
+  struct TxDone { uint64_t at; uint32_t psn; };
+  std::deque<Msg> msgs_;
+  std::deque<Ack> acks_;
+  std::deque<TxDone> txdone_;
+  tlm_utils::peq_with_get<Transaction> out_;
+  struct Edge {
+    const Msg* msg = nullptr;
+    Packet* ack = nullptr;
+    const TxDone* td = nullptr;
+    bool took = false, fail = false;
+    uint32_t fail_id = 0;
+    Packet* pkt = nullptr;
+  } edge_;
+  uint64_t rtx_bytes_ = 0;
+  bool failed_ = false;
+};
+
+class SackReceiverBridge : public VerilatedBridge<Vsack_receiver> {
+ public:
+  SackReceiverBridge(sc_core::sc_module_name name, const Config& c, SackMode mode, Pool<Packet>& pool);
+  void set_ack_route(const Route* r) { ack_route_ = r; }
+  std::function<void(uint32_t msg, uint32_t psn, uint64_t at_fs)> on_deliver;
+  std::function<void(uint32_t psn, uint64_t at_fs)> on_arrive;   // the engine kept a data packet
+  void collect_stats(StatsTable& table) const override;
+  uint64_t duplicates() const { return m_->cnt_duplicates; }
+
+ protected:
+  void accept(Transaction& t) override;   // a data packet arrived
+  bool has_work() const override { return !in_.empty() || m_->busy; }
+  void configure() override;
+  void drive(uint64_t e) override;
+  void sample(uint64_t e) override;
+  bool apply(uint64_t e) override;
+  void drive_idle() override;
+
+ private:
+  void launch_acks();
+  const SackMode mode_;
+  const uint32_t header_bytes_, ack_bytes_;
+  Pool<Packet>& pool_;
+  const Route* ack_route_ = nullptr;
+  struct In { uint64_t at; Packet* p; };
+  std::deque<In> in_;
+  tlm_utils::peq_with_get<Transaction> out_;
+  struct Edge {
+    Packet* pkt = nullptr;
+    bool took = false, kept = false, dlv = false;
+    uint32_t dlv_id = 0, dlv_psn = 0;
+    Packet* ack = nullptr;
+  } edge_;
+  uint64_t acks_ = 0;
+};
+
+}  // namespace ubsim

@@ -1,0 +1,141 @@
+#include "initiator_app.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ubsim {
+
+using sc_core::sc_time;
+using sc_core::SC_FS;
+
+InitiatorApp::InitiatorApp(sc_core::sc_module_name name, const Config& c, const Route& route, Workload w)
+    : StageComponent(name),
+      route_(route),
+      w_(std::move(w)),
+      ops_(c.count("workload.ops")),
+      warmup_(c.count("workload.warmup")),
+      outstanding_(static_cast<int>(c.count("workload.outstanding"))),
+      payload_bytes_(static_cast<uint32_t>(c.count("workload.payload"))),
+      endpoints_(static_cast<uint32_t>(c.count("workload.endpoints"))),
+      rate_per_s_(c.value("workload.rate")),
+      poisson_(c.flag("workload.poisson")),
+      rng_(c.count("seed")),
+      record_(std::make_unique<LatencyRecord>()) {
+  record_->hops.assign(route.hops.size(), HopSums{});
+  SC_HAS_PROCESS(InitiatorApp);
+  SC_METHOD(start);   // runs once at time 0
+  SC_METHOD(on_arrival);
+  sensitive << arrival_event_;
+  dont_initialize();
+}
+
+void InitiatorApp::start() {
+  const auto n = static_cast<size_t>(std::min<uint64_t>(static_cast<uint64_t>(outstanding_), ops_));
+  for (size_t i = 0; i < n; ++i) {
+    auto r = std::make_unique<Request>();
+    attach_carrier(*r);   // owned by the payload, freed with it
+    free_.push_back(r.get());
+    slots_.push_back(std::move(r));
+  }
+  if (ops_ == 0) {
+    sc_core::sc_stop();
+    return;
+  }
+  if (rate_per_s_ > 0) {
+    on_arrival();   // the first request arrives at time 0
+    return;
+  }
+  arrived_ = n;
+  while (!free_.empty()) {
+    Request* r = free_.back();
+    free_.pop_back();
+    issue(*r, now_fs());
+  }
+}
+
+uint64_t InitiatorApp::next_gap_fs() {
+  const double mean_fs = 1e15 / rate_per_s_;
+  if (!poisson_) return static_cast<uint64_t>(std::llround(mean_fs));
+  std::exponential_distribution<double> gap(1.0 / mean_fs);
+  return static_cast<uint64_t>(std::llround(gap(rng_)));
+}
+
+void InitiatorApp::on_arrival() {
+  ++arrived_;
+  if (!free_.empty()) {
+    Request* r = free_.back();
+    free_.pop_back();
+    issue(*r, now_fs());
+  } else {
+    backlog_.push_back(now_fs());
+    backlog_max_ = std::max(backlog_max_, backlog_.size());
+  }
+  if (arrived_ < ops_) arrival_event_.notify(sc_time(static_cast<double>(next_gap_fs()), SC_FS));
+}
+
+void InitiatorApp::issue(Request& r, uint64_t arrived_fs) {
+  r.reset(&route_);
+  r.id = issued_++;
+  r.verb = w_.verb;
+  r.payload_bytes = payload_bytes_;
+  if (endpoints_ > 0) {
+    const uint64_t n = endpoints_;
+    r.local_ep = static_cast<uint32_t>(r.id % n);
+    r.remote_ep = static_cast<uint32_t>((r.id % n + n - (r.id / n) % n) % n);
+  }
+  r.ctx = r.remote_ep;   // the TP channel (UB) / QP PSN slot the send pipeline updates
+  r.ord_tag = w_.tags.empty() ? 0 : w_.tags[std::min<size_t>(r.id, w_.tags.size() - 1)];
+  r.issued_fs = arrived_fs;   // latency counts from arrival (incl. any backlog wait)
+  launch(r);   // the first hop's arrival is now
+}
+
+void InitiatorApp::accept(Transaction& t) {
+  Request& r = as_request(t);
+  r.completed_fs = now_fs();
+  ++completed_;
+  LatencyRecord& rec = *record_;
+  if (completed_ == warmup_) rec.window_start_fs = r.completed_fs;
+  const uint64_t drain = ops_ > 2 * warmup_ ? warmup_ : 0;
+  if (completed_ > warmup_ && completed_ <= ops_ - drain) {
+    ++rec.window_ops;
+    rec.window_end_fs = r.completed_fs;
+  }
+  if (completed_ > warmup_) {
+    ++rec.measured_ops;
+    rec.total.add(r.completed_fs - r.issued_fs);
+    rec.backlog_fs += r.times.front().arrive_fs - r.issued_fs;
+    for (size_t i = 0; i < r.times.size(); ++i) {
+      const HopTimes& t = r.times[i];
+      HopSums& s = rec.hops[i];
+      const uint64_t measured = t.depart_fs - t.arrive_fs;
+      const uint64_t waited = t.start_fs - t.arrive_fs;
+      s.measured += measured;
+      s.align += t.align_fs;
+      s.serialize += t.serialize_fs;
+      s.ctx_wait += t.ctx_wait_fs;
+      s.queue += waited - t.align_fs;
+      s.service += measured - waited;
+    }
+  }
+  if (on_complete) on_complete(r);
+  if (!backlog_.empty()) {
+    const uint64_t arrived_fs = backlog_.front();
+    backlog_.pop_front();
+    issue(r, arrived_fs);
+  } else if (rate_per_s_ == 0 && arrived_ < ops_) {
+    ++arrived_;
+    issue(r, now_fs());
+  } else {
+    free_.push_back(&r);
+  }
+  if (completed_ == ops_) sc_core::sc_stop();
+}
+
+void InitiatorApp::collect_stats(StatsTable& table) const {
+  table.add(name(), "issued", static_cast<double>(issued_), "ops", "requests issued by the application");
+  table.add(name(), "completed", static_cast<double>(completed_), "ops", "requests completed end to end");
+  table.add(name(), "backlog_max", static_cast<double>(backlog_max_), "requests",
+            "open loop: most arrivals waiting at once for a free send-queue slot");
+}
+
+}  // namespace ubsim

@@ -1,0 +1,97 @@
+// InitiatorApp: the application on node A that issues remote reads or writes
+// along a path, and the sink where finished requests come back.
+//
+// All-to-all endpoints (workload.endpoints = N > 0): N local endpoints on A
+// each reaching N remote ones on B. Request k goes from local i = k mod N to
+// remote (i - k div N) mod N: every pair once per N*N requests, every
+// endpoint once per N requests, and each endpoint's records are reused only
+// after (almost) all other records were touched: the order that keeps every
+// context live, so a cache one entry short misses every time.
+//
+// Closed loop (rate 0): keeps `outstanding` requests in flight, issuing the
+// next one when one completes. Open loop (rate > 0): requests arrive at the
+// offered rate (Poisson or evenly spaced, seeded); at most `outstanding` are
+// in flight (the send-queue depth), later arrivals wait in a backlog, and
+// their latency counts from arrival. Records every request's hop timestamps
+// into per-hop sums and a latency histogram.
+#pragma once
+#include <deque>
+#include <functional>
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "component.h"
+#include "config.h"
+#include "histogram.h"
+#include "request.h"
+
+namespace ubsim {
+
+// What the application does beyond the workload.* keys it reads from the
+// configuration (ops, outstanding, rate, poisson, warmup, payload,
+// endpoints, seed).
+struct Workload {
+  Verb verb = Verb::Read;
+  // Execution tag of request k (enc::TAG_*): tags[k], the last entry for
+  // later requests; empty = all NO. All requests are Jetty-ordered ROI.
+  std::vector<uint8_t> tags;
+};
+
+// Sums over measured requests, per hop of the route (fs).
+struct HopSums {
+  long double measured = 0, align = 0, serialize = 0, queue = 0, service = 0, ctx_wait = 0;
+};
+
+struct LatencyRecord {
+  std::vector<HopSums> hops;
+  LatencyHistogram total;
+  uint64_t measured_ops = 0;
+  long double backlog_fs = 0;    // open loop: waiting for a free send-queue slot
+  // Throughput window: from the last warm-up completion to the completion
+  // `warmup` before the end, so neither the ramp-up nor the drain (when only
+  // completion-side stages are left) counts.
+  uint64_t window_start_fs = 0;
+  uint64_t window_end_fs = 0;
+  uint64_t window_ops = 0;
+};
+
+class InitiatorApp : public StageComponent {
+ public:
+  InitiatorApp(sc_core::sc_module_name name, const Config& c, const Route& route, Workload w);
+  void collect_stats(StatsTable& table) const override;
+  const LatencyRecord& record() const { return *record_; }
+  uint64_t completed() const { return completed_; }
+  // Called with every finished request before it is reused (e.g. a timeline).
+  std::function<void(const Request&)> on_complete;
+
+ protected:
+  void accept(Transaction& t) override;   // a finished request
+
+ private:
+  void start();
+  void on_arrival();
+  void issue(Request& r, uint64_t arrived_fs);
+  uint64_t next_gap_fs();
+
+  const Route& route_;
+  const Workload w_;
+  // the workload.* keys
+  const uint64_t ops_, warmup_;
+  const int outstanding_;
+  const uint32_t payload_bytes_, endpoints_;
+  const double rate_per_s_;
+  const bool poisson_;
+  std::vector<std::unique_ptr<Request>> slots_;
+  std::vector<Request*> free_;
+  std::deque<uint64_t> backlog_;     // arrival times of requests waiting for a slot
+  sc_core::sc_event arrival_event_;
+  std::mt19937_64 rng_;
+  uint64_t arrived_ = 0;
+  uint64_t issued_ = 0;
+  uint64_t completed_ = 0;
+  size_t backlog_max_ = 0;
+  std::unique_ptr<LatencyRecord> record_;
+};
+
+}  // namespace ubsim

@@ -1,0 +1,235 @@
+#include "config.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include "pipeline_limits.h"
+#include "routes.h"
+#include "rtl_variant.h"
+
+namespace ubsim {
+
+ConfigError::ConfigError(const std::string& src, const std::string& k, const std::string& message)
+    : std::runtime_error(k.empty() ? fmt::format("{}: {}", src, message)
+                                   : fmt::format("{}: key '{}': {}", src, k, message)),
+      source(src),
+      key(k) {}
+
+Config::Config() {
+  for (const ParamDef& def : param_table()) {
+    if (def.unit == Unit::Routes) {
+      // "path.<id>.<verb>"
+      const auto first = def.key.find('.');
+      const auto last = def.key.rfind('.');
+      set_route(def, default_route(def.key.substr(first + 1, last - first - 1), def.key.substr(last + 1)),
+                "default");
+    } else {
+      set_text(def, def.default_text, "default");
+    }
+  }
+}
+
+void Config::set_number(const ParamDef& def, double v, const std::string& source, const std::string& shown) {
+  if (v > def.max && !def.max_is.empty())
+    throw ConfigError(source, def.key,
+                      fmt::format("{} is above the build maximum of {} ({})", shown,
+                                  format_value(def.unit, def.max), def.max_is));
+  if (def.power_of_two && v >= 1 && (static_cast<uint64_t>(v) & (static_cast<uint64_t>(v) - 1)) != 0)
+    throw ConfigError(source, def.key, fmt::format("{} is not a power of two", shown));
+  if (v < def.min || v > def.max) {
+    std::string why;
+    if (def.unit == Unit::Time && v < 0) why = "a negative latency is not allowed (0 drops the stage)";
+    else if (def.key == "clock") why = "the clock must be above 0";
+    else
+      why = fmt::format("allowed range is {} .. {}", format_value(def.unit, def.min),
+                        std::isinf(def.max) ? std::string("unbounded") : format_value(def.unit, def.max));
+    throw ConfigError(source, def.key, fmt::format("{} is out of range: {}", shown, why));
+  }
+  Entry& e = entries_[def.key];
+  e.value = v;
+  e.source = source;
+}
+
+void Config::set_text(const ParamDef& def, const std::string& text, const std::string& source) {
+  const Parsed p = parse_value(def.unit, text);
+  if (!p.error.empty()) throw ConfigError(source, def.key, p.error);
+  set_number(def, p.value, source, text);
+}
+
+void Config::set_route(const ParamDef& def, const std::vector<std::string>& hops, const std::string& source) {
+  if (hops.empty()) throw ConfigError(source, def.key, "a path needs at least one stage");
+  for (const auto& h : hops) {
+    HopSpec spec;
+    std::string error;
+    if (!parse_hop(h, spec, error)) throw ConfigError(source, def.key, error);
+  }
+  Entry& e = entries_[def.key];
+  e.route = hops;
+  e.source = source;
+}
+
+void Config::apply_set(const std::string& assignment) {
+  const auto eq = assignment.find('=');
+  if (eq == std::string::npos)
+    throw ConfigError("--set", assignment, "expected key=value (e.g. --set wire.latency=50ns)");
+  apply(assignment.substr(0, eq), assignment.substr(eq + 1), "--set");
+}
+
+void Config::apply(const std::string& key, const std::string& text, const std::string& source) {
+  const ParamDef* def = find_param(key);
+  if (!def) throw ConfigError(source, key, "unknown key (see 'ubsim params')");
+  if (def->unit == Unit::Routes) {
+    const std::vector<std::string> hops = split_list(text);   // comma-separated stages
+    set_route(*def, hops, source);
+  } else {
+    set_text(*def, text, source);
+  }
+}
+
+namespace {
+void flatten(const toml::table& t, const std::string& prefix,
+             std::vector<std::pair<std::string, const toml::node*>>& out) {
+  for (const auto& [k, v] : t) {
+    const std::string key = prefix.empty() ? std::string(k.str()) : prefix + "." + std::string(k.str());
+    if (const toml::table* sub = v.as_table()) flatten(*sub, key, out);
+    else out.emplace_back(key, &v);
+  }
+}
+}  // namespace
+
+void Config::load_file(const std::string& path) {
+  toml::table root;
+  try {
+    root = toml::parse_file(path);
+  } catch (const toml::parse_error& e) {
+    const auto& src = e.source();
+    if (src.begin.line == 0)
+      throw ConfigError(path, "", fmt::format("cannot read the file: {}", e.description()));
+    throw ConfigError(fmt::format("{}:{}:{}", path, src.begin.line, src.begin.column), "",
+                      fmt::format("TOML syntax error: {}", e.description()));
+  }
+  std::vector<std::pair<std::string, const toml::node*>> items;
+  flatten(root, "", items);
+  for (const auto& [key, node] : items) {
+    const ParamDef* def = find_param(key);
+    if (!def) throw ConfigError(path, key, "unknown key (see 'ubsim params')");
+    if (def->unit == Unit::Routes) {
+      const toml::array* arr = node->as_array();
+      if (!arr) throw ConfigError(path, key, "expected an array of stages such as [\"A:sw.submit\", ...]");
+      std::vector<std::string> hops;
+      for (const auto& el : *arr) {
+        if (!el.is_string()) throw ConfigError(path, key, "every stage must be a string \"NODE:op\"");
+        hops.push_back(std::string(*el.value<std::string>()));
+      }
+      set_route(*def, hops, path);
+    } else if (node->is_string()) {
+      set_text(*def, std::string(*node->value<std::string>()), path);
+    } else if (node->is_boolean()) {
+      if (def->unit != Unit::Bool)
+        throw ConfigError(path, key, fmt::format("expected a {} such as {}, got a bool", unit_name(def->unit),
+                                                 unit_example(def->unit)));
+      set_number(*def, *node->value<bool>() ? 1 : 0, path, *node->value<bool>() ? "true" : "false");
+    } else if (node->is_integer() || node->is_floating_point()) {
+      const double v = *node->value<double>();
+      const std::string shown = fmt::format("{:g}", v);
+      if (def->unit == Unit::Time || def->unit == Unit::Frequency || def->unit == Unit::Rate ||
+          def->unit == Unit::OpRate)
+        throw ConfigError(path, key, fmt::format("{} has no unit (write it as a string such as {})", shown,
+                                                 unit_example(def->unit)));
+      set_text(*def, shown, path);
+    } else {
+      throw ConfigError(path, key, fmt::format("expected a {} such as {}", unit_name(def->unit),
+                                               unit_example(def->unit)));
+    }
+  }
+}
+
+const Config::Entry& Config::entry(const std::string& key) const {
+  const auto it = entries_.find(key);
+  if (it == entries_.end()) throw std::logic_error("configuration key '" + key + "' is not in the parameter table");
+  return it->second;
+}
+
+double Config::value(const std::string& key) const { return entry(key).value; }
+uint64_t Config::fs(const std::string& key) const { return static_cast<uint64_t>(entry(key).value); }
+uint64_t Config::count(const std::string& key) const { return static_cast<uint64_t>(entry(key).value); }
+bool Config::flag(const std::string& key) const { return entry(key).value != 0; }
+uint64_t Config::clock_period_fs() const { return static_cast<uint64_t>(std::llround(1e15 / value("clock"))); }
+const std::string& Config::source(const std::string& key) const { return entry(key).source; }
+
+std::vector<HopSpec> Config::route(const std::string& path, const std::string& verb) const {
+  std::vector<HopSpec> hops;
+  for (const auto& text : entries_.at("path." + path + "." + verb).route) {
+    HopSpec h;
+    std::string error;
+    parse_hop(text, h, error);   // validated when set
+    hops.push_back(h);
+  }
+  return hops;
+}
+
+std::map<std::string, std::string> Config::resolved() const {
+  std::map<std::string, std::string> out;
+  for (const ParamDef& def : param_table())
+    if (def.unit != Unit::Routes) out[def.key] = format_value(def.unit, entries_.at(def.key).value);
+  return out;
+}
+
+std::map<std::string, std::vector<std::string>> Config::resolved_routes() const {
+  std::map<std::string, std::vector<std::string>> out;
+  for (const ParamDef& def : param_table())
+    if (def.unit == Unit::Routes) out[def.key] = entries_.at(def.key).route;
+  return out;
+}
+
+void Config::validate() const {
+  if (clock_period_fs() == 0)
+    throw ConfigError(source("clock"), "clock", "the clock period is below the 1 fs time resolution");
+  if (value("workload.payload") > value("transport.mtu"))
+    throw ConfigError(source("workload.payload"), "workload.payload",
+                      fmt::format("{} is larger than transport.mtu ({}): one message is one packet in this model",
+                                  format_value(Unit::Bytes, value("workload.payload")),
+                                  format_value(Unit::Bytes, value("transport.mtu"))));
+  const PipelineLimits lim = query_pipeline_limits(*this);
+  // A depth is the traversal of both the send and the receive pipeline of a
+  // route: it must fit the larger structural minimum and the smaller maximum.
+  auto check = [&](const char* key, int min_tx, int min_rx, const char* what) {
+    const int v = static_cast<int>(value(key));
+    const int lo = std::max(min_tx, min_rx);
+    const int hi = std::min({min_tx + lim.max_chain, min_rx + lim.max_chain,
+                             (1 << rtl_variant::kDepthBits) - 1});
+    if (v < lo)
+      throw ConfigError(source(key), key,
+                        fmt::format("{} cycles is below the {} structural minimum of {} cycles", v, what, lo));
+    if (v > hi)
+      throw ConfigError(source(key), key,
+                        fmt::format("{} cycles is above the build maximum of {} cycles (fixed stages + "
+                                    "UBSIM_RTL_MAX_CHAIN={} chain registers)",
+                                    v, hi, lim.max_chain));
+  };
+  check("pipeline.ub_async", lim.ub_tx_min_async, lim.rx_min, "UB send pipeline's");
+  check("pipeline.ub_load", lim.ub_tx_min_load, lim.rx_min, "UB Load/Store route's");
+  check("pipeline.pcie_nic", lim.roce_tx_min, lim.rx_min, "NIC send pipeline's");
+  if (value("loss.message_bytes") > value("transport.mtu"))
+    throw ConfigError(source("loss.message_bytes"), "loss.message_bytes",
+                      "larger than transport.mtu: one message is one packet in this model");
+  // Context caches: a set count that is a power of two; at least 2 ways (a
+  // lookup may need 2 records).
+  for (const char* stack : {"ub", "roce"}) {
+    const std::string ek = fmt::format("cache.{}_entries", stack), wk = fmt::format("cache.{}_ways", stack);
+    const auto entries = static_cast<long>(value(ek));
+    const auto ways = static_cast<long>(value(wk));
+    if (ways == 0) continue;
+    const long sets = ways > 0 ? entries / ways : 0;
+    if (ways < 2 || ways > entries || entries % ways != 0 || (sets & (sets - 1)) != 0)
+      throw ConfigError(source(wk), wk,
+                        fmt::format("{} ways with {} entries: need 0 (fully associative) or at least 2 ways "
+                                    "dividing the entries into a power-of-two number of sets",
+                                    ways, entries));
+  }
+}
+
+}  // namespace ubsim

@@ -1,0 +1,63 @@
+// Configuration: defaults from the parameter table, overridden by TOML files
+// and --set key=value, every value checked for unit and range. Errors name
+// the key and where the value came from (file or --set). The models read
+// their parameters from here by key (one place per parameter: the table row
+// and its consumer).
+#pragma once
+#include <cstdint>
+#include <map>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "params.h"
+#include "stage.h"
+
+namespace ubsim {
+
+class ConfigError : public std::runtime_error {
+ public:
+  ConfigError(const std::string& source, const std::string& key, const std::string& message);
+  std::string source, key;
+};
+
+class Config {
+ public:
+  Config();
+  void load_file(const std::string& path);
+  // "key=value" as given on the command line.
+  void apply_set(const std::string& assignment);
+  // One value from `source` (a file, "--set", or the option that set it).
+  void apply(const std::string& key, const std::string& text, const std::string& source);
+
+  // Values in the key's base unit (fs, Hz, bytes/s, ops/s, bytes, cycles,
+  // counts, ratios, 0/1).
+  double value(const std::string& key) const;
+  uint64_t fs(const std::string& key) const;        // a time, in fs
+  uint64_t count(const std::string& key) const;     // a whole number (count, cycles, bytes)
+  bool flag(const std::string& key) const;
+  uint64_t clock_period_fs() const;
+  const std::string& source(const std::string& key) const;
+  std::vector<HopSpec> route(const std::string& path, const std::string& verb) const;
+  // Resolved key -> canonical text, for the config dump beside every result.
+  std::map<std::string, std::string> resolved() const;
+  std::map<std::string, std::vector<std::string>> resolved_routes() const;
+
+  // Checks what needs several keys or the RTL (pipeline depths against the
+  // structural minimum and the build maximum); throws ConfigError.
+  void validate() const;
+
+ private:
+  struct Entry {
+    double value = 0;
+    std::vector<std::string> route;   // Unit::Routes only
+    std::string source = "default";
+  };
+  const Entry& entry(const std::string& key) const;
+  void set_text(const ParamDef& def, const std::string& text, const std::string& source);
+  void set_number(const ParamDef& def, double v, const std::string& source, const std::string& shown);
+  void set_route(const ParamDef& def, const std::vector<std::string>& hops, const std::string& source);
+  std::map<std::string, Entry> entries_;
+};
+
+}  // namespace ubsim

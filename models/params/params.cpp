@@ -1,0 +1,95 @@
+#include "params.h"
+
+#include <limits>
+
+#include "rtl_variant.h"
+
+namespace ubsim {
+
+namespace {
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kTimeMax = 1e15;  // 1 s, in fs
+}  // namespace
+
+const std::vector<ParamDef>& param_table() {
+  // Pipeline depth limits depend on the RTL's structural minimum (checked
+  // against the RTL itself when a configuration is resolved) and the build
+  // variant's longest chain.
+  const double depth_max = (1 << rtl_variant::kDepthBits) - 1;
+  static const std::vector<ParamDef> table = {
+      {"clock", Unit::Frequency, "322MHz", 1, 1e12, "all", "controller / NIC clock (RTL pipelines)"},
+      {"bus.traversal", Unit::Time, "30ns", 0, kTimeMax, "latency", "one on-chip bus transaction (posted write, or read request + response)"},
+      {"bus.occupancy", Unit::Time, "2ns", 0, kTimeMax, "latency", "time one transaction holds the on-chip bus (contention between concurrent requests)"},
+      {"pcie.doorbell", Unit::Time, "150ns", 0, kTimeMax, "latency", "PCIe doorbell MMIO write"},
+      {"pcie.dma_read", Unit::Time, "500ns", 0, kTimeMax, "latency", "PCIe DMA read round trip incl. host-cache access"},
+      {"pcie.dma_write", Unit::Time, "250ns", 0, kTimeMax, "latency", "PCIe DMA write (posted)"},
+      {"pcie.occupancy", Unit::Time, "4ns", 0, kTimeMax, "latency", "time one transaction holds the PCIe link (its TLPs on the lanes)"},
+      {"wire.latency", Unit::Time, "100ns", 0, kTimeMax, "latency", "wire propagation, one way"},
+      {"wire.rate", Unit::Rate, "400Gbit/s", 1, kInf, "latency", "link rate per direction (serialization)"},
+      {"dram.row_hit", Unit::Time, "30ns", 0, kTimeMax, "latency", "DRAM access, row hit (payload)"},
+      {"dram.row_miss", Unit::Time, "70ns", 0, kTimeMax, "latency", "DRAM access, row miss (context refill)"},
+      {"dram.occupancy", Unit::Time, "5ns", 0, kTimeMax, "latency", "time one access holds the DRAM device"},
+      {"sw.submit", Unit::Time, "50ns", 0, kTimeMax, "latency", "software: library submit"},
+      {"sw.build_descriptor", Unit::Time, "30ns", 0, kTimeMax, "latency", "software: build request descriptor"},
+      {"sw.cq_poll_pcie", Unit::Time, "70ns", 0, kTimeMax, "latency", "software: completion-queue poll, PCIe NIC (CQE in host memory)"},
+      {"sw.cq_poll_bus", Unit::Time, "5ns", 0, kTimeMax, "latency", "software: completion-queue poll, bus controller"},
+      {"sw.lib_poll", Unit::Time, "30ns", 0, kTimeMax, "latency", "software: library poll"},
+      {"sw.seq_alloc", Unit::Time, "50ns", 0, kTimeMax, "latency", "software: in-order sequence-number allocation (RoCE RC)"},
+      {"pipeline.pcie_nic", Unit::Cycles, "9", 0, depth_max, "latency", "NIC pipeline traversal, PCIe NIC (input handshake to first flit out)"},
+      {"pipeline.ub_async", Unit::Cycles, "25", 0, depth_max, "latency", "controller pipeline traversal, UB async path"},
+      {"pipeline.ub_load", Unit::Cycles, "8", 0, depth_max, "latency", "controller pipeline traversal, UB Load/Store path"},
+      {"ub.tpc_read_beats", Unit::Cycles, "2", 1, rtl_variant::kMaxTpcBeats, "latency", "TP-channel record read beats on the context-RAM port (56 B over 32 B): UB issue interval"},
+      {"roce.qpc_read_latency", Unit::Cycles, "2", 1, rtl_variant::kMaxQpcReadLatency, "latency", "QP-context RAM read latency in the PSN read-modify-write"},
+      {"roce.qpc_turnaround", Unit::Cycles, "1", 1, rtl_variant::kMaxQpcTurnaround, "latency", "QP-context RAM write-to-read turnaround in the PSN read-modify-write"},
+      {"transport.header_bytes", Unit::Bytes, "32B", 0, 4096, "latency", "transport + transaction header bytes of every packet on the wire"},
+      {"transport.mtu", Unit::Bytes, "4096B", 64, 65536, "latency", "largest packet payload"},
+      {"workload.ops", Unit::Count, "1000", 1, 1e12, "latency", "requests per path"},
+      {"workload.outstanding", Unit::Count, "1", 1, 65536, "latency", "closed loop: requests kept in flight (1 = sequential); open loop: send-queue depth"},
+      {"workload.rate", Unit::OpRate, "0ops/s", 0, 1e12, "latency, load", "offered load of an open-loop initiator (0 = closed loop)"},
+      {"workload.poisson", Unit::Bool, "true", 0, 1, "latency, load", "open loop: Poisson arrivals (false = evenly spaced)"},
+      {"workload.warmup", Unit::Count, "0", 0, 1e12, "latency, load", "requests completed before statistics start"},
+      {"workload.payload", Unit::Bytes, "64B", 1, 32768, "latency", "payload bytes of each read or write"},
+      {"workload.endpoints", Unit::Count, "0", 0, 4096, "latency, load, ctx-cache", "all-to-all: N local endpoints on A each reaching N remote ones on B, in the order that keeps every context live (0 = one pair)"},
+      {"cache.enabled", Unit::Bool, "true", 0, 1, "latency, load, ctx-cache", "model the context caches (false: every record is always on chip)"},
+      {"cache.ub_entries", Unit::Count, "2048", 1, rtl_variant::kCacheMaxEntries, "latency, load, ctx-cache", "UB Jetty/TP-channel state cache entries", "UBSIM_RTL_CACHE_ENTRIES"},
+      {"cache.roce_entries", Unit::Count, "512", 1, rtl_variant::kCacheMaxEntries, "latency, load, ctx-cache", "RoCE QP-context cache entries", "UBSIM_RTL_CACHE_ENTRIES"},
+      {"cache.ub_ways", Unit::Count, "0", 0, 65536, "latency, load, ctx-cache", "UB cache associativity (0 = fully associative, true LRU)"},
+      {"cache.roce_ways", Unit::Count, "0", 0, 65536, "latency, load, ctx-cache", "RoCE cache associativity (0 = fully associative, true LRU)"},
+      {"cache.bytes", Unit::Bytes, "256KiB", 1, 1e12, "ctx-cache", "on-chip state budget of the byte model (derived overflow points)"},
+      {"record.jetty", Unit::Bytes, "20B", 0, 65536, "ctx-cache", "Jetty record bytes"},
+      {"record.segment", Unit::Bytes, "32B", 0, 65536, "ctx-cache", "registered memory segment record bytes"},
+      {"record.tp_channel", Unit::Bytes, "56B", 0, 65536, "ctx-cache", "TP-channel record bytes"},
+      {"record.qp_context", Unit::Bytes, "512B", 0, 65536, "ctx-cache", "RoCE QP context bytes"},
+      {"ctx_cache.ops", Unit::Count, "1000", 1, 1e9, "ctx-cache", "measured reads per point (after warm-up)"},
+      {"ctx_cache.max_warmup", Unit::Count, "5000", 0, 1e9, "ctx-cache", "warm-up reads per point: one pass over every context, capped here (a pass longer than the cache misses on every access anyway)"},
+      {"loss.messages", Unit::Count, "2000", 1, 1e7, "loss", "messages per point (one packet each)"},
+      {"loss.message_bytes", Unit::Bytes, "4KiB", 1, 65536, "loss", "payload of each message (at most transport.mtu)"},
+      {"loss.wire_latency", Unit::Time, "1us", 0, kTimeMax, "loss", "one-way propagation of the loss experiment's link (the latency experiments use wire.latency)"},
+      {"loss.ack", Unit::Ratio, "-1", -1, 1, "loss", "probability that an ack/SACK packet is lost (-1: same as loss.data)"},
+      {"loss.duplicate", Unit::Ratio, "0", 0, 1, "loss", "probability that a packet is delivered twice"},
+      {"loss.reorder", Unit::Ratio, "0", 0, 1, "loss", "probability that a packet is delayed at random (reordering)"},
+      {"loss.reorder_delay", Unit::Time, "500ns", 0, kTimeMax, "loss", "largest extra delay of a reordered packet"},
+      {"loss.first_psn", Unit::Count, "0", 0, 16777215, "loss", "PSN of the first packet (start near 2^24 to exercise wrap-around)"},
+      {"sack.window", Unit::Count, "1024", 128, rtl_variant::kSackMaxWindow, "loss", "receiver out-of-order window (PSNs)", "UBSIM_RTL_SACK_MAX_WIN"},
+      {"sack.rto", Unit::Time, "20us", 1, kTimeMax, "loss", "retransmit timeout, first try"},
+      {"sack.rto_backoff", Unit::Ratio, "2", 1, 8, "loss", "timeout multiplier per retry (the engine shifts: 1, 2, 4 or 8)", "", true},
+      {"sack.max_retries", Unit::Count, "7", 0, 15, "loss", "retries before the request fails (the engine's 4-bit retry counter)"},
+      {"sack.fast_retransmit", Unit::Bool, "true", 0, 1, "loss", "resend a hole as soon as a SACK reports it"},
+      {"seed", Unit::Count, "1", 0, 1.8e19, "all", "random seed of every stochastic model"},
+      {"path.pcie-nic.read", Unit::Routes, "(built in)", 0, 0, "latency", "stages of a read on the PCIe-NIC path, in order (NODE:op[|label])"},
+      {"path.pcie-nic.write", Unit::Routes, "(built in)", 0, 0, "latency", "stages of a write on the PCIe-NIC path"},
+      {"path.ub-async.read", Unit::Routes, "(built in)", 0, 0, "latency", "stages of a read on the UB async path"},
+      {"path.ub-async.write", Unit::Routes, "(built in)", 0, 0, "latency", "stages of a write on the UB async path"},
+      {"path.ub-load.read", Unit::Routes, "(built in)", 0, 0, "latency", "stages of a Load on the UB Load/Store path"},
+      {"path.ub-load.write", Unit::Routes, "(built in)", 0, 0, "latency", "stages of a Store on the UB Load/Store path"},
+  };
+  return table;
+}
+
+const ParamDef* find_param(const std::string& key) {
+  for (const auto& p : param_table())
+    if (p.key == key) return &p;
+  return nullptr;
+}
+
+}  // namespace ubsim

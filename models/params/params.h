@@ -1,0 +1,30 @@
+// The parameter table: every configuration key with its unit, default,
+// range and meaning, the one place a runtime parameter is declared.
+// `ubsim params` prints it; config files and --set are checked against it;
+// a model reads its value from the Config by key.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "units.h"
+
+namespace ubsim {
+
+struct ParamDef {
+  std::string key;
+  Unit unit;
+  std::string default_text;   // as a user would write it
+  double min;                 // base units; a lower bound (inclusive)
+  double max;                 // base units; upper bound (inclusive)
+  std::string used_by;        // experiments that read it
+  std::string description;
+  // When max is a build maximum of the RTL: what it is ("UBSIM_RTL_...").
+  std::string max_is = "";
+  // The value must be a power of two (the RTL shifts or masks by it).
+  bool power_of_two = false;
+};
+
+const std::vector<ParamDef>& param_table();
+const ParamDef* find_param(const std::string& key);
+
+}  // namespace ubsim

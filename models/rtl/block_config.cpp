@@ -1,0 +1,90 @@
+#include "block_config.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "verilated_compat.h"
+
+#include "Vctx_cache.h"
+#include "Vctx_cache_parallel.h"
+#include "Vorder_tracker.h"
+#include "Vroce_tx_multi.h"
+#include "Vroce_tx_pipeline.h"
+#include "Vrx_pipeline.h"
+#include "Vsack_receiver.h"
+#include "Vsack_sender.h"
+#include "Vub_tx_multi.h"
+#include "Vub_tx_pipeline.h"
+
+namespace ubsim {
+
+namespace {
+uint16_t mtu16(const Config& c) { return static_cast<uint16_t>(std::min<uint64_t>(c.count("transport.mtu"), 0xffff)); }
+}  // namespace
+
+void configure(Vub_tx_pipeline& m, const Config& c, bool ctx_gate) {
+  m.cfg_depth_async = static_cast<uint8_t>(c.count("pipeline.ub_async"));
+  m.cfg_depth_load = static_cast<uint8_t>(c.count("pipeline.ub_load"));
+  m.cfg_tpc_beats = static_cast<uint8_t>(c.count("ub.tpc_read_beats"));
+  m.cfg_ctx_gate = ctx_gate;
+  m.cfg_mtu = mtu16(c);
+}
+
+void configure(Vroce_tx_pipeline& m, const Config& c, bool ctx_gate) {
+  m.cfg_depth = static_cast<uint8_t>(c.count("pipeline.pcie_nic"));
+  m.cfg_qpc_rd_latency = static_cast<uint8_t>(c.count("roce.qpc_read_latency"));
+  m.cfg_qpc_turnaround = static_cast<uint8_t>(c.count("roce.qpc_turnaround"));
+  m.cfg_ctx_gate = ctx_gate;
+}
+
+void configure(Vrx_pipeline& m, const Config& c, const char* full_key, const char* short_key, bool ctx_gate) {
+  m.cfg_depth_full = static_cast<uint8_t>(c.count(full_key));
+  m.cfg_depth_short = static_cast<uint8_t>(c.count(short_key));
+  m.cfg_ctx_gate = ctx_gate;
+}
+
+void configure(Vctx_cache& m, uint32_t entries, uint32_t ways) {
+  m.cfg_entries = static_cast<uint16_t>(entries);
+  m.cfg_ways = static_cast<uint16_t>(ways);
+}
+
+void configure(Vctx_cache_parallel& m, uint32_t entries, uint32_t ways) {
+  m.cfg_entries = static_cast<uint16_t>(entries);
+  m.cfg_ways = static_cast<uint16_t>(ways);
+}
+
+void configure(Vorder_tracker& m, bool strict, uint32_t mtu_bytes) {
+  m.cfg_strict = strict;
+  m.cfg_mtu = static_cast<uint16_t>(std::min<uint32_t>(mtu_bytes, 0xffff));
+}
+
+void configure(Vub_tx_multi& m, const Config& c) {
+  m.cfg_depth_async = static_cast<uint8_t>(c.count("pipeline.ub_async"));
+  m.cfg_tpc_beats = static_cast<uint8_t>(c.count("ub.tpc_read_beats"));
+  m.cfg_mtu = mtu16(c);
+}
+
+void configure(Vroce_tx_multi& m, const Config& c) {
+  m.cfg_depth = static_cast<uint8_t>(c.count("pipeline.pcie_nic"));
+  m.cfg_qpc_rd_latency = static_cast<uint8_t>(c.count("roce.qpc_read_latency"));
+  m.cfg_qpc_turnaround = static_cast<uint8_t>(c.count("roce.qpc_turnaround"));
+}
+
+void configure(Vsack_sender& m, const Config& c, bool gbn, uint32_t first_psn) {
+  m.cfg_window = static_cast<uint16_t>(c.count("sack.window"));
+  m.cfg_gbn = gbn;
+  m.cfg_fast_rtx = c.flag("sack.fast_retransmit");
+  m.cfg_rto_cycles = std::max<uint64_t>(1, c.fs("sack.rto") / c.clock_period_fs());
+  m.cfg_backoff_shift = static_cast<uint8_t>(std::lround(std::log2(c.value("sack.rto_backoff"))));
+  m.cfg_max_retries = static_cast<uint8_t>(c.count("sack.max_retries"));
+  m.cfg_first_psn = first_psn;
+  m.cfg_now = 0;
+}
+
+void configure(Vsack_receiver& m, const Config& c, bool gbn, uint32_t first_psn) {
+  m.cfg_window = static_cast<uint16_t>(c.count("sack.window"));
+  m.cfg_gbn = gbn;
+  m.cfg_first_psn = first_psn;
+}
+
+}  // namespace ubsim

@@ -1,0 +1,106 @@
+// VerilatedBlock: the one harness every user of a verilated RTL block goes
+// through (bridges, drivers, experiments, raw speed, tests): the model, its
+// reset, one full clock cycle, and the FST trace.
+//
+// Every block lives in one process-wide VerilatedContext (FST time unit ps)
+// that is never destroyed: Verilator 5.006's ~VerilatedScope erases the
+// scope from the thread's current context, so destroying a model after
+// another block's context is gone would touch freed memory (seen as a
+// deadlock on its mutex).
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+
+#include "verilated_compat.h"
+
+namespace ubsim {
+
+// What the clocked bridges need of a block, whatever its model class.
+class ClockedModel {
+ public:
+  virtual ~ClockedModel() = default;
+  virtual void set_clock(bool high) = 0;
+  virtual void eval() = 0;
+  // Reset: rst high over `cycles` clock edges, then low, clock low, settled.
+  // Drive the inputs' idle values (and cfg_*) first.
+  virtual void reset(int cycles = 4) = 0;
+  virtual void open_trace(const std::string& path) = 0;
+  virtual void dump(uint64_t time_ps) = 0;
+  virtual void close_trace() = 0;
+  virtual bool tracing() const = 0;
+};
+
+inline VerilatedContext& shared_verilated_context() {
+  static VerilatedContext* const context = [] {
+    auto* c = new VerilatedContext;   // never destroyed (see above)
+    // The models are single-threaded; Verilator's default (one thread per
+    // core) would start a worker pool with the first model, and a process
+    // with a second thread is not safe to fork (every run forks its
+    // simulations).
+    c->threads(1);
+    c->traceEverOn(true);
+    c->timeunit(-12);                 // FST time stamps are dumped in ps
+    c->timeprecision(-12);
+    return c;
+  }();
+  return *context;
+}
+
+template <class Model>
+class VerilatedBlock final : public ClockedModel {
+ public:
+  explicit VerilatedBlock(const char* instance = "dut")
+      : model_(std::make_unique<Model>(&shared_verilated_context(), instance)) {}
+  ~VerilatedBlock() override { close_trace(); }
+  Model& model() { return *model_; }
+  const Model& model() const { return *model_; }
+  Model* operator->() { return model_.get(); }
+
+  void set_clock(bool high) override { model_->clk = high; }
+  void eval() override { model_->eval(); }
+  void reset(int cycles = 4) override {
+    model_->rst = 1;
+    for (int i = 0; i < cycles; ++i) {
+      model_->clk = 0;
+      model_->eval();
+      model_->clk = 1;
+      model_->eval();
+    }
+    model_->rst = 0;
+    model_->clk = 0;
+    model_->eval();
+  }
+  // One clock cycle for drivers that step the model themselves: inputs are
+  // driven by the caller with the clock low; `sample` runs on the settled
+  // outputs before the edge.
+  template <class Sample>
+  void cycle(Sample&& sample, uint64_t cycle_index = 0, uint64_t period_ps = 0) {
+    model_->clk = 0;
+    model_->eval();
+    if (trace_) trace_->dump(cycle_index * period_ps - period_ps / 2);
+    sample();
+    model_->clk = 1;
+    model_->eval();
+    if (trace_) trace_->dump(cycle_index * period_ps);
+  }
+  void open_trace(const std::string& path) override {
+    trace_ = std::make_unique<VerilatedFstC>();
+    model_->trace(trace_.get(), 99);
+    trace_->open(path.c_str());
+  }
+  void dump(uint64_t time_ps) override {
+    if (trace_) trace_->dump(time_ps);
+  }
+  void close_trace() override {
+    if (trace_) trace_->close();
+    trace_.reset();
+  }
+  bool tracing() const override { return trace_ != nullptr; }
+
+ private:
+  std::unique_ptr<Model> model_;
+  std::unique_ptr<VerilatedFstC> trace_;
+};
+
+}  // namespace ubsim

@@ -1,0 +1,40 @@
+#include "transport_system.h"
+
+namespace ubsim {
+
+TransportSystem::TransportSystem(sc_core::sc_module_name name, const Config& c, SackMode mode, double p_loss_data,
+                                 double p_loss_ack, std::set<uint32_t> drop_once)
+    : sc_module(name), cfg_(c), fabric_("fabric") {
+  const uint64_t seed = cfg_.count("seed");
+  sender_ = std::make_unique<SackSenderBridge>("A_sack_tx", cfg_, mode, pool_);
+  receiver_ = std::make_unique<SackReceiverBridge>("B_sack_rx", cfg_, mode, pool_);
+  data_ = std::make_unique<LossyWire>("wire_A_to_B", cfg_, pool_, true, p_loss_data, std::move(drop_once), seed * 2 + 1);
+  ack_ = std::make_unique<LossyWire>("wire_B_to_A", cfg_, pool_, false, p_loss_ack, std::set<uint32_t>{}, seed * 2 + 2);
+  const int s = attach(sender_.get()), r = attach(receiver_.get());
+  const int d = attach(data_.get()), a = attach(ack_.get());
+  data_route_.hops = {{Op::WireRequest, NodeId::A, "data packet"}};
+  data_route_.component = {d};
+  data_route_.sink = r;
+  ack_route_.hops = {{Op::WireResponse, NodeId::B, "ack"}};
+  ack_route_.component = {a};
+  ack_route_.sink = s;
+  sender_->set_data_route(&data_route_, data_.get());
+  receiver_->set_ack_route(&ack_route_);
+  data_->on_sent = [this](uint32_t psn, uint64_t at) { sender_->sent(psn, at); };
+}
+
+int TransportSystem::attach(StageComponent* c) {
+  c->fabric_id = static_cast<int>(components_.size());
+  components_.push_back(c);
+  c->out.bind(fabric_.from_components);
+  fabric_.to_components.bind(c->in);
+  return c->fabric_id;
+}
+
+StatsTable TransportSystem::stats() const {
+  StatsTable t;
+  for (StageComponent* c : components_) c->collect_stats(t);
+  return t;
+}
+
+}  // namespace ubsim

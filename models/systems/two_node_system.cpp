@@ -1,0 +1,127 @@
+#include "two_node_system.h"
+
+#include <stdexcept>
+
+namespace ubsim {
+
+TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std::vector<HopSpec> hops,
+                             Workload w)
+    : sc_module(name), cfg_(c), fabric_("fabric") {
+  build_node(nodes_[0], "A");
+  build_node(nodes_[1], "B");
+  wire_ab_ = std::make_unique<WireDirection>("wire_A_to_B", cfg_);
+  wire_ba_ = std::make_unique<WireDirection>("wire_B_to_A", cfg_);
+  attach(wire_ab_.get());
+  attach(wire_ba_.get());
+  if (cfg_.flag("cache.enabled")) {
+    build_caches(nodes_[0], "A", NodeId::A);
+    build_caches(nodes_[1], "B", NodeId::B);
+  }
+  // the initiator's receive pipelines report completions to its send side
+  nodes_[0].ub_rx->set_completion_sink(nodes_[0].ub_tx.get());
+  nodes_[0].nic_rx->set_completion_sink(nodes_[0].nic_tx.get());
+  route_.hops = std::move(hops);
+  for (const HopSpec& h : route_.hops) route_.component.push_back(owner(h)->fabric_id);
+  app_ = std::make_unique<InitiatorApp>("A_app", cfg_, route_, std::move(w));
+  route_.sink = attach(app_.get());
+}
+
+int TwoNodeSystem::attach(StageComponent* c) {
+  c->fabric_id = static_cast<int>(components_.size());
+  components_.push_back(c);
+  c->out.bind(fabric_.from_components);
+  fabric_.to_components.bind(c->in);
+  return c->fabric_id;
+}
+
+void TwoNodeSystem::build_node(Node& n, const char* tag) {
+  const std::string t = tag;
+  n.cpu = std::make_unique<StageServer>((t + "_cpu").c_str(), "the CPU core (software stages)", cfg_, "");
+  n.pcie = std::make_unique<StageServer>((t + "_pcie").c_str(), "the PCIe link", cfg_, "pcie.occupancy");
+  n.bus = std::make_unique<StageServer>((t + "_bus").c_str(), "the on-chip bus", cfg_, "bus.occupancy");
+  n.dram = std::make_unique<StageServer>((t + "_dram").c_str(), "the DRAM device", cfg_, "dram.occupancy");
+  n.ub_tx = std::make_unique<UbTxBridge>((t + "_ub_tx").c_str(), cfg_);
+  n.ub_rx = std::make_unique<RxBridge>((t + "_ub_rx").c_str(), cfg_, "pipeline.ub_async", "pipeline.ub_load");
+  n.nic_tx = std::make_unique<RoceTxBridge>((t + "_nic_tx").c_str(), cfg_);
+  n.nic_rx = std::make_unique<RxBridge>((t + "_nic_rx").c_str(), cfg_, "pipeline.pcie_nic", "pipeline.pcie_nic");
+  for (StageComponent* c : std::initializer_list<StageComponent*>{
+           n.cpu.get(), n.pcie.get(), n.bus.get(), n.dram.get(), n.ub_tx.get(), n.ub_rx.get(),
+           n.nic_tx.get(), n.nic_rx.get()})
+    attach(c);
+}
+
+// Each cache refills over its node's memory path: the PCIe NIC DMA-reads the
+// QP context from host memory; the bus-attached controller reads its record
+// over the on-chip bus from DRAM (a row miss: context records are cold).
+void TwoNodeSystem::build_caches(Node& n, const char* tag, NodeId id) {
+  const std::string t = tag;
+  auto entries = [&](const char* key) { return static_cast<uint32_t>(cfg_.count(key)); };
+  n.ub_cache = std::make_unique<CtxCacheBridge>((t + "_ub_cache").c_str(), cfg_, id, Stack::Ub,
+                                                entries("cache.ub_entries"), entries("cache.ub_ways"));
+  n.nic_cache = std::make_unique<CtxCacheBridge>((t + "_nic_cache").c_str(), cfg_, id, Stack::Roce,
+                                                 entries("cache.roce_entries"), entries("cache.roce_ways"));
+  auto refill_route = [&](CtxCacheBridge& c, std::vector<HopSpec> hops) {
+    Route r;
+    r.hops = std::move(hops);
+    for (const HopSpec& h : r.hops) r.component.push_back(owner(h)->fabric_id);
+    r.sink = attach(&c);
+    c.set_refill_route(std::move(r));
+  };
+  refill_route(*n.ub_cache, {{Op::BusTraversal, id, "context refill: on-chip bus"},
+                             {Op::DramRowMiss, id, "context refill: DRAM row miss"}});
+  refill_route(*n.nic_cache, {{Op::PcieDmaRead, id, "context refill: PCIe DMA read"}});
+  n.ub_tx->attach_cache(n.ub_cache.get());
+  n.ub_rx->attach_cache(n.ub_cache.get());
+  n.nic_tx->attach_cache(n.nic_cache.get());
+  n.nic_rx->attach_cache(n.nic_cache.get());
+}
+
+StageComponent* TwoNodeSystem::owner(const HopSpec& h) {
+  Node& n = nodes_[static_cast<int>(h.node)];
+  switch (h.op) {
+    case Op::NicTx: return n.nic_tx.get();
+    case Op::NicRx: return n.nic_rx.get();
+    case Op::UbTx: case Op::UbLoadTx: return n.ub_tx.get();
+    case Op::UbRx: case Op::UbLoadRx: return n.ub_rx.get();
+    case Op::WireRequest: case Op::WireResponse:
+      return h.node == NodeId::A ? static_cast<StageComponent*>(wire_ab_.get()) : wire_ba_.get();
+    default: break;
+  }
+  switch (op_info(h.op).owner) {
+    case ComponentKind::Cpu: return n.cpu.get();
+    case ComponentKind::Pcie: return n.pcie.get();
+    case ComponentKind::Bus: return n.bus.get();
+    case ComponentKind::Dram: return n.dram.get();
+    default: throw std::logic_error("no owner for stage");
+  }
+}
+
+std::vector<RtlBridge*> TwoNodeSystem::bridges() const {
+  std::vector<RtlBridge*> out;
+  for (StageComponent* c : components_)
+    if (auto* b = dynamic_cast<RtlBridge*>(c)) out.push_back(b);
+  return out;
+}
+
+std::vector<CtxCacheBridge*> TwoNodeSystem::caches() const {
+  std::vector<CtxCacheBridge*> out;
+  for (StageComponent* c : components_)
+    if (auto* b = dynamic_cast<CtxCacheBridge*>(c)) out.push_back(b);
+  return out;
+}
+
+void TwoNodeSystem::open_traces(const std::string& prefix) {
+  for (RtlBridge* b : bridges()) b->open_trace(prefix + "." + b->basename() + ".fst");
+}
+
+void TwoNodeSystem::close_traces() {
+  for (RtlBridge* b : bridges()) b->close_trace();
+}
+
+StatsTable TwoNodeSystem::stats() const {
+  StatsTable t;
+  for (StageComponent* c : components_) c->collect_stats(t);
+  return t;
+}
+
+}  // namespace ubsim

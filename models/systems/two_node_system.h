@@ -1,0 +1,62 @@
+// TwoNodeSystem: nodes A (initiator) and B (target), each with a CPU core,
+// PCIe link, on-chip bus, DRAM, bus-attached UB controller (RTL send and
+// receive pipelines) and PCIe peripheral NIC (RTL send and receive
+// pipelines), joined by a full-duplex wire; a stage fabric connects them and
+// the initiator application runs on A.
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "config.h"
+#include "ctx_cache_bridge.h"
+#include "fabric.h"
+#include "initiator_app.h"
+#include "pipeline_bridges.h"
+#include "servers.h"
+
+namespace ubsim {
+
+struct Node {
+  std::unique_ptr<StageServer> cpu, pcie, bus, dram;
+  std::unique_ptr<UbTxBridge> ub_tx;
+  std::unique_ptr<RxBridge> ub_rx;
+  std::unique_ptr<RoceTxBridge> nic_tx;
+  std::unique_ptr<RxBridge> nic_rx;
+  // Context caches (null with cache.enabled = false): UB controller, PCIe NIC.
+  std::unique_ptr<CtxCacheBridge> ub_cache, nic_cache;
+};
+
+class TwoNodeSystem : public sc_core::sc_module {
+ public:
+  // The system keeps its own copy of the configuration (its components
+  // read from it); `app` is the initiator application's workload.
+  TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std::vector<HopSpec> hops, Workload app);
+  const Route& route() const { return route_; }
+  InitiatorApp& app() { return *app_; }
+  std::vector<StageComponent*> components() const { return components_; }
+  // Every verilated model: pipelines and context caches.
+  std::vector<RtlBridge*> bridges() const;
+  // The context caches of both nodes (empty with cache.enabled = false).
+  std::vector<CtxCacheBridge*> caches() const;
+  // FST waveforms: one file per RTL pipeline, prefix + "." + module + ".fst".
+  void open_traces(const std::string& prefix);
+  void close_traces();
+  StatsTable stats() const;
+
+ private:
+  StageComponent* owner(const HopSpec& h);
+  void build_node(Node& n, const char* tag);
+  void build_caches(Node& n, const char* tag, NodeId id);
+  int attach(StageComponent* c);
+
+  const Config cfg_;
+  StageFabric fabric_;
+  Node nodes_[2];
+  std::unique_ptr<WireDirection> wire_ab_, wire_ba_;
+  Route route_;
+  std::unique_ptr<InitiatorApp> app_;
+  std::vector<StageComponent*> components_;
+};
+
+}  // namespace ubsim

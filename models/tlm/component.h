@@ -1,0 +1,46 @@
+// StageComponent: a SystemC module that owns stages of a path. Transactions
+// arrive over a TLM-2.0 target socket (nb_transport_fw, BEGIN_REQ) and
+// leave over an initiator socket to the stage fabric, which hands them to
+// the component of their next hop (or their sink).
+#pragma once
+#include <string>
+
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "stats.h"
+#include "transaction.h"
+
+namespace ubsim {
+
+class StageComponent : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<StageComponent> in;
+  tlm_utils::simple_initiator_socket<StageComponent> out;
+
+  explicit StageComponent(sc_core::sc_module_name name);
+
+  int fabric_id = -1;
+  virtual void collect_stats(StatsTable& table) const = 0;
+
+ protected:
+  // Called at the transaction's arrival time; the component owns it from
+  // here. A transaction on its route has its hop's arrive_fs set; one whose
+  // route is done arrived at its sink.
+  virtual void accept(Transaction& t) = 0;
+  // Records the departure time and hands the transaction to its next hop.
+  void forward(Transaction& t);
+  // Sends a transaction that starts here to the component of its first hop.
+  void launch(Transaction& t);
+  // Ends a transaction here (e.g. an error completion): straight to its sink.
+  void finish_early(Transaction& t);
+
+ private:
+  void send(Transaction& t, int target);
+  tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
+                                     sc_core::sc_time& delay);
+};
+
+}  // namespace ubsim

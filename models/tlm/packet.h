@@ -1,0 +1,46 @@
+// Packet: a transport-layer packet between the SACK engines: a data packet
+// (PSN, payload, the message it carries in `id`) or an ack (cumulative ack,
+// SACK bitmap, duplicate flag).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "transaction.h"
+
+namespace ubsim {
+
+struct Packet : Transaction {
+  Packet() : Transaction(Kind::Packet) {}
+  uint32_t psn = 0;
+  uint32_t payload_bytes = 0;
+  uint32_t wire_bytes = 0;          // header + payload (+ SACK bitmap)
+  bool is_ack = false, retransmit = false;
+  uint32_t ack_cum = 0;             // ack: next PSN the receiver expects
+  bool ack_dup = false;             // ack: an out-of-order packet was dropped (GoBackN)
+  std::vector<uint64_t> sack;       // ack: PSN ack_cum + 1 + i received, 64 bits a word
+  bool lost = false;                // the wire lost it (handed on so its owner recycles it)
+
+  // The content of another packet (a duplicate on the wire).
+  void copy_from(const Packet& o) {
+    id = o.id;
+    route = o.route;
+    hop = o.hop;
+    times = o.times;
+    psn = o.psn;
+    payload_bytes = o.payload_bytes;
+    wire_bytes = o.wire_bytes;
+    is_ack = o.is_ack;
+    retransmit = o.retransmit;
+    ack_cum = o.ack_cum;
+    ack_dup = o.ack_dup;
+    sack = o.sack;
+    lost = false;
+  }
+};
+
+inline Packet& as_packet(Transaction& t) {
+  sc_assert(t.kind == Transaction::Kind::Packet);
+  return static_cast<Packet&>(t);
+}
+
+}  // namespace ubsim

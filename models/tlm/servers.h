@@ -1,0 +1,71 @@
+// The TLM components of a node whose stages are served by a queued resource:
+// host CPU core, PCIe link, on-chip bus and DRAM (StageServer), and one
+// direction of the wire (WireDirection).
+#pragma once
+#include <algorithm>
+#include <array>
+#include <limits>
+
+#include "config.h"
+#include "queued_server.h"
+#include "request.h"
+
+namespace ubsim {
+
+// A stage's latency is its configured value; the resource is held for
+// min(latency, occupancy):
+//  - CPU core: held for the whole software stage (occupancy = unlimited), so
+//    concurrent requests serialize on the core;
+//  - PCIe link: held for pcie.occupancy (the TLPs on the lanes), the rest of
+//    a DMA round trip overlaps later transactions;
+//  - on-chip bus: held for bus.occupancy per transaction;
+//  - DRAM: held for dram.occupancy per burst (row hit or row miss).
+class StageServer : public QueuedServer {
+ public:
+  static constexpr uint64_t kWholeStage = std::numeric_limits<uint64_t>::max();
+
+  // occupancy_key: the key of the resource's occupancy (empty: the whole stage).
+  StageServer(sc_core::sc_module_name name, const char* resource, const Config& c, const char* occupancy_key)
+      : QueuedServer(name, resource), occupancy_fs_(*occupancy_key ? c.fs(occupancy_key) : kWholeStage) {
+    // latency of every operation, by its key, read once
+    for (const OpInfo& op : op_catalog())
+      if (!op.in_cycles) latency_fs_[static_cast<size_t>(op.op)] = c.fs(op.param_key);
+  }
+
+ protected:
+  ServiceTime service_time(const Transaction& t) const override {
+    const uint64_t lat = latency_fs_[static_cast<size_t>(t.current().op)];
+    return {lat, std::min(lat, occupancy_fs_), 0};
+  }
+
+ private:
+  uint64_t occupancy_fs_;
+  std::array<uint64_t, kOpCount> latency_fs_{};
+};
+
+// One direction of the link between the nodes: serializes each packet at the
+// link rate (the direction is busy for that time), then propagates it. The
+// receiver takes the packet after its last byte (store and forward).
+class WireDirection : public QueuedServer {
+ public:
+  WireDirection(sc_core::sc_module_name name, const Config& c)
+      : QueuedServer(name, "this wire direction (serialization)"),
+        latency_fs_(c.fs("wire.latency")),
+        bytes_per_s_(c.value("wire.rate")),
+        header_bytes_(static_cast<uint32_t>(c.count("transport.header_bytes"))) {}
+
+ protected:
+  ServiceTime service_time(const Transaction& t) const override {
+    const Request& r = static_cast<const Request&>(t);
+    const double ser_s = static_cast<double>(packet_bytes(r, header_bytes_)) / bytes_per_s_;
+    const auto ser_fs = static_cast<uint64_t>(ser_s * 1e15 + 0.5);
+    return {ser_fs + latency_fs_, ser_fs, ser_fs};
+  }
+
+ private:
+  uint64_t latency_fs_;
+  double bytes_per_s_;
+  uint32_t header_bytes_;
+};
+
+}  // namespace ubsim

@@ -1,0 +1,88 @@
+// Transaction: what travels on the stage fabric: a route of hops and the
+// timestamps every component records when the transaction crosses its
+// boundary. Its kinds: a Request (a remote read or write of the
+// application, or a context refill) and a Packet (transport layer).
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include <systemc>
+#include <tlm>
+
+#include "stage.h"
+
+namespace ubsim {
+
+// Timestamps of one hop (fs since simulation start) and the cycle-level
+// effects the owning component itemizes.
+struct HopTimes {
+  uint64_t arrive_fs = 0;     // handed to the component
+  uint64_t start_fs = 0;      // service began (RTL: input handshake edge)
+  uint64_t depart_fs = 0;     // handed on (RTL: first flit out)
+  uint64_t align_fs = 0;      // RTL: wait for the first clock edge after arrival
+  uint64_t serialize_fs = 0;  // wire: first byte out to last byte out
+  uint64_t ctx_wait_fs = 0;   // RTL: waiting at ctx_gate for context records (refill)
+};
+
+struct Route {
+  std::vector<HopSpec> hops;
+  std::vector<int> component;   // fabric id of the component that runs each hop
+  int sink = -1;                // fabric id that receives the finished transaction
+};
+
+class Transaction {
+ public:
+  enum class Kind : uint8_t { Request, Packet };
+  explicit Transaction(Kind k) : kind(k) {}
+  virtual ~Transaction() = default;
+  Transaction(const Transaction&) = delete;
+  Transaction& operator=(const Transaction&) = delete;
+
+  const Kind kind;
+  uint64_t id = 0;
+  const Route* route = nullptr;
+  size_t hop = 0;
+  uint64_t issued_fs = 0;
+  uint64_t completed_fs = 0;
+  std::vector<HopTimes> times;   // one per hop of the route
+  tlm::tlm_generic_payload gp;   // carrier on the TLM fabric
+
+  // Starts the route (hop 0, fresh timestamps).
+  void start_route(const Route* r) {
+    route = r;
+    hop = 0;
+    times.assign(r->hops.size(), HopTimes{});
+  }
+  bool on_route() const { return route && hop < route->hops.size(); }
+  const HopSpec& current() const { return route->hops[hop]; }
+  HopTimes& now_times() { return times[hop]; }
+};
+
+// TLM extension that carries the Transaction through generic payloads.
+struct TransactionExtension : tlm::tlm_extension<TransactionExtension> {
+  Transaction* t = nullptr;
+  tlm_extension_base* clone() const override {
+    auto* e = new TransactionExtension;
+    e->t = t;
+    return e;
+  }
+  void copy_from(const tlm_extension_base& other) override { t = static_cast<const TransactionExtension&>(other).t; }
+};
+
+// Gives a transaction its carrier extension (owned by the payload).
+inline void attach_carrier(Transaction& t) {
+  auto* ext = new TransactionExtension;
+  ext->t = &t;
+  t.gp.set_extension(ext);
+}
+
+inline uint64_t now_fs() {
+  return static_cast<uint64_t>(sc_core::sc_time_stamp().value());   // resolution is 1 fs
+}
+
+inline sc_core::sc_time fs_from_now(uint64_t at_fs) {
+  const uint64_t now = now_fs();
+  return sc_core::sc_time(static_cast<double>(at_fs > now ? at_fs - now : 0), sc_core::SC_FS);
+}
+
+}  // namespace ubsim

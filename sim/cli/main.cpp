@@ -1,0 +1,340 @@
+// ubsim: the command-line front end. Every experiment is a descriptor in the
+// registry (sim/experiments/): its options, help and writers are generated
+// from it. The tools around them (sweep, compare, params, help) are here.
+// Every simulation runs in its own child process (one SystemC elaboration).
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+#include <fmt/format.h>
+#include <systemc>
+
+#include "area.h"
+#include "args.h"
+#include "config.h"
+#include "experiment.h"
+#include "json.h"
+#include "output.h"
+#include "params.h"
+#include "rtl_variant.h"
+#include "subprocess.h"
+#include "sweep.h"
+#include "ubsim_build_info.h"
+
+namespace ubsim {
+
+namespace {
+
+// ---------------- the tools' option tables ----------------
+
+std::vector<OptionSpec> sweep_options() {
+  OptionSpec grid = opt_text("--grid", "KEY=SPEC", "",
+                             "SPEC: a list \"a,b,c\" or a range \"lo..hi:step\" in the key's unit\n"
+                             "(wire.latency=50ns..500ns:50ns, clock=250MHz,322MHz); grids are crossed;\n"
+                             "KEY \"variant\" takes RTL variants from rtl/variants.toml");
+  grid.repeat = true;
+  return {grid,
+          opt_count("-j", "N", 1, 256, std::to_string(std::max(1L, sysconf(_SC_NPROCESSORS_ONLN))),
+                    "points run at once (default: the number of cores)"),
+          opt_text("--out", "DIR", "sweep-out",
+                   "points, plan, merged sweep.csv / sweep.json; rerunning into the same DIR runs\n"
+                   "only the missing points"),
+          opt_text("--metric", "COLUMN", "", "also plot column COLUMN of sweep.csv against --x (sweep.png)"),
+          opt_text("--x", "KEY", "", "the swept key on the plot's x axis"),
+          opt_flag("--emit-jobs", "write DIR/jobs.txt (one shell command per missing point, for GNU parallel or a\n"
+                                  "Slurm array) and print the merge command"),
+          opt_text("--merge", "DIR", "", "merge the finished points of DIR (after running jobs.txt)"),
+          opt_text("--area", "BLOCKS", "",
+                   "also synthesize BLOCKS (see ubsim help area, or all) once per variant with yosys;\n"
+                   "their cells, logic/FF/latch/memory bits become columns area.<block>.<figure>")};
+}
+
+std::vector<OptionSpec> compare_options() {
+  return {opt_text("--experiments", "LIST", "latency", "experiments to run with both files"),
+          opt_flag("--all", "list every figure, not only those that differ"),
+          opt_choice("--format", {"table", "json", "csv"}, "table", "output format"),
+          opt_text("--out", "DIR", "", "write compare.json/.csv/.txt and the plot to DIR")};
+}
+
+std::vector<OptionSpec> params_options() {
+  return {opt_choice("--format", {"table", "json"}, "table", "output format")};
+}
+
+// ---------------- usage and help ----------------
+
+std::string usage() {
+  std::string out =
+      "ubsim — cycle-level model of a bus-attached UB/URMA controller\n\n"
+      "usage: ubsim <command> [options]      (ubsim help <command>: its options and result fields)\n\n"
+      "experiments:\n";
+  for (const Experiment* e : experiments())
+    out += fmt::format("  {:<11} {}\n", e->name, e->summary);
+  out += "\ntools:\n"
+         "  sweep       any experiment over a grid of parameters (and RTL variants), each point in its own\n"
+         "              process, -j at a time, resumable, merged\n"
+         "  compare     BASE.toml CANDIDATE.toml: the experiments with each configuration, every figure's\n"
+         "              absolute and relative difference\n"
+         "  params      every configuration parameter (unit, default, range, meaning) and RTL build option\n"
+         "  help        this text, or: ubsim help <command>\n\n"
+         "common options of the experiments:\n"
+         "  --config FILE        TOML configuration (may repeat; later wins)\n"
+         "  --set KEY=VALUE      override one parameter, with units: --set wire.latency=50ns\n"
+         "  --format F           table (default) | json | csv\n"
+         "  --out DIR            write the JSON, CSV, table, resolved config.json and plots to DIR\n\n"
+         "Exit status: 0 ok, 2 bad input (message names the key and the file), 3 failure.\n";
+  return out;
+}
+
+std::string sweep_help() {
+  return command_help("ubsim sweep EXPERIMENT --grid KEY=SPEC [--grid ...] [options] [-- EXPERIMENT OPTIONS]\n"
+                      "       ubsim sweep --merge DIR",
+                      "Runs an experiment over a grid of parameters: every point as its own\n"
+                      "`ubsim EXPERIMENT --format json --set ...` process, -j at a time; each point's document is\n"
+                      "kept in DIR/points/, so a rerun runs only the missing points. The merge writes sweep.csv and\n"
+                      "sweep.json with every swept key a column.",
+                      sweep_options(), false);
+}
+
+std::string compare_help() {
+  return command_help("ubsim compare BASE.toml CANDIDATE.toml [options] [-- EXPERIMENT OPTIONS]",
+                      "Runs the experiments with each configuration file (each run its own process) and lists\n"
+                      "every figure that differs, rows paired by their key fields.",
+                      compare_options(), false);
+}
+
+std::string params_help() {
+  return command_help("ubsim params [--format table|json]",
+                      "Every runtime parameter (config file key or --set) with its unit, default, range and\n"
+                      "meaning, and every RTL build option of this build (rtl/blocks.json) with its range.",
+                      params_options(), false);
+}
+
+int cmd_help(const std::vector<std::string>& args) {
+  if (args.empty()) {
+    std::cout << usage();
+    return 0;
+  }
+  const std::string& what = args[0];
+  if (const Experiment* e = find_experiment(what)) std::cout << experiment_help(*e);
+  else if (what == "sweep") std::cout << sweep_help();
+  else if (what == "compare") std::cout << compare_help();
+  else if (what == "params") std::cout << params_help();
+  else if (what == "help") std::cout << usage();
+  else throw CliError("help: '" + what + "' is not a command (ubsim help lists them)");
+  return 0;
+}
+
+// ---------------- experiments ----------------
+
+int cmd_experiment(const Experiment& e, const std::vector<std::string>& args) {
+  Config cfg;
+  const ParsedArgs p = parse_args(e.name, e.options, args, &cfg);
+  if (p.help) {
+    std::cout << experiment_help(e);
+    return 0;
+  }
+  const ResultSet rs = e.run(cfg, p.options);
+  emit(e, cfg, rs, p.format, p.out_dir);
+  return 0;
+}
+
+// ---------------- params ----------------
+
+int cmd_params(const std::vector<std::string>& args) {
+  const ParsedArgs p = parse_args("params", params_options(), args, nullptr);
+  if (p.help) {
+    std::cout << params_help();
+    return 0;
+  }
+  auto range = [](const ParamDef& d) {
+    if (d.unit == Unit::Routes || d.unit == Unit::Bool) return std::string();
+    std::string hi = std::isinf(d.max) ? "" : format_value(d.unit, d.max);
+    return format_value(d.unit, d.min) + ".." + hi + (d.max_is.empty() ? "" : " (" + d.max_is + ")") +
+           (d.power_of_two ? ", a power of two" : "");
+  };
+  const json::Value manifest = json::parse(rtl_variant::kManifest);
+  if (p.options.text("--format") == "json") {
+    std::vector<std::string> rows;
+    for (const auto& d : param_table())
+      rows.push_back(json::object({{"key", json::str(d.key)}, {"unit", json::str(unit_name(d.unit))},
+                                   {"default", json::str(d.default_text)}, {"range", json::str(range(d))},
+                                   {"used_by", json::str(d.used_by)}, {"description", json::str(d.description)}}));
+    for (const auto& [name, value] : rtl_variant::kOptions) {
+      const json::Value* o = manifest.get("options")->get(name);
+      rows.push_back(json::object({{"build_option", json::str(name)}, {"value", json::num(static_cast<double>(value))},
+                                   {"default", o->get("default")->text},
+                                   {"range", json::str(o->get("min")->text + ".." + o->get("max")->text +
+                                                       (o->get("pow2")->text == "true" ? ", a power of two" : ""))},
+                                   {"description", json::str(o->get("doc")->text)}}));
+    }
+    std::cout << json::array(rows, true) << "\n";
+    return 0;
+  }
+  std::cout << fmt::format("{:<24} {:<9} {:<11} {:<34} {:<26} {}\n", "key", "unit", "default", "range", "used by",
+                           "meaning");
+  for (const auto& d : param_table())
+    std::cout << fmt::format("{:<24} {:<9} {:<11} {:<34} {:<26} {}\n", d.key, unit_name(d.unit), d.default_text,
+                             range(d), d.used_by, d.description);
+  std::cout << fmt::format("\nAll keys are runtime values (config file or --set). RTL build options of this build "
+                           "(variant '{}'; rtl/blocks.json, re-verilation):\n",
+                           rtl_variant::kName);
+  for (const auto& [name, value] : rtl_variant::kOptions) {
+    const json::Value* o = manifest.get("options")->get(name);
+    std::cout << fmt::format("  {:<24} {:>6}  (default {}, {}..{}{})  {}\n", name, value, o->get("default")->text,
+                             o->get("min")->text, o->get("max")->text,
+                             o->get("pow2")->text == "true" ? ", a power of two" : "", o->get("doc")->text);
+  }
+  return 0;
+}
+
+// ---------------- sweep ----------------
+
+// A command's own options, and those after "--" that it hands to the experiments it runs.
+std::pair<std::vector<std::string>, std::vector<std::string>> split_at_dashes(const std::vector<std::string>& args) {
+  const auto dashes = std::find(args.begin(), args.end(), "--");
+  return {std::vector<std::string>(args.begin(), dashes),
+          std::vector<std::string>(dashes == args.end() ? dashes : dashes + 1, args.end())};
+}
+
+int cmd_sweep(const std::vector<std::string>& args) {
+  const auto [own, exp_args] = split_at_dashes(args);
+  const ParsedArgs p = parse_args("sweep", sweep_options(), own, nullptr, true);
+  if (p.help) {
+    std::cout << sweep_help();
+    return 0;
+  }
+  const Options& o = p.options;
+  SweepPlan plan;
+  if (o.given("--merge")) {
+    plan = load_plan(o.text("--merge"));
+  } else {
+    if (p.positional.size() != 1) throw CliError("sweep: name one experiment (ubsim help sweep)");
+    const std::string& experiment = p.positional[0];
+    const Experiment* e = find_experiment(experiment);
+    if (!e || !e->model) {
+      std::string known;
+      for (const Experiment* x : experiments())
+        if (x->model) known += (known.empty() ? "" : ", ") + x->name;
+      throw CliError("sweep: '" + experiment + "' is not an experiment (" + known + ")");
+    }
+    if (o.all("--grid").empty()) throw CliError("sweep: no --grid KEY=SPEC given");
+    std::vector<SweepAxis> axes;
+    for (const auto& g : o.all("--grid")) axes.push_back(parse_grid(g));   // every grid checked before any point runs
+    const std::string x_key = o.text("--x");
+    if (!x_key.empty() && std::none_of(axes.begin(), axes.end(), [&](const SweepAxis& ax) { return ax.key == x_key; }))
+      throw CliError("option --x: '" + x_key + "' is not a swept key");
+    const std::string area = o.text("--area");
+    if (!area.empty()) select_area_blocks(this_build_rtl_options(), area);   // a bad block name fails here
+    plan = make_plan(experiment, exp_args, axes, o.text("--out"), true, area);
+    plan.metric = o.text("--metric");
+    plan.x_key = x_key;
+    save_plan(plan);
+    if (o.flag("--emit-jobs")) {
+      std::cout << emit_jobs(plan);
+      return 0;
+    }
+    const SweepRun run = run_points(plan, static_cast<int>(o.count("-j")));
+    std::fprintf(stderr, "sweep: %zu points: %zu reused, %zu run, %zu failed\n", run.total, run.reused, run.ran,
+                 run.failed);
+    if (!plan.area_jobs.empty())
+      std::fprintf(stderr, "sweep: (of which %zu area jobs, one per variant)\n", plan.area_jobs.size());
+  }
+  const auto failures = merge_points(plan);
+  for (const auto& f : failures) std::fprintf(stderr, "sweep: point failed: %s\n", f.c_str());
+  std::fprintf(stderr, "ubsim: wrote %s/{sweep.csv,sweep.json,plan.json,points/}\n", plan.dir.c_str());
+  if (!plan.metric.empty() && !plan.x_key.empty()) {
+    const std::vector<std::string> argv = {"/usr/bin/python3", std::string(build_info::kSourceDir) + "/scripts/plot_sweep.py",
+                                           plan.dir + "/sweep.csv", plan.metric, plan.x_key, plan.dir + "/sweep.png"};
+    if (run_program(argv) != 0) std::fprintf(stderr, "ubsim: warning: plot not written (%s)\n", argv[1].c_str());
+  }
+  return failures.empty() ? 0 : 3;
+}
+
+// ---------------- compare ----------------
+
+int cmd_compare(const std::vector<std::string>& args) {
+  const auto [own, exp_args] = split_at_dashes(args);
+  const ParsedArgs p = parse_args("compare", compare_options(), own, nullptr, true);
+  if (p.help) {
+    std::cout << compare_help();
+    return 0;
+  }
+  const Options& o = p.options;
+  if (p.positional.size() != 2) throw CliError("compare: give two configuration files: BASE.toml CANDIDATE.toml");
+  for (const auto& f : p.positional) {
+    Config check;
+    check.load_file(f);   // a bad file fails here, naming the key and the file
+    check.validate();
+  }
+  const auto exps = o.list("--experiments");
+  for (const auto& x : exps)
+    if (!find_experiment(x) || !find_experiment(x)->model) throw CliError("option --experiments: '" + x + "' is not an experiment");
+  const auto rows = compare_configs(p.positional[0], p.positional[1], exps, exp_args);
+  using V = json::Value;
+  ResultSet rs;
+  size_t differ = 0;
+  for (const auto& r : rows) {
+    const double diff = r.candidate - r.base;
+    const double rel = r.base != 0 ? diff / std::fabs(r.base) : 0;
+    differ += diff != 0;
+    if (!o.flag("--all") && diff == 0) continue;
+    rs.rows.push_back(V::object()
+                          .add("experiment", V::string(r.experiment))
+                          .add("row", V::string(r.row))
+                          .add("figure", V::string(r.figure))
+                          .add("base", V::number(r.base))
+                          .add("candidate", V::number(r.candidate))
+                          .add("diff", V::number(diff))
+                          .add("rel", V::number(rel)));
+  }
+  rs.notes = fmt::format("base {} vs candidate {}: {} figures compared, {} differ{}\n", p.positional[0],
+                         p.positional[1], rows.size(), differ, o.flag("--all") ? "" : " (shown; --all lists every one)");
+  static const Experiment compare_e{"compare", "", "", {}, {"experiment", "row", "figure"}, {}, "compare",
+                                    "plot_compare.py", false, nullptr};
+  Config cfg;
+  emit(compare_e, cfg, rs, o.text("--format"), o.text("--out"));
+  return 0;
+}
+
+}  // namespace
+}  // namespace ubsim
+
+extern "C" int sc_main(int argc, char** argv) {
+  using namespace ubsim;
+  sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
+  std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    std::cout << usage();
+    return 2;
+  }
+  const std::string cmd = args[0];
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  try {
+    if (cmd == "help" || cmd == "--help" || cmd == "-h") return cmd_help(rest);
+    if (const Experiment* e = find_experiment(cmd)) return cmd_experiment(*e, rest);
+    if (cmd == "params") return cmd_params(rest);
+    if (cmd == "sweep") return cmd_sweep(rest);
+    if (cmd == "compare") return cmd_compare(rest);
+    std::string known;
+    for (const Experiment* e : experiments()) known += e->name + ", ";
+    throw CliError("unknown command '" + cmd + "' (commands: " + known + "sweep, compare, params, help)");
+  } catch (const ConfigError& e) {
+    std::fprintf(stderr, "ubsim: error: %s\n", e.what());
+    return 2;
+  } catch (const CliError& e) {
+    std::fprintf(stderr, "ubsim: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "ubsim: error: %s\n", e.what());
+    return 3;
+  }
+}
+
+// Own entry point so the SystemC banner is off before the library prints it.
+int main(int argc, char** argv) {
+  ::setenv("SYSTEMC_DISABLE_COPYRIGHT_MESSAGE", "DISABLE", 1);
+  return sc_core::sc_elab_and_sim(argc, argv);
+}

@@ -1,0 +1,253 @@
+#include "output.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "args.h"
+#include "json.h"
+#include "subprocess.h"
+#include "ubsim_build_info.h"
+
+namespace ubsim {
+
+namespace fs = std::filesystem;
+
+std::string config_json(const Config& cfg) {
+  std::vector<std::pair<std::string, std::string>> kv;
+  for (const auto& [k, v] : cfg.resolved()) kv.emplace_back(k, json::str(v));
+  for (const auto& [k, hops] : cfg.resolved_routes()) {
+    std::vector<std::string> items;
+    for (const auto& h : hops) items.push_back(json::str(h));
+    kv.emplace_back(k, json::array(items));
+  }
+  return json::object(kv);
+}
+
+std::string document(const std::string& experiment, const Config& cfg, const std::vector<Value>& rows) {
+  std::vector<std::string> results;
+  for (const auto& r : rows) results.push_back(json::write(r));
+  return "{\"experiment\": " + json::str(experiment) + ",\n\"config\": " + config_json(cfg) +
+         ",\n\"provenance\": " +
+         json::object({{"git", json::str(build_info::kGitHash)},
+                       {"variant", json::str(build_info::kVariant)},
+                       {"seed", json::num(cfg.value("seed"))}}) +
+         ",\n\"results\": " + json::array(results, true) + "}\n";
+}
+
+namespace {
+
+// A row's scalar fields, nested objects flattened with dots; arrays apart.
+void flatten(const Value& v, const std::string& prefix, std::vector<std::pair<std::string, const Value*>>& scalars,
+             std::vector<std::pair<std::string, const Value*>>& arrays, const std::vector<std::string>& omit) {
+  for (const auto& [k, f] : v.fields) {
+    const std::string name = prefix.empty() ? k : prefix + "." + k;
+    if (std::find(omit.begin(), omit.end(), name) != omit.end()) continue;
+    if (f.kind == Value::Object) flatten(f, name, scalars, arrays, omit);
+    else if (f.kind == Value::Array) arrays.emplace_back(name, &f);
+    else scalars.emplace_back(name, &f);
+  }
+}
+
+std::string cell(const Value& v) {
+  switch (v.kind) {
+    case Value::Null: return "-";
+    case Value::Number: return json::display_number(v.text);
+    default: return v.text;
+  }
+}
+
+// A column table of rows with the same scalar fields.
+std::string column_table(const std::vector<std::string>& cols,
+                         const std::vector<std::vector<std::string>>& cells, const std::string& indent) {
+  std::vector<size_t> w(cols.size());
+  for (size_t c = 0; c < cols.size(); ++c) {
+    w[c] = cols[c].size();
+    for (const auto& row : cells) w[c] = std::max(w[c], row[c].size());
+  }
+  auto numeric = [](const std::string& t) {
+    char* end = nullptr;
+    std::strtod(t.c_str(), &end);
+    return !t.empty() && *end == '\0';
+  };
+  auto line = [&](const std::vector<std::string>& row) {
+    std::string l = indent;
+    for (size_t c = 0; c < cols.size(); ++c)
+      l += numeric(row[c]) ? fmt::format("{:>{}}  ", row[c], w[c]) : fmt::format("{:<{}}  ", row[c], w[c]);
+    while (!l.empty() && l.back() == ' ') l.pop_back();
+    return l + "\n";
+  };
+  std::string out = line(cols);
+  for (const auto& row : cells) out += line(row);
+  return out;
+}
+
+std::string array_table(const std::string& name, const Value& arr, const std::string& indent) {
+  if (arr.items.empty()) return indent + name + ": (none)\n";
+  if (arr.items.front().kind != Value::Object) {
+    std::string out = indent + name + ":";
+    for (const auto& i : arr.items) out += " " + cell(i);
+    return out + "\n";
+  }
+  std::vector<std::string> cols;
+  for (const auto& [k, f] : arr.items.front().fields) cols.push_back(k);
+  std::vector<std::vector<std::string>> cells;
+  for (const auto& item : arr.items) {
+    std::vector<std::string> row;
+    for (const auto& c : cols) {
+      const Value* f = item.get(c);
+      row.push_back(f ? cell(*f) : "-");
+    }
+    cells.push_back(row);
+  }
+  return indent + name + ":\n" + column_table(cols, cells, indent + "  ");
+}
+
+std::string unit_of(const Experiment& e, const std::string& field) {
+  for (const auto& f : e.fields)
+    if (f.name == field) return f.unit;
+  return "";
+}
+
+}  // namespace
+
+std::string table_text(const Experiment& e, const ResultSet& rs) {
+  constexpr size_t kMaxWidth = 170;   // a column table as wide as this, else records
+  std::string out;
+  size_t i = 0;
+  while (i < rs.rows.size()) {
+    // a group: consecutive rows with the same scalar fields
+    std::vector<std::pair<std::string, const Value*>> s0, a0;
+    flatten(rs.rows[i], "", s0, a0, rs.table_omit);
+    std::vector<std::string> cols;
+    for (const auto& [k, v] : s0) cols.push_back(k);
+    size_t j = i;
+    std::vector<std::vector<std::string>> cells;
+    for (; j < rs.rows.size(); ++j) {
+      std::vector<std::pair<std::string, const Value*>> s, a;
+      flatten(rs.rows[j], "", s, a, rs.table_omit);
+      std::vector<std::string> names;
+      for (const auto& [k, v] : s) names.push_back(k);
+      if (names != cols || (!a.empty() && j > i) || (!a0.empty() && j > i)) break;
+      std::vector<std::string> row;
+      for (const auto& [k, v] : s) row.push_back(cell(*v));
+      cells.push_back(row);
+    }
+    out += "\n";
+    size_t width = 0;
+    for (size_t c = 0; c < cols.size(); ++c) {
+      size_t w = cols[c].size();
+      for (const auto& row : cells) w = std::max(w, row[c].size());
+      width += w + 2;
+    }
+    if (width <= kMaxWidth && a0.empty()) {
+      out += column_table(cols, cells, "  ");
+    } else {
+      // record layout: the key fields as a title, then one field per line
+      const Value& row = rs.rows[i];
+      std::string title = e.name;
+      for (const auto& k : e.keys)
+        if (const Value* f = row.find(k)) title += " " + k + "=" + cell(*f);
+      out += title + "\n";
+      size_t w = 0;
+      for (const auto& [k, v] : s0) w = std::max(w, k.size());
+      for (const auto& [k, v] : s0) {
+        if (std::find(e.keys.begin(), e.keys.end(), k) != e.keys.end()) continue;
+        const std::string unit = unit_of(e, k);
+        out += fmt::format("  {:<{}}  {}{}\n", k, w, cell(*v), unit.empty() ? "" : " " + unit);
+      }
+      for (const auto& [k, v] : a0) out += array_table(k, *v, "  ");
+      j = i + 1;
+    }
+    i = j;
+  }
+  return out + rs.notes;
+}
+
+std::string csv_text(const ResultSet& rs) {
+  std::vector<std::string> cols;
+  std::set<std::string> known;
+  std::vector<std::vector<std::pair<std::string, const Value*>>> rows;
+  for (const auto& r : rs.rows) {
+    std::vector<std::pair<std::string, const Value*>> s, a;
+    flatten(r, "", s, a, {});
+    for (const auto& [k, v] : s)
+      if (known.insert(k).second) cols.push_back(k);
+    rows.push_back(std::move(s));
+  }
+  auto quote = [](const std::string& t) {
+    if (t.find_first_of(",\"\n") == std::string::npos) return t;
+    std::string q = "\"";
+    for (char c : t) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  };
+  std::string out;
+  for (size_t c = 0; c < cols.size(); ++c) out += (c ? "," : "") + cols[c];
+  out += "\n";
+  for (const auto& row : rows) {
+    for (size_t c = 0; c < cols.size(); ++c) {
+      if (c) out += ",";
+      for (const auto& [k, v] : row)
+        if (k == cols[c]) {
+          out += v->kind == Value::Null ? "" : v->kind == Value::Number ? json::display_number(v->text) : quote(v->text);
+          break;
+        }
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+void write_outputs(const std::string& dir, const std::map<std::string, std::string>& files) {
+  const fs::path target(dir);
+  const fs::path staging = target.string() + ".partial";
+  std::error_code ec;
+  fs::remove_all(staging, ec);
+  fs::create_directories(staging, ec);
+  if (ec) throw CliError("option --out: cannot create " + staging.string() + ": " + ec.message());
+  for (const auto& [name, text] : files) {
+    std::ofstream f(staging / name);
+    f << text;
+    if (!f) throw CliError("option --out: cannot write " + (staging / name).string());
+  }
+  fs::create_directories(target, ec);
+  for (const auto& [name, text] : files) fs::rename(staging / name, target / name);
+  fs::remove_all(staging, ec);
+}
+
+void emit(const Experiment& e, const Config& cfg, const ResultSet& rs, const std::string& format,
+          const std::string& out_dir) {
+  const std::string doc = document(e.name, cfg, rs.rows);
+  const std::string table = table_text(e, rs);
+  const std::string csv = csv_text(rs);
+  if (format == "json") std::cout << doc;
+  else if (format == "csv") std::cout << csv;
+  else std::cout << table;
+  std::cout << std::flush;
+  if (out_dir.empty()) return;
+  write_outputs(out_dir, {{e.stem + ".json", doc}, {e.stem + ".csv", csv}, {e.stem + ".txt", table},
+                          {"config.json", config_json(cfg) + "\n"}});
+  if (!e.plot.empty()) {
+    const fs::path dir(out_dir);
+    const std::vector<std::string> argv = {"/usr/bin/python3",
+                                           std::string(build_info::kSourceDir) + "/scripts/" + e.plot,
+                                           (dir / (e.stem + ".json")).string(), (dir / (e.stem + ".png")).string()};
+    if (run_program(argv) != 0) std::fprintf(stderr, "ubsim: warning: plot not written (%s)\n", argv[1].c_str());
+  }
+  // the plot script may draw more than one figure (<stem>_*.png)
+  std::string pngs;
+  for (const auto& entry : fs::directory_iterator(out_dir)) {
+    const std::string name = entry.path().filename().string();
+    if (name.rfind(e.stem, 0) == 0 && entry.path().extension() == ".png") pngs += "," + name;
+  }
+  std::fprintf(stderr, "ubsim: wrote %s/{%s.json,%s.csv,%s.txt,config.json%s}\n", out_dir.c_str(), e.stem.c_str(),
+               e.stem.c_str(), e.stem.c_str(), pngs.c_str());
+}
+
+}  // namespace ubsim

@@ -1,0 +1,241 @@
+#include "ctx_cache.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "experiment.h"
+#include "latency.h"
+
+namespace ubsim {
+
+StateBytes state_bytes(const Config& cfg, double n, double m) {
+  StateBytes s;
+  s.pair = cfg.value("record.qp_context") * n * m + cfg.value("record.segment") * n;
+  s.ub = (cfg.value("record.jetty") + cfg.value("record.segment")) * n + cfg.value("record.tp_channel") * m;
+  return s;
+}
+
+uint64_t byte_overflow_n(const Config& cfg, bool pair, double bytes, uint64_t limit) {
+  for (uint64_t n = 1; n <= limit; ++n) {
+    const StateBytes s = state_bytes(cfg, static_cast<double>(n), static_cast<double>(n));
+    if ((pair ? s.pair : s.ub) > bytes) return n;
+  }
+  return 0;
+}
+
+namespace {
+
+bool is_roce(const std::string& path) { return path == "pcie-nic"; }
+
+// Records one end holds for all-to-all among N local and N remote endpoints.
+uint64_t entries_needed(const std::string& path, uint64_t n) {
+  if (is_roce(path)) return n * n;         // a QP context per (local, remote) pair
+  if (path == "ub-load") return n;          // a TP channel per peer
+  return 2 * n;                             // a Jetty per endpoint + a TP channel per peer
+}
+
+// One pass that touches every context of both ends in the all-to-all order.
+uint64_t pass_ops(const std::string& path, uint64_t n) { return is_roce(path) ? n * n : n; }
+
+}  // namespace
+
+CtxCachePoint run_ctx_cache_point(const Config& base, const std::string& path, uint64_t n) {
+  Config cfg = base;
+  const uint64_t ops = static_cast<uint64_t>(cfg.value("ctx_cache.ops"));
+  const uint64_t cap = static_cast<uint64_t>(cfg.value("ctx_cache.max_warmup"));
+  const uint64_t warmup = std::min(pass_ops(path, n), cap);
+  cfg.apply_set(fmt::format("workload.endpoints={}", n));
+  cfg.apply_set(fmt::format("workload.warmup={}", warmup));
+  cfg.apply_set(fmt::format("workload.ops={}", warmup + ops));
+  cfg.apply_set("workload.outstanding=1");
+  cfg.apply_set("workload.rate=0ops/s");
+  cfg.apply_set("cache.enabled=true");
+  LatencyOptions o;
+  o.path = path;
+  const LatencyResult r = run_latency(cfg, o);
+
+  CtxCachePoint p;
+  p.path = path;
+  p.stack = is_roce(path) ? "roce" : "ub";
+  p.endpoints = n;
+  const StateBytes sb = state_bytes(cfg, static_cast<double>(n), static_cast<double>(n));
+  p.state_bytes = is_roce(path) ? sb.pair : sb.ub;
+  p.entries_needed = entries_needed(path, n);
+  p.entries = static_cast<uint64_t>(cfg.value(is_roce(path) ? "cache.roce_entries" : "cache.ub_entries"));
+  p.warmup_ops = warmup;
+  p.warmup_capped = warmup < pass_ops(path, n);
+  p.ops = r.ops - warmup;
+  // the caches of this path's stack, both ends
+  CacheCounters c;
+  const std::string suffix = is_roce(path) ? "_nic_cache" : "_ub_cache";
+  for (const auto& [name, cc] : r.cache_window) {
+    if (name.size() < suffix.size() || name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+      continue;
+    c.lookups += cc.lookups; c.hits += cc.hits; c.misses += cc.misses; c.merges += cc.merges;
+    c.evictions += cc.evictions; c.fills += cc.fills; c.refill_fs_sum += cc.refill_fs_sum;
+  }
+  const double records = static_cast<double>(c.hits + c.misses + c.merges);
+  const double nops = static_cast<double>(p.ops);
+  p.hit_rate = records > 0 ? static_cast<double>(c.hits) / records : 0;
+  p.refills_per_op = static_cast<double>(c.misses) / nops;
+  p.merges_per_op = static_cast<double>(c.merges) / nops;
+  p.evictions_per_op = static_cast<double>(c.evictions) / nops;
+  p.refill_mean_ns = c.fills ? static_cast<double>(c.refill_fs_sum) / static_cast<double>(c.fills) / 1e6 : 0;
+  p.mean_ns = r.mean_ns;
+  p.p99_ns = r.p99_ns;
+  for (const auto& [cause, ns] : r.effects)
+    if (cause == "context-cache refill") p.refill_wait_ns = ns;
+  p.derived_refill_ns = is_roce(path) ? 2 * cfg.value("pcie.dma_read") / 1e6
+                                      : 2 * (cfg.value("bus.traversal") + cfg.value("dram.row_miss")) / 1e6;
+  return p;
+}
+
+std::vector<CtxCachePoint> run_ctx_cache(const Config& cfg, const std::vector<std::string>& paths,
+                                         const std::vector<uint64_t>& endpoints) {
+  std::vector<CtxCachePoint> out;
+  for (const auto& path : paths) {
+    const size_t first = out.size();
+    for (uint64_t n : endpoints) {
+      const auto rows = rows_in_child([&] { return std::vector<json::Value>{ctx_cache_row(run_ctx_cache_point(cfg, path, n))}; });
+      out.push_back(ctx_cache_point_of(rows.at(0)));
+    }
+    // extra latency over the smallest N of this path (both measured)
+    const auto base = std::min_element(out.begin() + static_cast<long>(first), out.end(),
+                                       [](const auto& a, const auto& b) { return a.endpoints < b.endpoints; });
+    const double base_mean = base->mean_ns;
+    for (size_t i = first; i < out.size(); ++i) out[i].extra_ns = out[i].mean_ns - base_mean;
+  }
+  return out;
+}
+
+json::Value ctx_cache_row(const CtxCachePoint& p) {
+  using V = json::Value;
+  return V::object()
+      .add("stack", V::string(p.stack))
+      .add("path", V::string(p.path))
+      .add("endpoints", V::number(static_cast<double>(p.endpoints)))
+      .add("state_bytes", V::number(p.state_bytes))
+      .add("entries_needed", V::number(static_cast<double>(p.entries_needed)))
+      .add("cache_entries", V::number(static_cast<double>(p.entries)))
+      .add("hit_rate", V::number(p.hit_rate))
+      .add("refills_per_op", V::number(p.refills_per_op))
+      .add("merges_per_op", V::number(p.merges_per_op))
+      .add("evictions_per_op", V::number(p.evictions_per_op))
+      .add("refill_mean_ns", V::number(p.refill_mean_ns))
+      .add("latency_ns", V::object().add("mean", V::number(p.mean_ns)).add("p99", V::number(p.p99_ns)))
+      .add("refill_wait_ns", V::number(p.refill_wait_ns))
+      .add("extra_ns", V::number(p.extra_ns))
+      .add("derived_refill_ns", V::number(p.derived_refill_ns))
+      .add("warmup_ops", V::number(static_cast<double>(p.warmup_ops)))
+      .add("warmup_capped", V::boolean(p.warmup_capped))
+      .add("ops", V::number(static_cast<double>(p.ops)));
+}
+
+CtxCachePoint ctx_cache_point_of(const json::Value& row) {
+  CtxCachePoint p;
+  p.stack = row.str("stack");
+  p.path = row.str("path");
+  p.endpoints = static_cast<uint64_t>(row.num("endpoints"));
+  p.state_bytes = row.num("state_bytes");
+  p.entries_needed = static_cast<uint64_t>(row.num("entries_needed"));
+  p.entries = static_cast<uint64_t>(row.num("cache_entries"));
+  p.hit_rate = row.num("hit_rate");
+  p.refills_per_op = row.num("refills_per_op");
+  p.merges_per_op = row.num("merges_per_op");
+  p.evictions_per_op = row.num("evictions_per_op");
+  p.refill_mean_ns = row.num("refill_mean_ns");
+  p.mean_ns = row.num("latency_ns.mean");
+  p.p99_ns = row.num("latency_ns.p99");
+  p.refill_wait_ns = row.num("refill_wait_ns");
+  p.extra_ns = row.num("extra_ns");
+  p.derived_refill_ns = row.num("derived_refill_ns");
+  p.warmup_ops = static_cast<uint64_t>(row.num("warmup_ops"));
+  p.warmup_capped = row.flag("warmup_capped");
+  p.ops = static_cast<uint64_t>(row.num("ops"));
+  return p;
+}
+
+json::Value ctx_cache_bytes_row(const Config& cfg) {
+  using V = json::Value;
+  const double budget = cfg.value("cache.bytes");
+  const StateBytes k = state_bytes(cfg, 1024, 1024);
+  return V::object()
+      .add("scenario", V::string("byte-model"))
+      .add("pair_bytes_1024", V::number(k.pair))
+      .add("ub_bytes_1024", V::number(k.ub))
+      .add("ratio_1024", V::number(k.pair / k.ub))
+      .add("cache_bytes", V::number(budget))
+      .add("pair_overflow_n", V::number(static_cast<double>(byte_overflow_n(cfg, true, budget))))
+      .add("ub_overflow_n", V::number(static_cast<double>(byte_overflow_n(cfg, false, budget))))
+      .add("ub_entries_at_roce_bytes", V::number(std::floor(cfg.value("cache.roce_entries") *
+                                                           cfg.value("record.qp_context") /
+                                                           cfg.value("record.tp_channel"))));
+}
+
+namespace {
+
+std::string human_bytes(double b) {
+  if (b >= 1024.0 * 1024 * 1024) return fmt::format("{:.2f} GiB", b / (1024.0 * 1024 * 1024));
+  if (b >= 1024.0 * 1024) return fmt::format("{:.2f} MiB", b / (1024.0 * 1024));
+  if (b >= 1024.0) return fmt::format("{:.1f} KiB", b / 1024.0);
+  return fmt::format("{:.0f} B", b);
+}
+
+ResultSet run(Config& cfg, const Options& o) {
+  const auto ns = o.counts("--endpoints");
+  if (ns.empty()) throw CliError("option --endpoints: empty list");
+  const auto paths = select_paths("all", o.text("--stack"));
+  cfg.validate();
+  ResultSet rs;
+  rs.rows.push_back(ctx_cache_bytes_row(cfg));
+  if (!o.flag("--bytes"))
+    for (const auto& p : run_ctx_cache(cfg, paths, ns)) rs.rows.push_back(ctx_cache_row(p));
+  const StateBytes k = state_bytes(cfg, 1024, 1024);
+  rs.notes = fmt::format(
+      "byte model (derived): N = M = 1024: S_pair {} vs S_UB {} ({:.0f}x); a {} cache (cache.bytes) overflows\n"
+      "at N >= {} (pair) and N >= {} (UB). Entry caches: RoCE {:.0f} x {:.0f} B = {}; UB {:.0f} x {:.0f} B = {}.\n"
+      "derived_refill_ns: one refill per end through the path's memory path; extra_ns and refill_mean_ns are measured.\n",
+      human_bytes(k.pair), human_bytes(k.ub), k.pair / k.ub, human_bytes(cfg.value("cache.bytes")),
+      byte_overflow_n(cfg, true, cfg.value("cache.bytes")), byte_overflow_n(cfg, false, cfg.value("cache.bytes")),
+      cfg.value("cache.roce_entries"), cfg.value("record.qp_context"),
+      human_bytes(cfg.value("cache.roce_entries") * cfg.value("record.qp_context")), cfg.value("cache.ub_entries"),
+      cfg.value("record.tp_channel"), human_bytes(cfg.value("cache.ub_entries") * cfg.value("record.tp_channel")));
+  return rs;
+}
+
+}  // namespace
+
+const Experiment& ctx_cache_experiment() {
+  static const Experiment e{
+      "ctx-cache",
+      "context-cache overflow (spec 6): all-to-all reads among N local and N remote endpoints",
+      "Per N: state bytes and entries needed (derived), hit rate, refills per read, refill time and latency\n"
+      "(measured) for the RoCE QP cache (pcie-nic) and the UB cache (ub-async, ub-load). One warm-up pass\n"
+      "over every context (capped at ctx_cache.max_warmup), then ctx_cache.ops measured reads.\n"
+      "Cache size and associativity: --set cache.ub_entries=4096 --set cache.ub_ways=8.",
+      {opt_choice("--stack", {"ub", "roce", "both"}, "both", "ub (ub-async and ub-load), roce (pcie-nic) or both"),
+       opt_counts("--endpoints", "LIST", 1, 4096, "1,2,4,8,16,22,23,24,32,64,128,256,512,1024,1025,2048,4096",
+                  "N values"),
+       opt_key("--ops", "N", "ctx_cache.ops", "measured reads per point after the warm-up"),
+       opt_flag("--bytes", "the byte model only (derived S_pair, S_UB, overflow points of cache.bytes); no simulation")},
+      {"scenario", "path", "endpoints"},
+      {{"state_bytes", "B", "derived: the path's scheme's state for N = M"},
+       {"entries_needed", "entries", "derived: records per end"},
+       {"hit_rate", "", "measured: hits / records looked up (both ends)"},
+       {"refills_per_op", "", "measured: refills per read (both ends)"},
+       {"refill_mean_ns", "ns", "measured: refill request to fill through the memory path"},
+       {"latency_ns", "ns", "measured read latency: mean, p99"},
+       {"refill_wait_ns", "ns", "itemized wait at ctx_gate per read"},
+       {"extra_ns", "ns", "measured: mean minus the mean at the smallest N of the run"},
+       {"derived_refill_ns", "ns", "derived: one refill per end"}},
+      "ctx_cache",
+      "plot_ctx_cache.py",
+      true,
+      run};
+  return e;
+}
+
+}  // namespace ubsim

@@ -1,0 +1,62 @@
+// The latency experiment: N remote reads (or writes) along one path of the
+// two-node system, every stage measured from event timestamps and shown
+// beside its derived (configured) value, with measured - derived itemized.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "config.h"
+#include "ctx_cache_bridge.h"
+#include "initiator_app.h"
+#include "json_value.h"
+#include "stats.h"
+
+namespace ubsim {
+
+struct LatencyOptions {
+  std::string path;                 // pcie-nic | ub-async | ub-load
+  Verb verb = Verb::Read;
+  std::string trace_prefix;         // FST files, empty = none
+  std::string timeline_path;        // Chrome trace-event JSON, empty = none
+  uint64_t timeline_ops = 100;      // requests recorded in the timeline
+};
+
+struct StageResult {
+  std::string stage, category;
+  double derived_ns = 0, measured_ns = 0;
+  double align_ns = 0, serialize_ns = 0, queue_ns = 0;   // means per op
+  double hazard_ns = 0;   // RTL: stalls inside the pipeline beyond its configured depth
+  double ctx_wait_ns = 0; // RTL: waiting at ctx_gate for a context-cache refill
+  bool rtl = false;
+};
+
+struct LatencyResult {
+  std::string path, verb;
+  uint64_t ops = 0;
+  int outstanding = 1;
+  double clock_mhz = 0;
+  std::vector<StageResult> stages;
+  double derived_total_ns = 0;
+  double mean_ns = 0, p50_ns = 0, p99_ns = 0, max_ns = 0, min_ns = 0;
+  std::vector<std::pair<std::string, double>> effects;   // cause, mean ns per op
+  double unexplained_ns = 0;     // measured - derived - sum(effects): rounding only
+  double offered_per_us = 0;     // open loop: configured arrival rate (0 = closed loop)
+  double achieved_per_us = 0;    // completions per µs over the measured window
+  int rtl_entries = 0;
+  double sim_time_ns = 0;
+  double wall_s = 0;
+  double cycles_evaluated = 0, cycles_total = 0;
+  long peak_rss_kib = 0;
+  StatsTable stats;
+  // Context-cache counters over the measured requests (after the warm-up),
+  // by cache ("A_ub_cache", ...).
+  std::vector<std::pair<std::string, CacheCounters>> cache_window;
+};
+
+// Runs one path in this process (one SystemC elaboration: call it in a child).
+LatencyResult run_latency(const Config& cfg, const LatencyOptions& o);
+// The result row (spec §10 keys); reference_ns 0 = none.
+json::Value latency_row(const LatencyResult& r, double reference_ns);
+
+}  // namespace ubsim

@@ -1,0 +1,128 @@
+#include "load.h"
+
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "experiment.h"
+#include "latency.h"
+
+namespace ubsim {
+
+LoadPoint run_load_point(const Config& base, const std::string& path, double rate_per_s) {
+  Config cfg = base;
+  cfg.apply_set(fmt::format("workload.rate={:.17g}ops/s", rate_per_s));
+  LatencyOptions o;
+  o.path = path;
+  const LatencyResult r = run_latency(cfg, o);
+  LoadPoint p;
+  p.path = path;
+  p.offered_per_us = r.offered_per_us;
+  p.achieved_per_us = r.achieved_per_us;
+  p.mean_ns = r.mean_ns;
+  p.p50_ns = r.p50_ns;
+  p.p99_ns = r.p99_ns;
+  p.max_ns = r.max_ns;
+  for (const StatRow& row : r.stats.rows) {
+    if (row.name == "queue_mean" && row.value > p.bottleneck_queue) {
+      p.bottleneck_queue = row.value;
+      p.bottleneck = row.component;
+    }
+  }
+  if (p.bottleneck.empty()) p.bottleneck = "-";
+  return p;
+}
+
+json::Value load_row(const LoadPoint& p) {
+  using V = json::Value;
+  return V::object()
+      .add("path", V::string(p.path))
+      .add("offered_per_us", V::number(p.offered_per_us))
+      .add("achieved_per_us", V::number(p.achieved_per_us))
+      .add("latency_ns", V::object()
+                             .add("mean", V::number(p.mean_ns))
+                             .add("p50", V::number(p.p50_ns))
+                             .add("p99", V::number(p.p99_ns))
+                             .add("max", V::number(p.max_ns)))
+      .add("bottleneck", V::string(p.bottleneck))
+      .add("bottleneck_queue_mean", V::number(p.bottleneck_queue));
+}
+
+LoadPoint load_point_of(const json::Value& row) {
+  LoadPoint p;
+  p.path = row.str("path");
+  p.offered_per_us = row.num("offered_per_us");
+  p.achieved_per_us = row.num("achieved_per_us");
+  p.mean_ns = row.num("latency_ns.mean");
+  p.p50_ns = row.num("latency_ns.p50");
+  p.p99_ns = row.num("latency_ns.p99");
+  p.max_ns = row.num("latency_ns.max");
+  p.bottleneck = row.str("bottleneck");
+  p.bottleneck_queue = row.num("bottleneck_queue_mean");
+  return p;
+}
+
+namespace {
+LoadPoint point_in_child(const Config& cfg, const std::string& path, double rate_per_s) {
+  const auto rows = rows_in_child([&] { return std::vector<json::Value>{load_row(run_load_point(cfg, path, rate_per_s))}; });
+  return load_point_of(rows.at(0));
+}
+}  // namespace
+
+std::vector<LoadPoint> run_load_sweep(const Config& cfg, const std::string& path,
+                                      const std::vector<double>& fractions, double& capacity_per_us) {
+  // Arrivals every ~1 ps keep the send queue full: what completes is the capacity.
+  const LoadPoint saturated = point_in_child(cfg, path, 1e12);
+  capacity_per_us = saturated.achieved_per_us;
+  std::vector<LoadPoint> out;
+  for (double f : fractions) out.push_back(point_in_child(cfg, path, f * capacity_per_us * 1e6));
+  return out;
+}
+
+namespace {
+
+ResultSet run(Config& cfg, const Options& o) {
+  const auto paths = select_paths(o.text("--path"), "");
+  const uint64_t ops = o.count("--ops");
+  cfg.apply_set(fmt::format("workload.ops={}", ops));
+  cfg.apply_set(fmt::format("workload.warmup={}", ops / 10));
+  cfg.apply_set(fmt::format("workload.outstanding={}", o.count("--queue-depth")));
+  cfg.validate();
+  ResultSet rs;
+  for (const auto& path : paths) {
+    double capacity = 0;
+    for (const auto& p : run_load_sweep(cfg, path, o.reals("--points"), capacity)) rs.rows.push_back(load_row(p));
+    rs.notes += fmt::format("{}: measured capacity {:.3f} /us\n", path, capacity);
+  }
+  rs.notes += "open loop, Poisson arrivals; bottleneck = the component with the longest mean input queue.\n";
+  return rs;
+}
+
+}  // namespace
+
+const Experiment& load_experiment() {
+  static const Experiment e{
+      "load",
+      "latency vs offered load (open-loop arrivals): measured capacity, then a sweep over fractions of it",
+      "The capacity is measured first by offering far more than the model can serve (what completes is the\n"
+      "capacity), then each point offers a fraction of it; the component with the longest mean input queue\n"
+      "is named as the bottleneck.",
+      {opt_choice("--path", {"pcie-nic", "ub-async", "ub-load", "all"}, "all", "the path(s) to run"),
+       opt_reals("--points", "LIST", "a fraction of capacity in (0, 100]", [](double f) { return f > 0 && f <= 100; },
+                 "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,0.95,1.0,1.1", "offered load as fractions of the measured capacity"),
+       opt_count("--ops", "N", 100, 100000000, "20000", "requests per point (the first 10 % warm up)"),
+       opt_count("--queue-depth", "K", 1, 65536, "256", "send-queue depth: requests in flight at most")},
+      {"path", "offered_per_us"},
+      {{"offered_per_us", "1/us", "offered arrival rate"},
+       {"achieved_per_us", "1/us", "completions per us over the measured window"},
+       {"latency_ns", "ns", "mean, p50, p99, max (from arrival)"},
+       {"bottleneck", "", "the component with the longest mean input queue"},
+       {"bottleneck_queue_mean", "requests", "its time-weighted mean queue"}},
+      "load",
+      "plot_load.py",
+      true,
+      run};
+  return e;
+}
+
+}  // namespace ubsim
