@@ -172,7 +172,19 @@ json::Value ctx_cache_bytes_row(const Config& cfg) {
       .add("ub_overflow_n", V::number(static_cast<double>(byte_overflow_n(cfg, false, budget))))
       .add("ub_entries_at_roce_bytes", V::number(std::floor(cfg.value("cache.roce_entries") *
                                                            cfg.value("record.qp_context") /
-                                                           cfg.value("record.tp_channel"))));
+                                                           cfg.value("record.tp_channel"))))
+      .add("roce_cache_bytes", V::number(cfg.value("cache.roce_entries") * cfg.value("record.qp_context")))
+      .add("ub_cache_bytes", V::number(cfg.value("cache.ub_entries") * cfg.value("record.tp_channel")));
+}
+
+json::Value ctx_cache_bytes_row_n(const Config& cfg, uint64_t n) {
+  using V = json::Value;
+  const StateBytes sb = state_bytes(cfg, static_cast<double>(n), static_cast<double>(n));
+  return V::object()
+      .add("scenario", V::string("byte-model-n"))
+      .add("endpoints", V::number(static_cast<double>(n)))
+      .add("pair_state_bytes", V::number(sb.pair))
+      .add("ub_state_bytes", V::number(sb.ub));
 }
 
 namespace {
@@ -191,6 +203,7 @@ ResultSet run(Config& cfg, const Options& o) {
   cfg.validate();
   ResultSet rs;
   rs.rows.push_back(ctx_cache_bytes_row(cfg));
+  for (uint64_t n : ns) rs.rows.push_back(ctx_cache_bytes_row_n(cfg, n));
   if (!o.flag("--bytes"))
     for (const auto& p : run_ctx_cache(cfg, paths, ns)) rs.rows.push_back(ctx_cache_row(p));
   const StateBytes k = state_bytes(cfg, 1024, 1024);
@@ -222,7 +235,8 @@ const Experiment& ctx_cache_experiment() {
        opt_key("--ops", "N", "ctx_cache.ops", "measured reads per point after the warm-up"),
        opt_flag("--bytes", "the byte model only (derived S_pair, S_UB, overflow points of cache.bytes); no simulation")},
       {"scenario", "path", "endpoints"},
-      {{"state_bytes", "B", "derived: the path's scheme's state for N = M"},
+      {{"scenario", "", "byte-model: the derived summary; byte-model-n: S_pair and S_UB at N = M (derived)"},
+       {"state_bytes", "B", "derived: the path's scheme's state for N = M"},
        {"entries_needed", "entries", "derived: records per end"},
        {"hit_rate", "", "measured: hits / records looked up (both ends)"},
        {"refills_per_op", "", "measured: refills per read (both ends)"},

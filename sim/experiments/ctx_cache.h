@@ -53,5 +53,7 @@ CtxCachePoint ctx_cache_point_of(const json::Value& row);
 // The byte model: S_pair and S_UB at N = M = 1024 and their ratio, and the
 // overflow points of a cache of cache.bytes (derived, no simulation).
 json::Value ctx_cache_bytes_row(const Config& cfg);
+// S_pair and S_UB at N = M = n (derived), for the state curve.
+json::Value ctx_cache_bytes_row_n(const Config& cfg, uint64_t n);
 
 }  // namespace ubsim
