@@ -18,9 +18,9 @@ Config small_run(const std::vector<std::string>& sets = {}) {
   return cfg;
 }
 
-const CtxCachePoint& at(const std::vector<CtxCachePoint>& pts, const std::string& path, uint64_t n) {
+const json::Value& at(const std::vector<json::Value>& pts, const std::string& path, uint64_t n) {
   for (const auto& p : pts)
-    if (p.path == path && p.endpoints == n) return p;
+    if (p.str("path") == path && p.num("endpoints") == static_cast<double>(n)) return p;
   FAIL("no point " << path << " N=" << n);
   throw;
 }
@@ -47,23 +47,23 @@ TEST_CASE("RoCE QP-context cache: 100% hits up to N = 22, +1 PCIe DMA read per e
   const auto& p23 = at(pts, "pcie-nic", 23);
   const auto& p40 = at(pts, "pcie-nic", 40);
   // below overflow: every record on chip, no refill, the warm latency
-  CHECK(p22.entries_needed == 484);
-  CHECK(p22.hit_rate == 1.0);
-  CHECK(p22.refills_per_op == 0);
-  CHECK(p22.mean_ns == Approx(p1.mean_ns).margin(1e-6));
-  CHECK(p22.refill_wait_ns == 0);
+  CHECK(p22.num("entries_needed") == 484);
+  CHECK(p22.num("hit_rate") == 1.0);
+  CHECK(p22.num("refills_per_op") == 0);
+  CHECK(p22.num("latency_ns.mean") == Approx(p1.num("latency_ns.mean")).margin(1e-6));
+  CHECK(p22.num("refill_wait_ns") == 0);
   // spec 4 total of the warm read: derived 2221.80 + alignment + serialization
-  CHECK(p1.mean_ns == Approx(2221.80).margin(12.42 + 2.56 + 0.01));
+  CHECK(p1.num("latency_ns.mean") == Approx(2221.80).margin(12.42 + 2.56 + 0.01));
   // above: each end misses its QP context on the request, hits on the response
   for (const auto* p : {&p23, &p40}) {
-    INFO("N = " << p->endpoints);
-    CHECK(p->entries_needed > 512);
-    CHECK(p->refills_per_op == Approx(2.0));
-    CHECK(p->hit_rate == Approx(0.5));
-    CHECK(p->refill_mean_ns == Approx(500).margin(0.01));   // one PCIe DMA read
-    CHECK(p->extra_ns == Approx(1000).epsilon(0.10));
+    INFO("N = " << p->num("endpoints"));
+    CHECK(p->num("entries_needed") > 512);
+    CHECK(p->num("refills_per_op") == Approx(2.0));
+    CHECK(p->num("hit_rate") == Approx(0.5));
+    CHECK(p->num("refill_mean_ns") == Approx(500).margin(0.01));   // one PCIe DMA read
+    CHECK(p->num("extra_ns") == Approx(1000).epsilon(0.10));
     // the extra latency is the itemized wait for those refills
-    CHECK(p->refill_wait_ns == Approx(p->extra_ns).margin(0.01));
+    CHECK(p->num("refill_wait_ns") == Approx(p->num("extra_ns")).margin(0.01));
   }
 }
 
@@ -72,40 +72,40 @@ TEST_CASE("UB cache: 100% hits up to N = 1024, +1 bus + DRAM row miss per end be
   const auto& p1 = at(pts, "ub-async", 1);
   const auto& p1024 = at(pts, "ub-async", 1024);
   const auto& p1025 = at(pts, "ub-async", 1025);
-  CHECK(p1024.entries_needed == 2048);
-  CHECK(p1024.hit_rate == 1.0);
-  CHECK(p1024.mean_ns == Approx(p1.mean_ns).margin(1e-6));
-  CHECK(p1.mean_ns == Approx(745.56).margin(12.42 + 2.56 + 0.01));
+  CHECK(p1024.num("entries_needed") == 2048);
+  CHECK(p1024.num("hit_rate") == 1.0);
+  CHECK(p1024.num("latency_ns.mean") == Approx(p1.num("latency_ns.mean")).margin(1e-6));
+  CHECK(p1.num("latency_ns.mean") == Approx(745.56).margin(12.42 + 2.56 + 0.01));
   // one cache entry short: Jetty and TP channel miss at both ends, refilled
   // concurrently, so the penalty per end is one refill
-  CHECK(p1025.refills_per_op == Approx(4.0).margin(0.01));
-  CHECK(p1025.extra_ns == Approx(200).epsilon(0.10));
-  CHECK(p1025.refill_mean_ns == Approx(100).margin(5));    // bus 30 + DRAM row miss 70, + contention
-  CHECK(p1025.refill_wait_ns == Approx(p1025.extra_ns).margin(0.01));
+  CHECK(p1025.num("refills_per_op") == Approx(4.0).margin(0.01));
+  CHECK(p1025.num("extra_ns") == Approx(200).epsilon(0.10));
+  CHECK(p1025.num("refill_mean_ns") == Approx(100).margin(5));    // bus 30 + DRAM row miss 70, + contention
+  CHECK(p1025.num("refill_wait_ns") == Approx(p1025.num("extra_ns")).margin(0.01));
 }
 
 TEST_CASE("the refill penalty follows the modelled memory path, not a constant", "[ctx-cache]") {
   SECTION("PCIe NIC: pcie.dma_read = 300 ns") {
     const auto pts = run_ctx_cache(small_run({"pcie.dma_read=300ns"}), {"pcie-nic"}, {1, 30});
-    CHECK(at(pts, "pcie-nic", 30).refill_mean_ns == Approx(300).margin(0.01));
-    CHECK(at(pts, "pcie-nic", 30).extra_ns == Approx(600).epsilon(0.05));
+    CHECK(at(pts, "pcie-nic", 30).num("refill_mean_ns") == Approx(300).margin(0.01));
+    CHECK(at(pts, "pcie-nic", 30).num("extra_ns") == Approx(600).epsilon(0.05));
   }
   SECTION("bus controller: dram.row_miss = 170 ns, smaller cache") {
     const auto pts = run_ctx_cache(small_run({"dram.row_miss=170ns", "cache.ub_entries=64"}), {"ub-async"},
                                    {1, 32, 33});
-    CHECK(at(pts, "ub-async", 32).refills_per_op == 0);
+    CHECK(at(pts, "ub-async", 32).num("refills_per_op") == 0);
     // all four records miss, but for the few reads at a round boundary of the
     // all-to-all order, where one record's reuse distance is one shorter
-    CHECK(at(pts, "ub-async", 33).refills_per_op == Approx(4.0).margin(4.0 / 33));
-    CHECK(at(pts, "ub-async", 33).extra_ns == Approx(2 * 200).epsilon(0.10));
+    CHECK(at(pts, "ub-async", 33).num("refills_per_op") == Approx(4.0).margin(4.0 / 33));
+    CHECK(at(pts, "ub-async", 33).num("extra_ns") == Approx(2 * 200).epsilon(0.10));
   }
 }
 
 TEST_CASE("Load/Store path needs the TP channel only: overflows past 2048 peers", "[ctx-cache]") {
   const auto pts = run_ctx_cache(small_run({"cache.ub_entries=256"}), {"ub-load"}, {1, 256, 257});
-  CHECK(at(pts, "ub-load", 256).refills_per_op == 0);
-  CHECK(at(pts, "ub-load", 257).refills_per_op == Approx(2.0).margin(0.01));
-  CHECK(at(pts, "ub-load", 257).extra_ns == Approx(200).epsilon(0.10));
+  CHECK(at(pts, "ub-load", 256).num("refills_per_op") == 0);
+  CHECK(at(pts, "ub-load", 257).num("refills_per_op") == Approx(2.0).margin(0.01));
+  CHECK(at(pts, "ub-load", 257).num("extra_ns") == Approx(200).epsilon(0.10));
 }
 
 TEST_CASE("set-associative cache: a softer knee than fully associative", "[ctx-cache]") {
@@ -113,8 +113,8 @@ TEST_CASE("set-associative cache: a softer knee than fully associative", "[ctx-c
   const auto sa = run_ctx_cache(small_run({"cache.ub_entries=256", "cache.ub_ways=8"}), {"ub-async"}, {1, 130});
   // 260 records on 256 entries: fully associative LRU misses every record;
   // 8-way sets overflow only where more than 8 records map to one set
-  CHECK(at(fa, "ub-async", 130).refills_per_op == Approx(4.0).margin(0.02));
-  const double sa_refills = at(sa, "ub-async", 130).refills_per_op;
+  CHECK(at(fa, "ub-async", 130).num("refills_per_op") == Approx(4.0).margin(0.02));
+  const double sa_refills = at(sa, "ub-async", 130).num("refills_per_op");
   CHECK(sa_refills > 0);
   CHECK(sa_refills < 1.0);
 }

@@ -25,17 +25,17 @@ TEST_CASE("saturation throughput is the capacity of the slowest resource", "[loa
   // ub-async: the CPU core runs 50 + 30 + 5 + 30 ns of software per read
   auto pts = run_load_sweep(cfg, "ub-async", {0.5}, capacity);
   CHECK(capacity == Approx(1e3 / 115.0).epsilon(0.01));
-  CHECK(pts.at(0).bottleneck == "sys.A_cpu");
+  CHECK(pts.at(0).str("bottleneck") == "sys.A_cpu");
   // ub-load: no software; the send pipeline's TP-context port (2 cycles per request)
   pts = run_load_sweep(cfg, "ub-load", {0.1, 1.2}, capacity);
   CHECK(capacity == Approx(322.0 / 2).epsilon(0.01));
-  CHECK(pts.at(1).bottleneck.find("_ub_tx") != std::string::npos);
+  CHECK(pts.at(1).str("bottleneck").find("_ub_tx") != std::string::npos);
   // below the knee latency is close to the unloaded read, above it it explodes
-  CHECK(pts.at(0).mean_ns < 440);
+  CHECK(pts.at(0).num("latency_ns.mean") < 440);
   // Poisson arrivals: over ~5000 requests the achieved rate is within a few % of offered
-  CHECK(pts.at(0).achieved_per_us == Approx(pts.at(0).offered_per_us).epsilon(0.05));
-  CHECK(pts.at(1).mean_ns > 5 * pts.at(0).mean_ns);
-  CHECK(pts.at(1).achieved_per_us < pts.at(1).offered_per_us);
+  CHECK(pts.at(0).num("achieved_per_us") == Approx(pts.at(0).num("offered_per_us")).epsilon(0.05));
+  CHECK(pts.at(1).num("latency_ns.mean") > 5 * pts.at(0).num("latency_ns.mean"));
+  CHECK(pts.at(1).num("achieved_per_us") < pts.at(1).num("offered_per_us"));
 }
 
 TEST_CASE("latency rises monotonically with offered load", "[load]") {
@@ -43,8 +43,8 @@ TEST_CASE("latency rises monotonically with offered load", "[load]") {
   const auto pts = run_load_sweep(load_config(8000), "pcie-nic", {0.2, 0.5, 0.8, 0.95}, capacity);
   CHECK(capacity == Approx(1e3 / 230.0).epsilon(0.01));   // 50+30+70+30+50 ns of software
   for (size_t i = 1; i < pts.size(); ++i) {
-    CHECK(pts[i].mean_ns > pts[i - 1].mean_ns);
-    CHECK(pts[i].p99_ns >= pts[i].p50_ns);
+    CHECK(pts[i].num("latency_ns.mean") > pts[i - 1].num("latency_ns.mean"));
+    CHECK(pts[i].num("latency_ns.p99") >= pts[i].num("latency_ns.p50"));
   }
 }
 
@@ -55,7 +55,7 @@ TEST_CASE("open-loop runs are deterministic for a seed", "[load]") {
   const auto r2 = run_load_sweep(a, "ub-async", {0.7}, c2);
   a.apply_set("seed=7");
   const auto r3 = run_load_sweep(a, "ub-async", {0.7}, c3);
-  CHECK(r1.at(0).mean_ns == r2.at(0).mean_ns);
-  CHECK(r1.at(0).p99_ns == r2.at(0).p99_ns);
-  CHECK(r1.at(0).mean_ns != r3.at(0).mean_ns);
+  CHECK(r1.at(0).num("latency_ns.mean") == r2.at(0).num("latency_ns.mean"));
+  CHECK(r1.at(0).num("latency_ns.p99") == r2.at(0).num("latency_ns.p99"));
+  CHECK(r1.at(0).num("latency_ns.mean") != r3.at(0).num("latency_ns.mean"));
 }

@@ -26,22 +26,22 @@ TEST_CASE("worked case: PSN 0 lost once, 8 x 4 KiB at 50 GB/s, 1 us propagation"
   o.drop_once = {0};
   const auto pts = run_loss(worked_case(false), o);
   REQUIRE(pts.size() == 2);
-  const LossPoint& sack = pts[0];
-  const LossPoint& gbn = pts[1];
-  REQUIRE(sack.mode == "sack");
-  CHECK(sack.exactly_once);
-  CHECK(sack.in_order);
-  CHECK(sack.timeouts == 1);
-  CHECK(sack.retransmitted_bytes == 4096);           // only the hole
-  CHECK(sack.complete_ns == Approx(21160).epsilon(0.01));
-  CHECK(gbn.exactly_once);
-  CHECK(gbn.retransmitted_bytes == 32768);           // everything from the hole
-  CHECK(gbn.complete_ns == Approx(21740).epsilon(0.01));
+  const json::Value& sack = pts[0];
+  const json::Value& gbn = pts[1];
+  REQUIRE(sack.str("mode") == "sack");
+  CHECK(sack.flag("exactly_once"));
+  CHECK(sack.flag("in_order"));
+  CHECK(sack.num("timeouts") == 1);
+  CHECK(sack.num("retransmitted_bytes") == 4096);           // only the hole
+  CHECK(sack.num("all_deliverable_ns") == Approx(21160).epsilon(0.01));
+  CHECK(gbn.flag("exactly_once"));
+  CHECK(gbn.num("retransmitted_bytes") == 32768);           // everything from the hole
+  CHECK(gbn.num("all_deliverable_ns") == Approx(21740).epsilon(0.01));
   o.modes = {"sack"};
   const auto fast = run_loss(worked_case(true), o);
-  CHECK(fast[0].timeouts == 0);
-  CHECK(fast[0].retransmitted_bytes == 4096);
-  CHECK(fast[0].complete_ns == Approx(3250).epsilon(0.02));
+  CHECK(fast[0].num("timeouts") == 0);
+  CHECK(fast[0].num("retransmitted_bytes") == 4096);
+  CHECK(fast[0].num("all_deliverable_ns") == Approx(3250).epsilon(0.02));
 }
 
 TEST_CASE("goodput vs loss: SACK stays near (1-p) of the line, GoBackN falls away", "[loss]") {
@@ -52,17 +52,17 @@ TEST_CASE("goodput vs loss: SACK stays near (1-p) of the line, GoBackN falls awa
   const auto pts = run_loss(c, o);
   double sack5 = 0, gbn5 = 0;
   for (const auto& p : pts) {
-    INFO(p.mode << " loss " << p.loss);
-    CHECK(p.exactly_once);
-    CHECK(p.in_order);
-    INFO("timeouts " << p.timeouts);
+    INFO(p.str("mode") << " loss " << p.num("loss"));
+    CHECK(p.flag("exactly_once"));
+    CHECK(p.flag("in_order"));
+    INFO("timeouts " << p.num("timeouts"));
     // within 10 % of (1-p) x line up to 5 % loss; at 10 % a lost tail packet
     // (no later SACK reports it) waits for the 20 us timer, a fixed cost that
     // weighs on a short run, so there the bound is 25 %
-    if (p.mode == "sack")
-      CHECK(p.goodput_gbps == Approx(p.line_gbps * (1 - p.loss)).epsilon(p.loss <= 0.05 ? 0.10 : 0.25));
-    if (p.loss == 0.05) (p.mode == "sack" ? sack5 : gbn5) = p.goodput_gbps;
-    if (p.loss == 0) CHECK(p.retransmitted_bytes == 0);
+    if (p.str("mode") == "sack")
+      CHECK(p.num("goodput_gbps") == Approx(p.num("line_gbps") * (1 - p.num("loss"))).epsilon(p.num("loss") <= 0.05 ? 0.10 : 0.25));
+    if (p.num("loss") == 0.05) (p.str("mode") == "sack" ? sack5 : gbn5) = p.num("goodput_gbps");
+    if (p.num("loss") == 0) CHECK(p.num("retransmitted_bytes") == 0);
   }
   CHECK(gbn5 < 0.6 * sack5);
 }
@@ -81,13 +81,13 @@ TEST_CASE("soak: exactly once and in order over 100 seeds with loss, duplication
     o.losses = {0.05};                        // data and acks (SACKs) alike
     o.modes = {seed % 2 ? "sack" : "gbn"};
     for (const auto& p : run_loss(c, o)) {    // a stuck run throws with its state (watchdog)
-      INFO("seed " << seed << " " << p.mode);
-      CHECK(p.exactly_once);
-      CHECK(p.in_order);
-      CHECK_FALSE(p.failed);
-      timeouts += p.timeouts;
-      dups += p.duplicates;
-      lost += p.lost_packets;
+      INFO("seed " << seed << " " << p.str("mode"));
+      CHECK(p.flag("exactly_once"));
+      CHECK(p.flag("in_order"));
+      CHECK_FALSE(p.flag("failed"));
+      timeouts += p.num("timeouts");
+      dups += p.num("duplicates_received");
+      lost += p.num("lost_packets");
       ++runs;
     }
   }

@@ -10,8 +10,8 @@ TransportSystem::TransportSystem(sc_core::sc_module_name name, const Config& c, 
   receiver_ = std::make_unique<SackReceiverBridge>("B_sack_rx", cfg_, mode, pool_);
   data_ = std::make_unique<LossyWire>("wire_A_to_B", cfg_, pool_, true, p_loss_data, std::move(drop_once), seed * 2 + 1);
   ack_ = std::make_unique<LossyWire>("wire_B_to_A", cfg_, pool_, false, p_loss_ack, std::set<uint32_t>{}, seed * 2 + 2);
-  const int s = attach(sender_.get()), r = attach(receiver_.get());
-  const int d = attach(data_.get()), a = attach(ack_.get());
+  const int s = fabric_.attach(sender_.get()), r = fabric_.attach(receiver_.get());
+  const int d = fabric_.attach(data_.get()), a = fabric_.attach(ack_.get());
   data_route_.hops = {{Op::WireRequest, NodeId::A, "data packet"}};
   data_route_.component = {d};
   data_route_.sink = r;
@@ -23,18 +23,6 @@ TransportSystem::TransportSystem(sc_core::sc_module_name name, const Config& c, 
   data_->on_sent = [this](uint32_t psn, uint64_t at) { sender_->sent(psn, at); };
 }
 
-int TransportSystem::attach(StageComponent* c) {
-  c->fabric_id = static_cast<int>(components_.size());
-  components_.push_back(c);
-  c->out.bind(fabric_.from_components);
-  fabric_.to_components.bind(c->in);
-  return c->fabric_id;
-}
-
-StatsTable TransportSystem::stats() const {
-  StatsTable t;
-  for (StageComponent* c : components_) c->collect_stats(t);
-  return t;
-}
+StatsTable TransportSystem::stats() const { return fabric_.stats(); }
 
 }  // namespace ubsim

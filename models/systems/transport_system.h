@@ -28,7 +28,6 @@ class TransportSystem : public sc_core::sc_module {
   StatsTable stats() const;
 
  private:
-  int attach(StageComponent* c);
   const Config cfg_;
   StageFabric fabric_;
   Pool<Packet> pool_;
@@ -36,7 +35,6 @@ class TransportSystem : public sc_core::sc_module {
   std::unique_ptr<SackReceiverBridge> receiver_;
   std::unique_ptr<LossyWire> data_, ack_;
   Route data_route_, ack_route_;
-  std::vector<StageComponent*> components_;
 };
 
 }  // namespace ubsim

@@ -11,8 +11,8 @@ TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std:
   build_node(nodes_[1], "B");
   wire_ab_ = std::make_unique<WireDirection>("wire_A_to_B", cfg_);
   wire_ba_ = std::make_unique<WireDirection>("wire_B_to_A", cfg_);
-  attach(wire_ab_.get());
-  attach(wire_ba_.get());
+  fabric_.attach(wire_ab_.get());
+  fabric_.attach(wire_ba_.get());
   if (cfg_.flag("cache.enabled")) {
     build_caches(nodes_[0], "A", NodeId::A);
     build_caches(nodes_[1], "B", NodeId::B);
@@ -23,15 +23,7 @@ TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std:
   route_.hops = std::move(hops);
   for (const HopSpec& h : route_.hops) route_.component.push_back(owner(h)->fabric_id);
   app_ = std::make_unique<InitiatorApp>("A_app", cfg_, route_, std::move(w));
-  route_.sink = attach(app_.get());
-}
-
-int TwoNodeSystem::attach(StageComponent* c) {
-  c->fabric_id = static_cast<int>(components_.size());
-  components_.push_back(c);
-  c->out.bind(fabric_.from_components);
-  fabric_.to_components.bind(c->in);
-  return c->fabric_id;
+  route_.sink = fabric_.attach(app_.get());
 }
 
 void TwoNodeSystem::build_node(Node& n, const char* tag) {
@@ -47,7 +39,7 @@ void TwoNodeSystem::build_node(Node& n, const char* tag) {
   for (StageComponent* c : std::initializer_list<StageComponent*>{
            n.cpu.get(), n.pcie.get(), n.bus.get(), n.dram.get(), n.ub_tx.get(), n.ub_rx.get(),
            n.nic_tx.get(), n.nic_rx.get()})
-    attach(c);
+    fabric_.attach(c);
 }
 
 // Each cache refills over its node's memory path: the PCIe NIC DMA-reads the
@@ -64,7 +56,7 @@ void TwoNodeSystem::build_caches(Node& n, const char* tag, NodeId id) {
     Route r;
     r.hops = std::move(hops);
     for (const HopSpec& h : r.hops) r.component.push_back(owner(h)->fabric_id);
-    r.sink = attach(&c);
+    r.sink = fabric_.attach(&c);
     c.set_refill_route(std::move(r));
   };
   refill_route(*n.ub_cache, {{Op::BusTraversal, id, "context refill: on-chip bus"},
@@ -98,14 +90,14 @@ StageComponent* TwoNodeSystem::owner(const HopSpec& h) {
 
 std::vector<RtlBridge*> TwoNodeSystem::bridges() const {
   std::vector<RtlBridge*> out;
-  for (StageComponent* c : components_)
+  for (StageComponent* c : fabric_.components())
     if (auto* b = dynamic_cast<RtlBridge*>(c)) out.push_back(b);
   return out;
 }
 
 std::vector<CtxCacheBridge*> TwoNodeSystem::caches() const {
   std::vector<CtxCacheBridge*> out;
-  for (StageComponent* c : components_)
+  for (StageComponent* c : fabric_.components())
     if (auto* b = dynamic_cast<CtxCacheBridge*>(c)) out.push_back(b);
   return out;
 }
@@ -118,10 +110,6 @@ void TwoNodeSystem::close_traces() {
   for (RtlBridge* b : bridges()) b->close_trace();
 }
 
-StatsTable TwoNodeSystem::stats() const {
-  StatsTable t;
-  for (StageComponent* c : components_) c->collect_stats(t);
-  return t;
-}
+StatsTable TwoNodeSystem::stats() const { return fabric_.stats(); }
 
 }  // namespace ubsim

@@ -34,7 +34,7 @@ class TwoNodeSystem : public sc_core::sc_module {
   TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std::vector<HopSpec> hops, Workload app);
   const Route& route() const { return route_; }
   InitiatorApp& app() { return *app_; }
-  std::vector<StageComponent*> components() const { return components_; }
+  const std::vector<StageComponent*>& components() const { return fabric_.components(); }
   // Every verilated model: pipelines and context caches.
   std::vector<RtlBridge*> bridges() const;
   // The context caches of both nodes (empty with cache.enabled = false).
@@ -48,7 +48,6 @@ class TwoNodeSystem : public sc_core::sc_module {
   StageComponent* owner(const HopSpec& h);
   void build_node(Node& n, const char* tag);
   void build_caches(Node& n, const char* tag, NodeId id);
-  int attach(StageComponent* c);
 
   const Config cfg_;
   StageFabric fabric_;
@@ -56,7 +55,6 @@ class TwoNodeSystem : public sc_core::sc_module {
   std::unique_ptr<WireDirection> wire_ab_, wire_ba_;
   Route route_;
   std::unique_ptr<InitiatorApp> app_;
-  std::vector<StageComponent*> components_;
 };
 
 }  // namespace ubsim

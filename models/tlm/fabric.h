@@ -2,10 +2,14 @@
 // its next hop (address = fabric id). All time is spent inside components;
 // the fabric is only the wiring of the stage graph.
 #pragma once
+#include <vector>
+
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/multi_passthrough_initiator_socket.h>
 #include <tlm_utils/multi_passthrough_target_socket.h>
+
+#include "component.h"
 
 namespace ubsim {
 
@@ -18,6 +22,21 @@ class StageFabric : public sc_core::sc_module {
     from_components.register_nb_transport_fw(this, &StageFabric::route);
   }
 
+  // Connects a component both ways; returns its fabric id (its address).
+  int attach(StageComponent* c) {
+    c->fabric_id = static_cast<int>(components_.size());
+    components_.push_back(c);
+    c->out.bind(from_components);
+    to_components.bind(c->in);
+    return c->fabric_id;
+  }
+  const std::vector<StageComponent*>& components() const { return components_; }
+  StatsTable stats() const {
+    StatsTable t;
+    for (StageComponent* c : components_) c->collect_stats(t);
+    return t;
+  }
+
  private:
   tlm::tlm_sync_enum route(int /*from*/, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                            sc_core::sc_time& delay) {
@@ -25,6 +44,7 @@ class StageFabric : public sc_core::sc_module {
     sc_assert(target < to_components.size());
     return to_components[target]->nb_transport_fw(gp, phase, delay);
   }
+  std::vector<StageComponent*> components_;
 };
 
 }  // namespace ubsim

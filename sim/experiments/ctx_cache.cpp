@@ -93,20 +93,24 @@ CtxCachePoint run_ctx_cache_point(const Config& base, const std::string& path, u
   return p;
 }
 
-std::vector<CtxCachePoint> run_ctx_cache(const Config& cfg, const std::vector<std::string>& paths,
-                                         const std::vector<uint64_t>& endpoints) {
-  std::vector<CtxCachePoint> out;
+std::vector<json::Value> run_ctx_cache(const Config& cfg, const std::vector<std::string>& paths,
+                                       const std::vector<uint64_t>& endpoints) {
+  std::vector<json::Value> out;
   for (const auto& path : paths) {
-    const size_t first = out.size();
-    for (uint64_t n : endpoints) {
-      const auto rows = rows_in_child([&] { return std::vector<json::Value>{ctx_cache_row(run_ctx_cache_point(cfg, path, n))}; });
-      out.push_back(ctx_cache_point_of(rows.at(0)));
-    }
+    std::vector<json::Value> rows;
+    for (uint64_t n : endpoints)
+      for (auto& row : rows_in_child([&] { return std::vector<json::Value>{ctx_cache_row(run_ctx_cache_point(cfg, path, n))}; }))
+        rows.push_back(std::move(row));
     // extra latency over the smallest N of this path (both measured)
-    const auto base = std::min_element(out.begin() + static_cast<long>(first), out.end(),
-                                       [](const auto& a, const auto& b) { return a.endpoints < b.endpoints; });
-    const double base_mean = base->mean_ns;
-    for (size_t i = first; i < out.size(); ++i) out[i].extra_ns = out[i].mean_ns - base_mean;
+    const auto base = std::min_element(rows.begin(), rows.end(), [](const auto& a, const auto& b) {
+      return a.num("endpoints") < b.num("endpoints");
+    });
+    const double base_mean = base->num("latency_ns.mean");
+    for (auto& row : rows) {
+      for (auto& [k, v] : row.fields)
+        if (k == "extra_ns") v = json::Value::number(row.num("latency_ns.mean") - base_mean);
+      out.push_back(std::move(row));
+    }
   }
   return out;
 }
@@ -127,35 +131,11 @@ json::Value ctx_cache_row(const CtxCachePoint& p) {
       .add("refill_mean_ns", V::number(p.refill_mean_ns))
       .add("latency_ns", V::object().add("mean", V::number(p.mean_ns)).add("p99", V::number(p.p99_ns)))
       .add("refill_wait_ns", V::number(p.refill_wait_ns))
-      .add("extra_ns", V::number(p.extra_ns))
+      .add("extra_ns", V::number(0))   // set by run_ctx_cache
       .add("derived_refill_ns", V::number(p.derived_refill_ns))
       .add("warmup_ops", V::number(static_cast<double>(p.warmup_ops)))
       .add("warmup_capped", V::boolean(p.warmup_capped))
       .add("ops", V::number(static_cast<double>(p.ops)));
-}
-
-CtxCachePoint ctx_cache_point_of(const json::Value& row) {
-  CtxCachePoint p;
-  p.stack = row.str("stack");
-  p.path = row.str("path");
-  p.endpoints = static_cast<uint64_t>(row.num("endpoints"));
-  p.state_bytes = row.num("state_bytes");
-  p.entries_needed = static_cast<uint64_t>(row.num("entries_needed"));
-  p.entries = static_cast<uint64_t>(row.num("cache_entries"));
-  p.hit_rate = row.num("hit_rate");
-  p.refills_per_op = row.num("refills_per_op");
-  p.merges_per_op = row.num("merges_per_op");
-  p.evictions_per_op = row.num("evictions_per_op");
-  p.refill_mean_ns = row.num("refill_mean_ns");
-  p.mean_ns = row.num("latency_ns.mean");
-  p.p99_ns = row.num("latency_ns.p99");
-  p.refill_wait_ns = row.num("refill_wait_ns");
-  p.extra_ns = row.num("extra_ns");
-  p.derived_refill_ns = row.num("derived_refill_ns");
-  p.warmup_ops = static_cast<uint64_t>(row.num("warmup_ops"));
-  p.warmup_capped = row.flag("warmup_capped");
-  p.ops = static_cast<uint64_t>(row.num("ops"));
-  return p;
 }
 
 json::Value ctx_cache_bytes_row(const Config& cfg) {
@@ -205,7 +185,7 @@ ResultSet run(Config& cfg, const Options& o) {
   rs.rows.push_back(ctx_cache_bytes_row(cfg));
   for (uint64_t n : ns) rs.rows.push_back(ctx_cache_bytes_row_n(cfg, n));
   if (!o.flag("--bytes"))
-    for (const auto& p : run_ctx_cache(cfg, paths, ns)) rs.rows.push_back(ctx_cache_row(p));
+    for (auto& row : run_ctx_cache(cfg, paths, ns)) rs.rows.push_back(std::move(row));
   const StateBytes k = state_bytes(cfg, 1024, 1024);
   rs.notes = fmt::format(
       "byte model (derived): N = M = 1024: S_pair {} vs S_UB {} ({:.0f}x); a {} cache (cache.bytes) overflows\n"

@@ -38,18 +38,17 @@ struct CtxCachePoint {
   double refill_mean_ns = 0;       // one refill through the memory path
   double mean_ns = 0, p99_ns = 0;
   double refill_wait_ns = 0;       // itemized: waiting at ctx_gate, per read
-  double extra_ns = 0;             // mean - mean at the smallest N of the run (measured)
   double derived_refill_ns = 0;    // derived cost of one read's refills (one per end)
 };
 
 // One point (call in a child process: one SystemC elaboration).
 CtxCachePoint run_ctx_cache_point(const Config& cfg, const std::string& path, uint64_t endpoints);
-// Every path x N, each point in its own child process.
-std::vector<CtxCachePoint> run_ctx_cache(const Config& cfg, const std::vector<std::string>& paths,
-                                         const std::vector<uint64_t>& endpoints);
+// Every path x N, each point in its own child process: the result rows
+// (ctx_cache_row), with extra_ns over the smallest N of each path.
+std::vector<json::Value> run_ctx_cache(const Config& cfg, const std::vector<std::string>& paths,
+                                       const std::vector<uint64_t>& endpoints);
 
 json::Value ctx_cache_row(const CtxCachePoint& p);
-CtxCachePoint ctx_cache_point_of(const json::Value& row);
 // The byte model: S_pair and S_UB at N = M = 1024 and their ratio, and the
 // overflow points of a cache of cache.bytes (derived, no simulation).
 json::Value ctx_cache_bytes_row(const Config& cfg);

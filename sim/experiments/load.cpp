@@ -48,33 +48,17 @@ json::Value load_row(const LoadPoint& p) {
       .add("bottleneck_queue_mean", V::number(p.bottleneck_queue));
 }
 
-LoadPoint load_point_of(const json::Value& row) {
-  LoadPoint p;
-  p.path = row.str("path");
-  p.offered_per_us = row.num("offered_per_us");
-  p.achieved_per_us = row.num("achieved_per_us");
-  p.mean_ns = row.num("latency_ns.mean");
-  p.p50_ns = row.num("latency_ns.p50");
-  p.p99_ns = row.num("latency_ns.p99");
-  p.max_ns = row.num("latency_ns.max");
-  p.bottleneck = row.str("bottleneck");
-  p.bottleneck_queue = row.num("bottleneck_queue_mean");
-  return p;
-}
-
 namespace {
-LoadPoint point_in_child(const Config& cfg, const std::string& path, double rate_per_s) {
-  const auto rows = rows_in_child([&] { return std::vector<json::Value>{load_row(run_load_point(cfg, path, rate_per_s))}; });
-  return load_point_of(rows.at(0));
+json::Value point_in_child(const Config& cfg, const std::string& path, double rate_per_s) {
+  return rows_in_child([&] { return std::vector<json::Value>{load_row(run_load_point(cfg, path, rate_per_s))}; }).at(0);
 }
 }  // namespace
 
-std::vector<LoadPoint> run_load_sweep(const Config& cfg, const std::string& path,
-                                      const std::vector<double>& fractions, double& capacity_per_us) {
+std::vector<json::Value> run_load_sweep(const Config& cfg, const std::string& path,
+                                        const std::vector<double>& fractions, double& capacity_per_us) {
   // Arrivals every ~1 ps keep the send queue full: what completes is the capacity.
-  const LoadPoint saturated = point_in_child(cfg, path, 1e12);
-  capacity_per_us = saturated.achieved_per_us;
-  std::vector<LoadPoint> out;
+  capacity_per_us = point_in_child(cfg, path, 1e12).num("achieved_per_us");
+  std::vector<json::Value> out;
   for (double f : fractions) out.push_back(point_in_child(cfg, path, f * capacity_per_us * 1e6));
   return out;
 }
@@ -91,7 +75,7 @@ ResultSet run(Config& cfg, const Options& o) {
   ResultSet rs;
   for (const auto& path : paths) {
     double capacity = 0;
-    for (const auto& p : run_load_sweep(cfg, path, o.reals("--points"), capacity)) rs.rows.push_back(load_row(p));
+    for (auto& row : run_load_sweep(cfg, path, o.reals("--points"), capacity)) rs.rows.push_back(std::move(row));
     rs.notes += fmt::format("{}: measured capacity {:.3f} /us\n", path, capacity);
   }
   rs.notes += "open loop, Poisson arrivals; bottleneck = the component with the longest mean input queue.\n";

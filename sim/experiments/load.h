@@ -23,12 +23,12 @@ struct LoadPoint {
 
 // One open-loop run (call in a child process: one SystemC elaboration).
 LoadPoint run_load_point(const Config& cfg, const std::string& path, double rate_per_s);
-// Capacity, then the sweep, each point in its own child process. Throws
-// std::runtime_error with the child's message when a point fails.
-std::vector<LoadPoint> run_load_sweep(const Config& cfg, const std::string& path,
-                                      const std::vector<double>& fractions, double& capacity_per_us);
+// Capacity, then the sweep, each point in its own child process: the
+// result rows (load_row). Throws std::runtime_error with the child's
+// message when a point fails.
+std::vector<json::Value> run_load_sweep(const Config& cfg, const std::string& path,
+                                        const std::vector<double>& fractions, double& capacity_per_us);
 
 json::Value load_row(const LoadPoint& p);
-LoadPoint load_point_of(const json::Value& row);
 
 }  // namespace ubsim

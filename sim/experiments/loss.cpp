@@ -116,8 +116,8 @@ LossPoint run_loss_point(const Config& base, const std::string& mode, double los
   return p;
 }
 
-std::vector<LossPoint> run_loss(const Config& base, const LossOptions& o) {
-  std::vector<LossPoint> out;
+std::vector<json::Value> run_loss(const Config& base, const LossOptions& o) {
+  std::vector<json::Value> out;
   std::vector<int> windows = o.windows;
   if (windows.empty()) windows.push_back(static_cast<int>(base.value("sack.window")));
   for (const auto& mode : o.modes)
@@ -126,12 +126,11 @@ std::vector<LossPoint> run_loss(const Config& base, const LossOptions& o) {
       const bool first_of_mode = window == windows.front() && loss == o.losses.front();
       Config cfg = base;
       cfg.apply_set(fmt::format("sack.window={}", window));
-      const auto rows = rows_in_child([&] {
-        return std::vector<json::Value>{
-            loss_row(run_loss_point(cfg, mode, loss, o.drop_once, first_of_mode ? o.trace_prefix : ""))};
-      });
-      LossPoint p = loss_point_of(rows.at(0));
-      out.push_back(p);
+      for (auto& row : rows_in_child([&] {
+             return std::vector<json::Value>{
+                 loss_row(run_loss_point(cfg, mode, loss, o.drop_once, first_of_mode ? o.trace_prefix : ""))};
+           }))
+        out.push_back(std::move(row));
     }
   return out;
 }
@@ -164,33 +163,6 @@ json::Value loss_row(const LossPoint& p) {
       .add("failed", V::boolean(p.failed));
 }
 
-LossPoint loss_point_of(const json::Value& v) {
-  LossPoint p;
-  p.mode = v.str("mode");
-  p.loss = v.num("loss");
-  p.window = static_cast<int>(v.num("window"));
-  p.ack_loss = v.num("ack_loss");
-  p.messages = static_cast<uint64_t>(v.num("messages"));
-  p.delivered = static_cast<uint64_t>(v.num("delivered"));
-  p.goodput_gbps = v.num("goodput_gbps");
-  p.derived_goodput_gbps = v.num("derived_goodput_gbps");
-  p.line_gbps = v.num("line_gbps");
-  p.retransmitted_bytes = static_cast<uint64_t>(v.num("retransmitted_bytes"));
-  p.p50_ns = v.num("latency_ns.p50");
-  p.p99_ns = v.num("latency_ns.p99");
-  p.max_ns = v.num("latency_ns.max");
-  p.finish_ns = v.num("finish_ns");
-  p.complete_ns = v.num("all_deliverable_ns");
-  p.timeouts = static_cast<uint64_t>(v.num("timeouts"));
-  p.retransmits = static_cast<uint64_t>(v.num("retransmits"));
-  p.duplicates = static_cast<uint64_t>(v.num("duplicates_received"));
-  p.lost_packets = static_cast<uint64_t>(v.num("lost_packets"));
-  p.exactly_once = v.flag("exactly_once");
-  p.in_order = v.flag("in_order");
-  p.failed = v.flag("failed");
-  return p;
-}
-
 namespace {
 
 ResultSet run(Config& cfg, const Options& o) {
@@ -202,7 +174,7 @@ ResultSet run(Config& cfg, const Options& o) {
   for (uint64_t w : o.counts("--window")) lo.windows.push_back(static_cast<int>(w));
   for (uint64_t d : o.counts("--drop")) lo.drop_once.push_back(static_cast<uint32_t>(d));
   ResultSet rs;
-  std::vector<LossPoint> pts;
+  std::vector<json::Value> pts;
   if (o.flag("--worked-case")) {
     cfg.apply_set("loss.messages=8");
     cfg.apply_set("loss.message_bytes=4KiB");
@@ -227,13 +199,13 @@ ResultSet run(Config& cfg, const Options& o) {
     cfg.validate();
     pts = run_loss(cfg, lo);
   }
-  for (const auto& p : pts) rs.rows.push_back(loss_row(p));
+  rs.rows = pts;
   rs.notes += fmt::format(
       "{} messages of {:.0f} B, A -> B over {:.0f} Gbit/s, {:.0f} ns propagation; RTO {:.0f} ns (x{:.0f} per retry).\n"
       "goodput in Gbit/s (payload delivered in order / time from the first message taken to the last delivery);\n"
       "all_deliverable = every PSN has reached the receiver, finish = the last in-order delivery (ns from the first\n"
       "message taken); derived: SACK (1-p) x line, GoBackN (1-p)/(1+p*W) x line with W packets in flight per RTT.\n",
-      pts.empty() ? 0 : pts.front().messages, cfg.value("loss.message_bytes"), cfg.value("wire.rate") * 8 / 1e9,
+      cfg.count("loss.messages"), cfg.value("loss.message_bytes"), cfg.value("wire.rate") * 8 / 1e9,
       cfg.value("loss.wire_latency") / 1e6, cfg.value("sack.rto") / 1e6, cfg.value("sack.rto_backoff"));
   return rs;
 }

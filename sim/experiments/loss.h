@@ -38,11 +38,13 @@ struct LossOptions {
   std::string trace_prefix;          // FSTs: PREFIX.<mode>.{sack_tx,sack_rx}.fst (first point of each mode)
 };
 
+// One point (call in a child process: one SystemC elaboration).
 LossPoint run_loss_point(const Config& cfg, const std::string& mode, double loss,
                          const std::vector<uint32_t>& drop_once, const std::string& trace_prefix = "");
-std::vector<LossPoint> run_loss(const Config& cfg, const LossOptions& o);
+// Every mode x window x loss, each point in its own child process: the
+// result rows (loss_row).
+std::vector<json::Value> run_loss(const Config& cfg, const LossOptions& o);
 
 json::Value loss_row(const LossPoint& p);
-LossPoint loss_point_of(const json::Value& row);
 
 }  // namespace ubsim
