@@ -90,15 +90,23 @@ TEST_CASE("sweep: emitted jobs, run elsewhere and merged, give the same bytes", 
 
 TEST_CASE("sweep: a failed point is reported and the others are kept", "[sweep]") {
   const fs::path dir = fresh("c");
-  // 200 cycles passes the key's range but not the RTL's build maximum: that point fails at run time
-  const Run r = sh(kBin + " sweep latency --out " + dir.string() + " --grid pipeline.ub_load=8,200 -- --path ub-load --ops 50");
+  // the second point would run for minutes: the per-point timeout stops it at run time
+  const Run r = sh(kBin + " sweep latency --timeout 2 --out " + dir.string() +
+                   " --grid workload.ops=50,500000000 -- --path ub-load");
   INFO(r.out);
   CHECK(r.status == 3);
-  CHECK(r.out.find("point failed: pipeline.ub_load=200: ") != std::string::npos);
-  CHECK(r.out.find("above the build maximum") != std::string::npos);
+  CHECK(r.out.find("point failed: workload.ops=500000000: ") != std::string::npos);
+  CHECK(r.out.find("--timeout of 2 s") != std::string::npos);
   const std::string csv = slurp(dir / "sweep.csv");
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 2);   // header + the good point
   CHECK(slurp(dir / "sweep.json").find("\"status\": \"failed\"") != std::string::npos);
+  // a configuration the RTL cannot take (200 cycles: above the build maximum)
+  // is bad input found before any point runs: exit 2, nothing written
+  const fs::path bad = fresh("c2");
+  const Run b = sh(kBin + " sweep latency --out " + bad.string() + " --grid pipeline.ub_load=8,200 -- --path ub-load --ops 50");
+  CHECK(b.status == 2);
+  CHECK(b.out.find("above the build maximum") != std::string::npos);
+  CHECK_FALSE(fs::exists(bad));
 }
 
 TEST_CASE("sweep: a bad grid fails before any point runs, in one line, exit 2", "[sweep]") {
@@ -260,4 +268,65 @@ TEST_CASE("sweep --area: a variant's area columns beside its measured figures", 
   REQUIRE(sh("bash " + (b / "jobs.txt").string()).status == 0);
   REQUIRE(sh(kBin + " sweep --merge " + b.string()).status == 0);
   CHECK(slurp(b / "sweep.csv") == csv);
+}
+
+TEST_CASE("sweep: a point's id covers the configuration files: an edit runs the points again", "[sweep]") {
+  const fs::path dir = fresh("ident"), cfg = fs::temp_directory_path() / "ubsim_sweep_ident.toml";
+  std::ofstream(cfg) << "[wire]\nlatency = \"100ns\"\n";
+  const std::string cmd = kBin + " sweep latency -j 2 --out " + dir.string() +
+                          " --grid clock=322MHz,400MHz -- --path ub-load --ops 200 --config " + cfg.string();
+  Run r = sh(cmd);
+  REQUIRE(r.status == 0);
+  const std::string before = slurp(dir / "sweep.csv");
+  r = sh(cmd);
+  CHECK(r.out.find("2 points: 2 reused, 0 run") != std::string::npos);
+  std::ofstream(cfg) << "[wire]\nlatency = \"600ns\"\n";   // same command, new figures
+  r = sh(cmd);
+  INFO(r.out);
+  CHECK(r.out.find("2 points: 0 reused, 2 run") != std::string::npos);
+  CHECK(slurp(dir / "sweep.csv") != before);
+}
+
+TEST_CASE("sweep: a damaged point is named and run again; --merge refuses it", "[sweep]") {
+  const fs::path dir = fresh("damaged");
+  const std::string cmd = kBin + " sweep latency -j 2 --out " + dir.string() +
+                          " --grid clock=322MHz,400MHz -- --path ub-load --ops 200";
+  REQUIRE(sh(cmd).status == 0);
+  const std::string good = slurp(dir / "sweep.json");
+  fs::path point;
+  for (const auto& e : fs::directory_iterator(dir / "points"))
+    if (e.path().extension() == ".json") point = e.path();
+  // a hand edit that is still valid JSON
+  std::string text = slurp(point);
+  text.replace(text.find("\"mean\": ") + 8, 1, "9");
+  std::ofstream(point) << text;
+  const Run m = sh(kBin + " sweep --merge " + dir.string());
+  CHECK(m.status == 2);
+  CHECK(m.out.find("does not match its checksum") != std::string::npos);
+  CHECK(std::count(m.out.begin(), m.out.end(), '\n') == 1);
+  const Run r = sh(cmd);
+  INFO(r.out);
+  CHECK(r.out.find(point.stem().string()) != std::string::npos);   // named
+  CHECK(r.out.find("running it again") != std::string::npos);
+  CHECK(r.out.find("2 points: 1 reused, 1 run") != std::string::npos);
+  CHECK(slurp(dir / "sweep.json") == good);
+  // half-written (no checksum yet): run again too
+  fs::remove(point.string() + ".sum");
+  CHECK(sh(cmd).out.find("2 points: 1 reused, 1 run") != std::string::npos);
+}
+
+TEST_CASE("sweep: kill -9 mid-sweep, rerun at once: the same sweep.json as an uninterrupted run", "[sweep]") {
+  const fs::path a = fresh("kill_a"), b = fresh("kill_b");
+  const std::string grid = " --grid wire.latency=100ns..400ns:100ns --grid clock=322MHz,400MHz -- --path ub-load --ops 30000";
+  REQUIRE(sh(kBin + " sweep latency -j 2 --out " + a.string() + grid).status == 0);
+  // started in the background, killed while points run, rerun at once
+  sh("(" + kBin + " sweep latency -j 2 --out " + b.string() + grid + " > /dev/null 2>&1 & p=$!; sleep 1.5; kill -9 $p)");
+  const Run r = sh(kBin + " sweep latency -j 2 --out " + b.string() + grid);
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  CHECK(slurp(b / "sweep.json") == slurp(a / "sweep.json"));
+  CHECK(slurp(b / "sweep.csv") == slurp(a / "sweep.csv"));
+  // nothing half-written stays behind
+  for (const auto& e : fs::directory_iterator(b / "points"))
+    CHECK(e.path().filename().string().find(".partial-") == std::string::npos);
 }

@@ -70,7 +70,7 @@ void InitiatorApp::on_arrival() {
     backlog_.push_back(now_fs());
     backlog_max_ = std::max(backlog_max_, backlog_.size());
   }
-  if (arrived_ < ops_) arrival_event_.notify(sc_time(static_cast<double>(next_gap_fs()), SC_FS));
+  if (arrived_ < ops_) arrival_event_.notify(delay_fs(next_gap_fs()));
 }
 
 void InitiatorApp::issue(Request& r, uint64_t arrived_fs) {

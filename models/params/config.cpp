@@ -1,7 +1,11 @@
 #include "config.h"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 
 #include <fmt/format.h>
 #include <toml++/toml.h>
@@ -32,16 +36,17 @@ Config::Config() {
   }
 }
 
-void Config::set_number(const ParamDef& def, double v, const std::string& source, const std::string& shown) {
-  if (v > def.max && !def.max_is.empty())
+void Config::set_number(const ParamDef& def, const Decimal& v, const std::string& source, const std::string& shown) {
+  const long double x = v.to_long_double();
+  if (x > static_cast<long double>(def.max) && !def.max_is.empty())
     throw ConfigError(source, def.key,
                       fmt::format("{} is above the build maximum of {} ({})", shown,
                                   format_value(def.unit, def.max), def.max_is));
-  if (def.power_of_two && v >= 1 && (static_cast<uint64_t>(v) & (static_cast<uint64_t>(v) - 1)) != 0)
+  if (def.power_of_two && x >= 1 && v.fits_u64() && (v.to_u64() & (v.to_u64() - 1)) != 0)
     throw ConfigError(source, def.key, fmt::format("{} is not a power of two", shown));
-  if (v < def.min || v > def.max) {
+  if (x < static_cast<long double>(def.min) || x > static_cast<long double>(def.max)) {
     std::string why;
-    if (def.unit == Unit::Time && v < 0) why = "a negative latency is not allowed (0 drops the stage)";
+    if (def.unit == Unit::Time && v.negative()) why = "a negative latency is not allowed (0 drops the stage)";
     else if (def.key == "clock") why = "the clock must be above 0";
     else
       why = fmt::format("allowed range is {} .. {}", format_value(def.unit, def.min),
@@ -49,14 +54,15 @@ void Config::set_number(const ParamDef& def, double v, const std::string& source
     throw ConfigError(source, def.key, fmt::format("{} is out of range: {}", shown, why));
   }
   Entry& e = entries_[def.key];
-  e.value = v;
+  e.exact = v;
+  e.value = v.to_double();
   e.source = source;
 }
 
 void Config::set_text(const ParamDef& def, const std::string& text, const std::string& source) {
   const Parsed p = parse_value(def.unit, text);
   if (!p.error.empty()) throw ConfigError(source, def.key, p.error);
-  set_number(def, p.value, source, text);
+  set_number(def, p.exact, source, text);
 }
 
 void Config::set_route(const ParamDef& def, const std::vector<std::string>& hops, const std::string& source) {
@@ -101,6 +107,10 @@ void flatten(const toml::table& t, const std::string& prefix,
 }  // namespace
 
 void Config::load_file(const std::string& path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0)
+    throw ConfigError(path, "", fmt::format("cannot read the file: {}", std::strerror(errno)));
+  if (!S_ISREG(st.st_mode)) throw ConfigError(path, "", "not a regular file (a TOML configuration file is expected)");
   toml::table root;
   try {
     root = toml::parse_file(path);
@@ -131,10 +141,11 @@ void Config::load_file(const std::string& path) {
       if (def->unit != Unit::Bool)
         throw ConfigError(path, key, fmt::format("expected a {} such as {}, got a bool", unit_name(def->unit),
                                                  unit_example(def->unit)));
-      set_number(*def, *node->value<bool>() ? 1 : 0, path, *node->value<bool>() ? "true" : "false");
+      set_number(*def, Decimal::of(*node->value<bool>() ? 1 : 0), path, *node->value<bool>() ? "true" : "false");
     } else if (node->is_integer() || node->is_floating_point()) {
-      const double v = *node->value<double>();
-      const std::string shown = fmt::format("{:g}", v);
+      // integers exactly (64 bits); a float as the shortest text that reads back as it
+      const std::string shown = node->is_integer() ? std::to_string(*node->value_exact<int64_t>())
+                                                   : fmt::format("{}", *node->value_exact<double>());
       if (def->unit == Unit::Time || def->unit == Unit::Frequency || def->unit == Unit::Rate ||
           def->unit == Unit::OpRate)
         throw ConfigError(path, key, fmt::format("{} has no unit (write it as a string such as {})", shown,
@@ -154,8 +165,15 @@ const Config::Entry& Config::entry(const std::string& key) const {
 }
 
 double Config::value(const std::string& key) const { return entry(key).value; }
-uint64_t Config::fs(const std::string& key) const { return static_cast<uint64_t>(entry(key).value); }
-uint64_t Config::count(const std::string& key) const { return static_cast<uint64_t>(entry(key).value); }
+const Decimal& Config::exact(const std::string& key) const { return entry(key).exact; }
+uint64_t Config::fs(const std::string& key) const {
+  const Decimal& d = entry(key).exact;
+  return d.fits_u64() ? d.to_u64() : 0;
+}
+uint64_t Config::count(const std::string& key) const {
+  const Decimal& d = entry(key).exact;
+  return d.fits_u64() ? d.to_u64() : 0;
+}
 bool Config::flag(const std::string& key) const { return entry(key).value != 0; }
 uint64_t Config::clock_period_fs() const { return static_cast<uint64_t>(std::llround(1e15 / value("clock"))); }
 const std::string& Config::source(const std::string& key) const { return entry(key).source; }
@@ -174,7 +192,7 @@ std::vector<HopSpec> Config::route(const std::string& path, const std::string& v
 std::map<std::string, std::string> Config::resolved() const {
   std::map<std::string, std::string> out;
   for (const ParamDef& def : param_table())
-    if (def.unit != Unit::Routes) out[def.key] = format_value(def.unit, entries_.at(def.key).value);
+    if (def.unit != Unit::Routes) out[def.key] = format_value(def.unit, entries_.at(def.key).exact);
   return out;
 }
 
@@ -183,6 +201,49 @@ std::map<std::string, std::vector<std::string>> Config::resolved_routes() const 
   for (const ParamDef& def : param_table())
     if (def.unit == Unit::Routes) out[def.key] = entries_.at(def.key).route;
   return out;
+}
+
+// A route is a request's way from the initiator and back: every stage runs
+// on the node the request is on (a wire stage carries it to the other), it
+// crosses the wire, ends on node A where the application completes it, uses
+// one stack's pipelines, and passes each RTL pipeline at most once (the
+// pipeline knows a request by its id while it is inside).
+void Config::check_route(const std::string& key, const std::vector<std::string>& texts) const {
+  NodeId at = NodeId::A;
+  int crossings = 0;
+  bool ub = false, nic = false;
+  std::vector<std::string> pipelines;
+  for (const auto& text : texts) {
+    HopSpec h;
+    std::string error;
+    parse_hop(text, h, error);
+    const OpInfo& info = op_info(h.op);
+    auto fail = [&](const std::string& why) { throw ConfigError(source(key), key, "stage '" + text + "': " + why); };
+    if (h.node != at)
+      fail(fmt::format("runs on node {} while the request is on node {} (a wire stage carries it across)",
+                       h.node == NodeId::A ? "A" : "B", at == NodeId::A ? "A" : "B"));
+    if (info.owner == ComponentKind::Wire) {
+      at = at == NodeId::A ? NodeId::B : NodeId::A;
+      ++crossings;
+    }
+    if (info.owner == ComponentKind::Ub) ub = true;
+    if (info.owner == ComponentKind::Nic) nic = true;
+    if (info.in_cycles) {
+      // the pipeline component: node and direction (ub.tx and ub.load_tx share the send pipeline)
+      const bool tx = h.op == Op::UbTx || h.op == Op::UbLoadTx || h.op == Op::NicTx;
+      const std::string pipe = fmt::format("{}:{}.{}", h.node == NodeId::A ? "A" : "B",
+                                           info.owner == ComponentKind::Ub ? "ub" : "nic", tx ? "tx" : "rx");
+      if (std::find(pipelines.begin(), pipelines.end(), pipe) != pipelines.end())
+        fail("passes the " + pipe + " pipeline a second time (a route uses each RTL pipeline once)");
+      pipelines.push_back(pipe);
+    }
+  }
+  if (crossings == 0)
+    throw ConfigError(source(key), key, "the route never crosses the wire (a remote access goes A -> B -> A)");
+  if (at != NodeId::A)
+    throw ConfigError(source(key), key, "the route ends on node B: a request completes at the initiator (node A)");
+  if (ub && nic)
+    throw ConfigError(source(key), key, "the route mixes the UB controller's and the PCIe NIC's pipelines");
 }
 
 void Config::validate() const {
@@ -213,9 +274,16 @@ void Config::validate() const {
   check("pipeline.ub_async", lim.ub_tx_min_async, lim.rx_min, "UB send pipeline's");
   check("pipeline.ub_load", lim.ub_tx_min_load, lim.rx_min, "UB Load/Store route's");
   check("pipeline.pcie_nic", lim.roce_tx_min, lim.rx_min, "NIC send pipeline's");
-  if (value("loss.message_bytes") > value("transport.mtu"))
-    throw ConfigError(source("loss.message_bytes"), "loss.message_bytes",
-                      "larger than transport.mtu: one message is one packet in this model");
+  // Context caches: a UB lookup of the async path needs two records (Jetty
+  // and TP channel) on chip at once
+  if (count("cache.ub_entries") < 2)
+    throw ConfigError(source("cache.ub_entries"), "cache.ub_entries",
+                      "a UB lookup needs two records at once (Jetty and TP channel): at least 2 entries");
+  if (count("workload.warmup") >= count("workload.ops"))
+    throw ConfigError(source("workload.warmup"), "workload.warmup",
+                      fmt::format("{} warm-up requests leave none of the {} (workload.ops) to measure",
+                                  count("workload.warmup"), count("workload.ops")));
+  for (const auto& [key, hops] : resolved_routes()) check_route(key, hops);
   // Context caches: a set count that is a power of two; at least 2 ways (a
   // lookup may need 2 records).
   for (const char* stack : {"ub", "roce"}) {

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "decimal.h"
 #include "params.h"
 #include "stage.h"
 
@@ -33,8 +34,9 @@ class Config {
   // Values in the key's base unit (fs, Hz, bytes/s, ops/s, bytes, cycles,
   // counts, ratios, 0/1).
   double value(const std::string& key) const;
-  uint64_t fs(const std::string& key) const;        // a time, in fs
-  uint64_t count(const std::string& key) const;     // a whole number (count, cycles, bytes)
+  const Decimal& exact(const std::string& key) const;
+  uint64_t fs(const std::string& key) const;        // a time, in fs (exact)
+  uint64_t count(const std::string& key) const;     // a whole number (count, cycles, bytes; exact)
   bool flag(const std::string& key) const;
   uint64_t clock_period_fs() const;
   const std::string& source(const std::string& key) const;
@@ -49,14 +51,16 @@ class Config {
 
  private:
   struct Entry {
-    double value = 0;
+    Decimal exact;                    // the value as written, in the unit's base
+    double value = 0;                 // the same as a double
     std::vector<std::string> route;   // Unit::Routes only
     std::string source = "default";
   };
   const Entry& entry(const std::string& key) const;
   void set_text(const ParamDef& def, const std::string& text, const std::string& source);
-  void set_number(const ParamDef& def, double v, const std::string& source, const std::string& shown);
+  void set_number(const ParamDef& def, const Decimal& v, const std::string& source, const std::string& shown);
   void set_route(const ParamDef& def, const std::vector<std::string>& hops, const std::string& source);
+  void check_route(const std::string& key, const std::vector<std::string>& hops) const;
   std::map<std::string, Entry> entries_;
 };
 

@@ -75,7 +75,7 @@ const std::vector<ParamDef>& param_table() {
       {"sack.rto_backoff", Unit::Ratio, "2", 1, 8, "loss", "timeout multiplier per retry (the engine shifts: 1, 2, 4 or 8)", "", true},
       {"sack.max_retries", Unit::Count, "7", 0, 15, "loss", "retries before the request fails (the engine's 4-bit retry counter)"},
       {"sack.fast_retransmit", Unit::Bool, "true", 0, 1, "loss", "resend a hole as soon as a SACK reports it"},
-      {"seed", Unit::Count, "1", 0, 1.8e19, "all", "random seed of every stochastic model"},
+      {"seed", Unit::Count, "1", 0, 18446744073709551615.0, "all", "random seed of every stochastic model (64 bits)"},
       {"path.pcie-nic.read", Unit::Routes, "(built in)", 0, 0, "latency", "stages of a read on the PCIe-NIC path, in order (NODE:op[|label])"},
       {"path.pcie-nic.write", Unit::Routes, "(built in)", 0, 0, "latency", "stages of a write on the PCIe-NIC path"},
       {"path.ub-async.read", Unit::Routes, "(built in)", 0, 0, "latency", "stages of a read on the UB async path"},

@@ -1,8 +1,6 @@
 #include "units.h"
 
 #include <cctype>
-#include <cmath>
-#include <cstdlib>
 #include <utility>
 #include <vector>
 
@@ -44,20 +42,21 @@ const char* unit_example(Unit u) {
 
 namespace {
 
-using Suffixes = std::vector<std::pair<const char*, double>>;
+// Each suffix with its scale to the base unit, as an exact decimal text.
+using Suffixes = std::vector<std::pair<const char*, const char*>>;
 
 const Suffixes& suffixes(Unit u) {
-  static const Suffixes time = {{"fs", 1}, {"ps", 1e3}, {"ns", 1e6}, {"us", 1e9}, {"ms", 1e12}, {"s", 1e15}};
-  static const Suffixes freq = {{"Hz", 1}, {"kHz", 1e3}, {"MHz", 1e6}, {"GHz", 1e9}};
-  static const Suffixes rate = {{"bit/s", 1.0 / 8}, {"kbit/s", 1e3 / 8}, {"Mbit/s", 1e6 / 8},
-                                {"Gbit/s", 1e9 / 8}, {"Tbit/s", 1e12 / 8}, {"Gb/s", 1e9 / 8},
-                                {"B/s", 1}, {"kB/s", 1e3}, {"MB/s", 1e6}, {"GB/s", 1e9},
-                                {"TB/s", 1e12}};
-  static const Suffixes op_rate = {{"ops/s", 1}, {"/s", 1}, {"kops/s", 1e3}, {"Mops/s", 1e6},
-                                   {"Gops/s", 1e9}, {"/us", 1e6}, {"/ns", 1e9}};
-  static const Suffixes bytes = {{"", 1}, {"B", 1}, {"kB", 1e3}, {"KiB", 1024}, {"MB", 1e6}, {"MiB", 1048576}};
-  static const Suffixes cycles = {{"", 1}, {"cycles", 1}, {"cyc", 1}};
-  static const Suffixes plain = {{"", 1}};
+  static const Suffixes time = {{"fs", "1"}, {"ps", "1e3"}, {"ns", "1e6"}, {"us", "1e9"}, {"ms", "1e12"}, {"s", "1e15"}};
+  static const Suffixes freq = {{"Hz", "1"}, {"kHz", "1e3"}, {"MHz", "1e6"}, {"GHz", "1e9"}};
+  static const Suffixes rate = {{"bit/s", "0.125"}, {"kbit/s", "125"}, {"Mbit/s", "125e3"}, {"Gbit/s", "125e6"},
+                                {"Tbit/s", "125e9"}, {"Gb/s", "125e6"}, {"B/s", "1"}, {"kB/s", "1e3"},
+                                {"MB/s", "1e6"}, {"GB/s", "1e9"}, {"TB/s", "1e12"}};
+  static const Suffixes op_rate = {{"ops/s", "1"}, {"/s", "1"}, {"kops/s", "1e3"}, {"Mops/s", "1e6"},
+                                   {"Gops/s", "1e9"}, {"/us", "1e6"}, {"/ns", "1e9"}};
+  static const Suffixes bytes = {{"", "1"}, {"B", "1"}, {"kB", "1e3"}, {"KiB", "1024"}, {"MB", "1e6"},
+                                 {"MiB", "1048576"}, {"GB", "1e9"}, {"GiB", "1073741824"}};
+  static const Suffixes cycles = {{"", "1"}, {"cycles", "1"}, {"cyc", "1"}};
+  static const Suffixes plain = {{"", "1"}};
   switch (u) {
     case Unit::Time: return time;
     case Unit::Frequency: return freq;
@@ -69,46 +68,67 @@ const Suffixes& suffixes(Unit u) {
   }
 }
 
+Decimal dec(const char* text) {
+  std::string rest;
+  return *Decimal::parse_prefix(text, rest);
+}
+
 bool integral_unit(Unit u) { return u == Unit::Cycles || u == Unit::Count || u == Unit::Bytes; }
+
+std::string trim(const std::string& s) {
+  size_t a = 0, b = s.size();
+  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
+  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
+  return s.substr(a, b - a);
+}
 
 }  // namespace
 
 Parsed parse_value(Unit unit, const std::string& raw) {
   Parsed out;
-  std::string text;
-  for (char c : raw)
-    if (!std::isspace(static_cast<unsigned char>(c))) text += c;
+  const std::string text = trim(raw);
   if (unit == Unit::Bool) {
-    if (text == "true") out.value = 1;
-    else if (text == "false") out.value = 0;
+    if (text == "true") out.exact = Decimal::of(1);
+    else if (text == "false") out.exact = Decimal::of(0);
     else out.error = fmt::format("'{}' is not a bool (expected true or false)", raw);
+    out.value = out.exact.to_double();
     return out;
   }
   if (text.empty()) {
     out.error = fmt::format("empty value (expected a {} such as {})", unit_name(unit), unit_example(unit));
     return out;
   }
-  const char* begin = text.c_str();
-  char* end = nullptr;
-  const double number = std::strtod(begin, &end);
-  if (end == begin || !std::isfinite(number)) {
-    out.error = fmt::format("'{}' is not a {} (expected e.g. {})", raw, unit_name(unit), unit_example(unit));
+  std::string suffix;
+  const auto number = Decimal::parse_prefix(text, suffix);
+  const bool inner_space = text.find_first_of(" \t") != std::string::npos;
+  if (!number || inner_space || (!suffix.empty() && (std::isdigit(static_cast<unsigned char>(suffix[0])) ||
+                                                     suffix[0] == 'x' || suffix[0] == 'X' || suffix[0] == '.'))) {
+    out.error = fmt::format("'{}' is not a {} (a decimal number and a unit, no spaces inside, e.g. {})", raw,
+                            unit_name(unit), unit_example(unit));
     return out;
   }
-  const std::string suffix(end);
   for (const auto& [name, scale] : suffixes(unit)) {
-    if (suffix == name) {
-      out.value = number * scale;
-      if (integral_unit(unit) && std::fabs(out.value - std::round(out.value)) > 1e-9)
-        out.error = fmt::format("'{}' is not a whole number of {}", raw, unit_name(unit));
+    if (suffix != name) continue;
+    const auto v = number->times(dec(scale));
+    if (!v) {
+      out.error = fmt::format("'{}' is out of range (too many digits or too large an exponent)", raw);
       return out;
     }
+    out.exact = *v;
+    out.value = v->to_double();
+    if (integral_unit(unit) && !v->is_integer())
+      out.error = fmt::format("'{}' is not a whole number of {}", raw, unit_name(unit));
+    else if (integral_unit(unit) && !v->negative() && !v->fits_u64())
+      out.error = fmt::format("'{}' does not fit 64 bits", raw);
+    else if (unit == Unit::Time && !v->is_integer())
+      out.error = fmt::format("'{}' is finer than the simulator's time resolution of 1 fs", raw);
+    return out;
   }
   if (suffix.empty())
     out.error = fmt::format("'{}' has no unit (expected a {} such as {})", raw, unit_name(unit), unit_example(unit));
   else
-    out.error = fmt::format("unknown unit '{}' in '{}' (expected a {} such as {})", suffix, raw,
-                            unit_name(unit), unit_example(unit));
+    out.error = fmt::format("unknown unit '{}' in '{}' (expected a {} such as {})", suffix, raw, unit_name(unit),
+                            unit_example(unit));
   return out;
 }
 
@@ -123,22 +143,30 @@ std::vector<std::string> split_list(const std::string& text) {
   }
 }
 
-std::string format_value(Unit unit, double v) {
-  auto g = [](double x) { return fmt::format("{:.6g}", x); };
+std::string format_value(Unit unit, const Decimal& v) {
   switch (unit) {
-    case Unit::Time:
-      if (v == 0) return "0ns";
-      if (std::fabs(v) >= 1e12) return g(v / 1e12) + "ms";
-      if (std::fabs(v) >= 1e9) return g(v / 1e9) + "us";
-      if (std::fabs(v) >= 1e6) return g(v / 1e6) + "ns";
-      return g(v / 1e3) + "ps";
-    case Unit::Frequency: return g(v / 1e6) + "MHz";
-    case Unit::Rate: return g(v * 8 / 1e9) + "Gbit/s";
-    case Unit::OpRate: return g(v / 1e6) + "Mops/s";
-    case Unit::Bytes: return fmt::format("{:.0f}B", v);
-    case Unit::Bool: return v != 0 ? "true" : "false";
-    default: return g(v);
+    case Unit::Time: {
+      if (v.compare(Decimal()) == 0) return "0ns";
+      const Decimal mag = v.negative() ? *v.times(dec("-1")) : v;
+      if (mag.compare(dec("1e12")) >= 0) return v.text(12) + "ms";
+      if (mag.compare(dec("1e9")) >= 0) return v.text(9) + "us";
+      if (mag.compare(dec("1e6")) >= 0) return v.text(6) + "ns";
+      return v.text(3) + "ps";
+    }
+    case Unit::Frequency: return v.text(6) + "MHz";
+    case Unit::Rate: return v.times(dec("8"))->text(9) + "Gbit/s";
+    case Unit::OpRate: return v.text(6) + "Mops/s";
+    case Unit::Bytes: return v.text() + "B";
+    case Unit::Bool: return v.compare(Decimal()) != 0 ? "true" : "false";
+    default: return v.text();
   }
+}
+
+std::string format_value(Unit unit, double value) {
+  // the top of a 64-bit range reads as what it is, not as 2^64 (its double)
+  if ((unit == Unit::Count || unit == Unit::Bytes || unit == Unit::Cycles) && value >= 18446744073709551615.0)
+    return "18446744073709551615" + std::string(unit == Unit::Bytes ? "B" : "");
+  return format_value(unit, Decimal::of_double(value));
 }
 
 }  // namespace ubsim

@@ -4,6 +4,8 @@
 // application, or a context refill) and a Packet (transport layer).
 #pragma once
 #include <cstdint>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include <systemc>
@@ -80,9 +82,28 @@ inline uint64_t now_fs() {
   return static_cast<uint64_t>(sc_core::sc_time_stamp().value());   // resolution is 1 fs
 }
 
+// Simulated time is a 64-bit count of fs (about 5.1 hours): a delay that
+// would reach past its end is an error, never a silent wrap. Experiments
+// refuse configurations whose estimated span comes near it (exit 2); this
+// guard catches what an estimate missed (exit 3).
+class HorizonError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+inline constexpr uint64_t kHorizonFs = UINT64_MAX;
+
+// A delay of d fs from now (exact: no rounding through a double).
+inline sc_core::sc_time delay_fs(uint64_t d) {
+  const uint64_t now = now_fs();
+  if (d > kHorizonFs - now)
+    throw HorizonError("simulated time would pass the simulator's horizon of 2^64 fs (18446.7 s) at " +
+                       std::to_string(static_cast<double>(now) / 1e15) + " s; reduce the run (ops, latencies)");
+  return sc_core::sc_time::from_value(d);
+}
+
 inline sc_core::sc_time fs_from_now(uint64_t at_fs) {
   const uint64_t now = now_fs();
-  return sc_core::sc_time(static_cast<double>(at_fs > now ? at_fs - now : 0), sc_core::SC_FS);
+  return delay_fs(at_fs > now ? at_fs - now : 0);
 }
 
 }  // namespace ubsim

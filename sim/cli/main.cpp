@@ -47,6 +47,8 @@ std::vector<OptionSpec> sweep_options() {
           opt_flag("--emit-jobs", "write DIR/jobs.txt (one shell command per missing point, for GNU parallel or a\n"
                                   "Slurm array) and print the merge command"),
           opt_text("--merge", "DIR", "", "merge the finished points of DIR (after running jobs.txt)"),
+          opt_count("--timeout", "SECONDS", 0, 1000000, "3600",
+                    "a point running longer is stopped and counted as failed (0: no limit)"),
           opt_text("--area", "BLOCKS", "",
                    "also synthesize BLOCKS (see ubsim help area, or all) once per variant with yosys;\n"
                    "their cells, logic/FF/latch/memory bits become columns area.<block>.<figure>")};
@@ -137,7 +139,7 @@ int cmd_experiment(const Experiment& e, const std::vector<std::string>& args) {
     return 0;
   }
   const ResultSet rs = e.run(cfg, p.options);
-  emit(e, cfg, rs, p.format, p.out_dir);
+  emit(e, cfg, rs, p.format, p.out_dir, p.point);
   return 0;
 }
 
@@ -236,13 +238,13 @@ int cmd_sweep(const std::vector<std::string>& args) {
       std::cout << emit_jobs(plan);
       return 0;
     }
-    const SweepRun run = run_points(plan, static_cast<int>(o.count("-j")));
+    const SweepRun run = run_points(plan, static_cast<int>(o.count("-j")), static_cast<double>(o.count("--timeout")));
     std::fprintf(stderr, "sweep: %zu points: %zu reused, %zu run, %zu failed\n", run.total, run.reused, run.ran,
                  run.failed);
     if (!plan.area_jobs.empty())
       std::fprintf(stderr, "sweep: (of which %zu area jobs, one per variant)\n", plan.area_jobs.size());
   }
-  const auto failures = merge_points(plan);
+  const auto failures = merge_points(plan, o.given("--merge"));
   for (const auto& f : failures) std::fprintf(stderr, "sweep: point failed: %s\n", f.c_str());
   std::fprintf(stderr, "ubsim: wrote %s/{sweep.csv,sweep.json,plan.json,points/}\n", plan.dir.c_str());
   if (!plan.metric.empty() && !plan.x_key.empty()) {

@@ -1,7 +1,12 @@
 #include "output.h"
 
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "args.h"
+#include "file_util.h"
 #include "json.h"
 #include "subprocess.h"
 #include "ubsim_build_info.h"
@@ -37,7 +43,7 @@ std::string document(const std::string& experiment, const Config& cfg, const std
          ",\n\"provenance\": " +
          json::object({{"git", json::str(build_info::kGitHash)},
                        {"variant", json::str(build_info::kVariant)},
-                       {"seed", json::num(cfg.value("seed"))}}) +
+                       {"seed", cfg.exact("seed").text()}}) +
          ",\n\"results\": " + json::array(results, true) + "}\n";
 }
 
@@ -204,42 +210,147 @@ std::string csv_text(const ResultSet& rs) {
   return out;
 }
 
-void write_outputs(const std::string& dir, const std::map<std::string, std::string>& files) {
-  const fs::path target(dir);
-  const fs::path staging = target.string() + ".partial";
+namespace {
+
+bool writable_dir(const fs::path& p) {
   std::error_code ec;
-  fs::remove_all(staging, ec);
-  fs::create_directories(staging, ec);
-  if (ec) throw CliError("option --out: cannot create " + staging.string() + ": " + ec.message());
-  for (const auto& [name, text] : files) {
-    std::ofstream f(staging / name);
-    f << text;
-    if (!f) throw CliError("option --out: cannot write " + (staging / name).string());
+  return fs::is_directory(p, ec) && ::access(p.c_str(), W_OK | X_OK) == 0;
+}
+
+// The nearest existing ancestor of p (p itself if it exists).
+fs::path existing_ancestor(fs::path p) {
+  std::error_code ec;
+  p = fs::absolute(p, ec);
+  while (!p.empty() && !fs::exists(p, ec) && p != p.root_path()) p = p.parent_path();
+  return p;
+}
+
+}  // namespace
+
+void check_output_dir(const std::string& option, const std::string& dir) {
+  std::error_code ec;
+  if (dir.empty()) throw CliError("option " + option + ": empty path");
+  if (fs::exists(dir, ec)) {
+    if (!fs::is_directory(dir, ec)) throw CliError("option " + option + ": " + dir + " exists and is not a directory");
+    if (!writable_dir(dir)) throw CliError("option " + option + ": " + dir + " is not writable");
+    return;
   }
-  fs::create_directories(target, ec);
-  for (const auto& [name, text] : files) fs::rename(staging / name, target / name);
+  const fs::path base = existing_ancestor(dir);
+  if (!writable_dir(base))
+    throw CliError("option " + option + ": " + dir + " cannot be created (" + base.string() +
+                   " is not a writable directory)");
+}
+
+void check_output_file(const std::string& option, const std::string& path) {
+  std::error_code ec;
+  if (path.empty()) throw CliError("option " + option + ": empty path");
+  if (fs::is_directory(path, ec)) throw CliError("option " + option + ": " + path + " is a directory");
+  if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))
+    throw CliError("option " + option + ": " + path + " exists and is not a regular file");
+  fs::path parent = fs::absolute(path, ec).parent_path();
+  if (!writable_dir(parent)) throw CliError("option " + option + ": " + parent.string() + " is not a writable directory");
+}
+
+void check_output_prefix(const std::string& option, const std::string& prefix) {
+  std::error_code ec;
+  if (prefix.empty()) throw CliError("option " + option + ": empty prefix");
+  const fs::path parent = fs::absolute(prefix, ec).parent_path();
+  if (!writable_dir(parent))
+    throw CliError("option " + option + ": " + parent.string() + " is not a writable directory");
+}
+
+namespace {
+
+void write_text(const fs::path& p, const std::string& text) {
+  std::ofstream f(p, std::ios::binary);
+  f << text;
+  f.flush();
+  if (!f) throw std::runtime_error("cannot write " + p.string() + ": " + std::strerror(errno));
+  f.close();
+  if (!f) throw std::runtime_error("cannot write " + p.string() + ": " + std::strerror(errno));
+}
+
+}  // namespace
+
+void write_file_whole(const std::string& path, const std::string& text, const std::string& what) {
+  const fs::path tmp = path + ".partial-" + std::to_string(::getpid());
+  try {
+    write_text(tmp, text);
+    fs::rename(tmp, path);
+  } catch (const std::exception& e) {
+    std::error_code ec;
+    fs::remove(tmp, ec);
+    throw std::runtime_error(what + ": " + e.what());
+  }
+}
+
+void write_outputs(const std::string& dir, const std::map<std::string, std::string>& files) {
+  const fs::path target = fs::absolute(dir);
+  // the missing parents, made now and removed again if the write fails
+  std::vector<fs::path> made;
+  std::error_code ec;
+  for (fs::path p = target.parent_path(); !p.empty() && !fs::exists(p, ec); p = p.parent_path()) made.push_back(p);
+  for (auto it = made.rbegin(); it != made.rend(); ++it)
+    if (::mkdir(it->c_str(), 0755) != 0 && errno != EEXIST)
+      throw std::runtime_error("option --out: cannot create " + it->string() + ": " + std::strerror(errno));
+  auto unmake = [&] {
+    for (const auto& p : made) fs::remove(p, ec);   // empty parents we made, innermost first
+  };
+  fs::path staging;
+  for (int i = 0;; ++i) {
+    staging = target.string() + ".partial-" + std::to_string(::getpid()) + "-" + std::to_string(i);
+    if (::mkdir(staging.c_str(), 0755) == 0) break;
+    if (errno != EEXIST) {
+      const std::string why = std::strerror(errno);
+      unmake();
+      throw std::runtime_error("option --out: cannot create " + staging.string() + ": " + why);
+    }
+  }
+  const bool target_existed = fs::exists(target, ec);
+  try {
+    for (const auto& [name, text] : files) write_text(staging / name, text);
+    fs::create_directories(target);
+    for (const auto& [name, text] : files) fs::rename(staging / name, target / name);
+  } catch (const std::exception& e) {
+    fs::remove_all(staging, ec);   // our own staging folder only
+    if (!target_existed) fs::remove(target, ec);
+    unmake();
+    throw std::runtime_error(std::string("option --out: writing ") + dir + " failed: " + e.what());
+  }
   fs::remove_all(staging, ec);
 }
 
+std::string point_checksum(const std::string& document) {
+  return fmt::format("fnv1a64 {} {}\n", file_util::fnv_hex(document), document.size());
+}
+
+void write_point(const std::string& path, const std::string& doc) {
+  write_file_whole(path, doc, "option --point");
+  write_file_whole(path + ".sum", point_checksum(doc), "option --point");
+}
+
 void emit(const Experiment& e, const Config& cfg, const ResultSet& rs, const std::string& format,
-          const std::string& out_dir) {
+          const std::string& out_dir, const std::string& point) {
   const std::string doc = document(e.name, cfg, rs.rows);
+  if (!point.empty()) write_point(point, doc);
   const std::string table = table_text(e, rs);
   const std::string csv = csv_text(rs);
+  if (!out_dir.empty()) {   // the files first: a failure there prints no result as if all went well
+    write_outputs(out_dir, {{e.stem + ".json", doc}, {e.stem + ".csv", csv}, {e.stem + ".txt", table},
+                            {"config.json", config_json(cfg) + "\n"}});
+    if (!e.plot.empty()) {
+      const fs::path dir(out_dir);
+      const std::vector<std::string> argv = {"/usr/bin/python3",
+                                             std::string(build_info::kSourceDir) + "/scripts/" + e.plot,
+                                             (dir / (e.stem + ".json")).string(), (dir / (e.stem + ".png")).string()};
+      if (run_program(argv) != 0) std::fprintf(stderr, "ubsim: warning: plot not written (%s)\n", argv[1].c_str());
+    }
+  }
   if (format == "json") std::cout << doc;
   else if (format == "csv") std::cout << csv;
   else std::cout << table;
   std::cout << std::flush;
   if (out_dir.empty()) return;
-  write_outputs(out_dir, {{e.stem + ".json", doc}, {e.stem + ".csv", csv}, {e.stem + ".txt", table},
-                          {"config.json", config_json(cfg) + "\n"}});
-  if (!e.plot.empty()) {
-    const fs::path dir(out_dir);
-    const std::vector<std::string> argv = {"/usr/bin/python3",
-                                           std::string(build_info::kSourceDir) + "/scripts/" + e.plot,
-                                           (dir / (e.stem + ".json")).string(), (dir / (e.stem + ".png")).string()};
-    if (run_program(argv) != 0) std::fprintf(stderr, "ubsim: warning: plot not written (%s)\n", argv[1].c_str());
-  }
   // the plot script may draw more than one figure (<stem>_*.png)
   std::string pngs;
   for (const auto& entry : fs::directory_iterator(out_dir)) {

@@ -20,13 +20,35 @@ std::string table_text(const Experiment& e, const ResultSet& rs);
 // One line per row, its scalar fields flattened ("latency_ns.mean").
 std::string csv_text(const ResultSet& rs);
 
-// Writes every file into DIR or none: files go to a staging folder that
-// replaces DIR's files only once all are written.
+// Before anything runs: can the option's path be written? A directory
+// (--out: existing, or creatable in a writable parent), a file (--timeline:
+// its directory writable, not a directory itself) or a file prefix
+// (--trace: its directory writable). Throws CliError (exit 2) naming the
+// option.
+void check_output_dir(const std::string& option, const std::string& dir);
+void check_output_file(const std::string& option, const std::string& path);
+void check_output_prefix(const std::string& option, const std::string& prefix);
+
+// Writes a file whole or not at all: to a private name beside it, renamed
+// into place once complete; an I/O failure removes it and throws
+// std::runtime_error (exit 3).
+void write_file_whole(const std::string& path, const std::string& text, const std::string& what);
+
+// Writes every file into DIR or none: files go to a staging folder of our
+// own (DIR.partial-<pid>-<n>, never a folder we did not create) whose files
+// replace DIR's only once all are written; an I/O failure removes the
+// staging folder and throws std::runtime_error (exit 3).
 void write_outputs(const std::string& dir, const std::map<std::string, std::string>& files);
+
+// A sweep point's document: written whole (write_file_whole), then its
+// checksum beside it (FILE.sum: "fnv1a64 <hex> <bytes>"), so a reader can
+// tell a finished, unchanged point from a damaged one.
+void write_point(const std::string& path, const std::string& document);
+std::string point_checksum(const std::string& document);
 
 // Prints a result set in `format` (table, json, csv) and, with out_dir, writes
 // <stem>.json/.csv/.txt, the resolved config.json and the plot.
 void emit(const Experiment& e, const Config& cfg, const ResultSet& rs, const std::string& format,
-          const std::string& out_dir);
+          const std::string& out_dir, const std::string& point = "");
 
 }  // namespace ubsim

@@ -1,21 +1,22 @@
 #include "subprocess.h"
 
-#include <csignal>
-
 #include <fcntl.h>
-#include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <csignal>
 #include <cstdio>
 #include <exception>
 
+#include "args.h"
 #include "config.h"
 
 namespace ubsim {
 
 namespace {
+
 void write_all(int fd, const std::string& s) {
   size_t done = 0;
   while (done < s.size()) {
@@ -24,15 +25,39 @@ void write_all(int fd, const std::string& s) {
     done += static_cast<size_t>(n);
   }
 }
+
+// In a child right after fork: be killed when the parent dies (also if it
+// died between the fork and this call).
+void die_with_parent(pid_t parent) {
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(1);
+}
+
+// One line: SystemC rethrows a process's exception inside a report
+// ("Error: (E549) uncaught exception: <what>\nIn file: ...").
+std::string one_line(const std::string& what) {
+  std::string out = what.substr(0, what.find('\n'));
+  const std::string wrapped = "uncaught exception: ";
+  if (const auto at = out.find(wrapped); at != std::string::npos) out = out.substr(at + wrapped.size());
+  return out;
+}
+
 }  // namespace
+
+int exit_status(int status) {
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
 
 ChildResult run_in_child(const std::function<std::string()>& fn) {
   int fds[2];
   if (::pipe(fds) != 0) return {3, "cannot create a pipe"};
   std::fflush(nullptr);
+  const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) return {3, "cannot fork"};
   if (pid == 0) {
+    die_with_parent(parent);
     ::close(fds[0]);
     int code = 0;
     std::string out;
@@ -41,8 +66,11 @@ ChildResult run_in_child(const std::function<std::string()>& fn) {
     } catch (const ConfigError& e) {
       out = e.what();
       code = 2;
-    } catch (const std::exception& e) {
+    } catch (const CliError& e) {
       out = e.what();
+      code = 2;
+    } catch (const std::exception& e) {
+      out = one_line(e.what());
       code = 3;
     }
     write_all(fds[1], out);
@@ -54,12 +82,15 @@ ChildResult run_in_child(const std::function<std::string()>& fn) {
   ChildResult r;
   char buf[65536];
   ssize_t n;
-  while ((n = ::read(fds[0], buf, sizeof buf)) > 0) r.output.append(buf, static_cast<size_t>(n));
+  while ((n = ::read(fds[0], buf, sizeof buf)) > 0 || (n < 0 && errno == EINTR))
+    if (n > 0) r.output.append(buf, static_cast<size_t>(n));
   ::close(fds[0]);
   int status = 0;
-  ::waitpid(pid, &status, 0);
-  if (WIFEXITED(status)) r.exit_code = WEXITSTATUS(status);
-  else {
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status)) {
+    r.exit_code = WEXITSTATUS(status);
+  } else {
     r.exit_code = 3;
     r.output += (r.output.empty() ? "" : "; ") + std::string("simulation process was killed by signal ") +
                 std::to_string(WTERMSIG(status)) +
@@ -68,26 +99,36 @@ ChildResult run_in_child(const std::function<std::string()>& fn) {
   return r;
 }
 
-int run_program(const std::vector<std::string>& argv, const std::string& stdout_path, const std::string& stderr_path) {
-  posix_spawn_file_actions_t fa;
-  posix_spawn_file_actions_init(&fa);
-  if (!stdout_path.empty())
-    posix_spawn_file_actions_addopen(&fa, 1, stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  if (!stderr_path.empty())
-    posix_spawn_file_actions_addopen(&fa, 2, stderr_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+pid_t spawn_program(const std::vector<std::string>& argv, const std::string& stdout_path,
+                    const std::string& stderr_path) {
   std::vector<char*> args;
   for (const auto& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   std::fflush(nullptr);
-  pid_t pid = 0;
-  const int err = posix_spawnp(&pid, args[0], &fa, nullptr, args.data(), environ);
-  posix_spawn_file_actions_destroy(&fa);
-  if (err != 0) return 127;
+  const pid_t parent = ::getpid();
+  const pid_t pid = ::fork();
+  if (pid != 0) return pid;
+  die_with_parent(parent);
+  auto redirect = [](const std::string& path, int fd) {
+    if (path.empty()) return;
+    const int f = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (f < 0) ::_exit(127);
+    ::dup2(f, fd);
+    ::close(f);
+  };
+  redirect(stdout_path, 1);
+  redirect(stderr_path, 2);
+  ::execvp(args[0], args.data());
+  ::_exit(127);
+}
+
+int run_program(const std::vector<std::string>& argv, const std::string& stdout_path, const std::string& stderr_path) {
+  const pid_t pid = spawn_program(argv, stdout_path, stderr_path);
+  if (pid < 0) return 127;
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0)
     if (errno != EINTR) return 127;
-  if (WIFEXITED(status)) return WEXITSTATUS(status);
-  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+  return exit_status(status);
 }
 
 }  // namespace ubsim

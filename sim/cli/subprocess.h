@@ -1,6 +1,11 @@
-// Runs one simulation in a child process: SystemC allows one elaboration per
-// process, so every path, test case or sweep point gets its own.
+// Child processes: a simulation in a forked child (SystemC allows one
+// elaboration per process, so every path, test case or sweep point gets
+// its own), and other programs started with their argv (never a shell).
+// Every child dies with its parent (PR_SET_PDEATHSIG): killing ubsim leaves
+// no simulation or sweep point running.
 #pragma once
+#include <sys/types.h>
+
 #include <functional>
 #include <string>
 #include <vector>
@@ -8,18 +13,24 @@
 namespace ubsim {
 
 struct ChildResult {
-  int exit_code = 0;      // 0 ok, 2 configuration error, other: crash
-  std::string output;     // what the child returned (or its error message)
+  int exit_code = 0;      // 0 ok, 2 bad input, other: failure or crash
+  std::string output;     // what the child returned (or its one-line error)
 };
 
-// fn's return value travels back over a pipe. A ConfigError in the child
-// gives exit code 2 and its message; any other exception exit code 3.
+// fn's return value travels back over a pipe. A ConfigError or CliError in
+// the child gives exit code 2 and its message; any other exception exit
+// code 3 and its first line.
 ChildResult run_in_child(const std::function<std::string()>& fn);
 
-// Runs a program with its argv (no shell: paths may hold any character) and
-// waits for it; stdout / stderr go to the given files when named. Returns
-// its exit status (127: it could not be started; 128 + signal: killed).
+// Starts a program with its argv (no shell: paths may hold any character);
+// stdout / stderr go to the given files when named. Returns its pid, or -1.
+pid_t spawn_program(const std::vector<std::string>& argv, const std::string& stdout_path = "",
+                    const std::string& stderr_path = "");
+// spawn_program and wait: its exit status (127: it could not be started;
+// 128 + signal: killed).
 int run_program(const std::vector<std::string>& argv, const std::string& stdout_path = "",
                 const std::string& stderr_path = "");
+// The exit status of a waitpid() status word, as run_program reports it.
+int exit_status(int wait_status);
 
 }  // namespace ubsim

@@ -37,6 +37,9 @@ OptionSpec opt_flag(const std::string& flag, const std::string& help);
 OptionSpec opt_text(const std::string& flag, const std::string& arg, const std::string& def, const std::string& help);
 OptionSpec opt_choice(const std::string& flag, const std::vector<std::string>& choices, const std::string& def,
                       const std::string& help);
+// An output file / a prefix of output files, checked writable when given.
+OptionSpec opt_out_file(const std::string& flag, const std::string& arg, const std::string& help);
+OptionSpec opt_out_prefix(const std::string& flag, const std::string& arg, const std::string& help);
 OptionSpec opt_count(const std::string& flag, const std::string& arg, uint64_t min, uint64_t max,
                      const std::string& def, const std::string& help);
 // A comma-separated list of whole numbers in min..max.
@@ -64,6 +67,8 @@ class Options {
   std::vector<std::string> list(const std::string& flag) const;   // empty text: no items
   std::vector<uint64_t> counts(const std::string& flag) const;
   std::vector<double> reals(const std::string& flag) const;
+  // The options given, "flag=value" lines in flag order (part of a sweep point's identity).
+  std::string canonical() const;
 
  private:
   std::map<std::string, std::string> values_;
@@ -126,6 +131,7 @@ struct ParsedArgs {
   Options options;
   std::vector<std::string> positional;
   std::string format = "table", out_dir;
+  std::string point;   // --point FILE: also write the document whole to FILE (sweep points)
   bool help = false;
 };
 ParsedArgs parse_args(const std::string& command, const std::vector<OptionSpec>& specs,

@@ -99,7 +99,7 @@ const Experiment& issue_rate_experiment() {
        opt_count("--initiators", "K", 1, 4096, "1", "initiators sharing the pipeline (RoCE: one QP each)"),
        opt_key("--payload", "B", "workload.payload",
                "payload bytes per request; a packet leaves as ceil((header + payload) / flit) flits"),
-       opt_text("--trace", "PREFIX", "", "FST waveform of each burst: PREFIX.<stack>.burst<N>.fst")},
+       opt_out_prefix("--trace", "PREFIX", "FST waveform of each burst: PREFIX.<stack>.burst<N>.fst")},
       {"stack", "burst", "initiators", "payload_bytes"},
       {{"latency_cycles", "cycles", "first request: input handshake to first flit (L)"},
        {"span_cycles", "cycles", "first input handshake to the last first flit"},

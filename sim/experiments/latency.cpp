@@ -2,7 +2,13 @@
 
 #include <sys/resource.h>
 
+#include <unistd.h>
+
+#include <cerrno>
 #include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 
 #include <fmt/format.h>
@@ -19,13 +25,18 @@ using sc_core::SC_FS;
 
 namespace {
 
+// Chrome/Perfetto trace events of the first requests, written whole or not
+// at all: to a private name, renamed into place by finish().
 class TimelineWriter {
  public:
-  TimelineWriter(const std::string& path, uint64_t max_ops) : out_(path), max_ops_(max_ops) {
-    if (!out_) throw std::runtime_error("cannot write timeline file " + path);
+  TimelineWriter(std::string path, uint64_t max_ops)
+      : path_(std::move(path)), tmp_(path_ + ".partial-" + std::to_string(::getpid())), out_(tmp_), max_ops_(max_ops) {
+    if (!out_) throw std::runtime_error("option --timeline: cannot write " + tmp_);
     out_ << "{\"traceEvents\": [\n";
   }
-  ~TimelineWriter() { out_ << "\n], \"displayTimeUnit\": \"ns\"}\n"; }
+  ~TimelineWriter() {
+    if (!finished_) std::remove(tmp_.c_str());
+  }
   void add(const Request& r) {
     if (r.id >= max_ops_) return;
     for (size_t i = 0; i < r.times.size(); ++i) {
@@ -40,18 +51,54 @@ class TimelineWriter {
       first_ = false;
     }
   }
+  void finish() {
+    out_ << "\n], \"displayTimeUnit\": \"ns\"}\n";
+    out_.close();
+    if (!out_) throw std::runtime_error("option --timeline: writing " + tmp_ + " failed: " + std::strerror(errno));
+    if (std::rename(tmp_.c_str(), path_.c_str()) != 0)
+      throw std::runtime_error("option --timeline: cannot rename " + tmp_ + " to " + path_);
+    finished_ = true;
+  }
 
  private:
+  std::string path_, tmp_;
   std::ofstream out_;
   uint64_t max_ops_;
-  bool first_ = true;
+  bool first_ = true, finished_ = false;
 };
 
 }  // namespace
 
+void check_horizon(const Config& cfg, const std::string& path, Verb verb) {
+  const std::string v = verb == Verb::Read ? "read" : "write";
+  const double period_s = static_cast<double>(cfg.clock_period_fs()) / 1e15;
+  double per_op = 0;   // one request's derived latency, s
+  for (const HopSpec& h : cfg.route(path, v)) {
+    const OpInfo& info = op_info(h.op);
+    per_op += info.in_cycles ? cfg.value(info.param_key) * period_s : cfg.value(info.param_key) / 1e15;
+  }
+  per_op += 2 * static_cast<double>(cfg.count("transport.header_bytes") + cfg.count("workload.payload")) /
+            cfg.value("wire.rate");
+  // a cold context refill at each end
+  per_op += 2 * std::max(cfg.value("pcie.dma_read"), cfg.value("bus.traversal") + cfg.value("dram.row_miss")) / 1e15;
+  const double ops = static_cast<double>(cfg.count("workload.ops"));
+  const double rate = cfg.value("workload.rate");
+  const double span = rate > 0 ? ops / rate + per_op
+                               : ops * per_op / static_cast<double>(cfg.count("workload.outstanding"));
+  const double horizon_s = static_cast<double>(kHorizonFs) / 1e15;
+  if (span > 0.9 * horizon_s)
+    throw ConfigError(
+        cfg.source("workload.ops"), "workload.ops",
+        fmt::format("{} {} requests on {} would simulate about {:.4g} s ({:.4g} s each{}), beyond the simulator's "
+                    "time horizon of {:.1f} s (2^64 fs at 1 fs resolution): fewer requests or shorter latencies",
+                    cfg.count("workload.ops"), v, path, span, per_op,
+                    rate > 0 ? fmt::format(", arriving at {:.4g}/s", rate) : std::string(), horizon_s));
+}
+
 LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   sc_core::sc_set_time_resolution(1, SC_FS);   // before any sc_time exists (toolchain note 6)
   cfg.validate();
+  check_horizon(cfg, o.path, o.verb);
   const std::string verb = o.verb == Verb::Read ? "read" : "write";
   const uint64_t ops = cfg.count("workload.ops"), warmup = cfg.count("workload.warmup");
   // The system lives until the process exits: each simulation runs in its own
@@ -77,6 +124,14 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   sc_core::sc_start();
   const auto t1 = std::chrono::steady_clock::now();
   sys.close_traces();
+  if (timeline) timeline->finish();
+  if (!o.trace_prefix.empty())
+    for (RtlBridge* b : sys.bridges()) {
+      const std::string f = o.trace_prefix + "." + b->basename() + ".fst";
+      std::error_code ec;
+      if (std::filesystem::file_size(f, ec) == 0 || ec)
+        throw std::runtime_error("option --trace: the waveform " + f + " was not written");
+    }
   if (sys.app().completed() != ops)
     throw std::runtime_error(fmt::format("simulation ended with {} of {} requests completed",
                                          sys.app().completed(), ops));
@@ -205,6 +260,8 @@ std::string reference_csv_path() { return std::string(build_info::kSourceDir) + 
 ResultSet run(Config& cfg, const Options& o) {
   const auto paths = select_paths(o.text("--path"), o.text("--stack"));
   cfg.validate();   // bad input fails here, before anything runs or is written
+  const Verb verb = o.text("--verb") == "read" ? Verb::Read : Verb::Write;
+  for (const auto& p : paths) check_horizon(cfg, p, verb);
   const auto reference = load_published_reference(reference_csv_path());
   const std::string timeline = o.text("--timeline"), trace = o.text("--trace");
   ResultSet rs;
@@ -242,8 +299,8 @@ const Experiment& latency_experiment() {
                "requests in flight per initiator; with --rate the send-queue depth"),
        opt_key("--rate", "R", "workload.rate", "open-loop arrivals at R (e.g. 5Mops/s, 5/us)"),
        opt_flag("--stats", "show the per-component statistics in the table (always in the JSON)"),
-       opt_text("--timeline", "FILE", "", "Chrome/Perfetto trace-event JSON of per-request stage spans"),
-       opt_text("--trace", "PREFIX", "", "FST waveforms of every RTL block: PREFIX.<path>.<block>.fst")},
+       opt_out_file("--timeline", "FILE", "Chrome/Perfetto trace-event JSON of per-request stage spans"),
+       opt_out_prefix("--trace", "PREFIX", "FST waveforms of every RTL block: PREFIX.<path>.<block>.fst")},
       {"path", "verb"},
       {{"stages", "", "per stage: derived_ns, measured_ns and the itemized effects (ns per op)"},
        {"derived_total_ns", "ns", "sum of the configured stages"},

@@ -54,6 +54,10 @@ struct LatencyResult {
   std::vector<std::pair<std::string, CacheCounters>> cache_window;
 };
 
+// Refuses (ConfigError on workload.ops) a run whose simulated span, estimated
+// from the configured stages, would come near the end of the simulator's
+// 64-bit fs time.
+void check_horizon(const Config& cfg, const std::string& path, Verb verb);
 // Runs one path in this process (one SystemC elaboration: call it in a child).
 LatencyResult run_latency(const Config& cfg, const LatencyOptions& o);
 // The result row (spec §10 keys); reference_ns 0 = none.

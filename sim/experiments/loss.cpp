@@ -13,10 +13,45 @@
 
 namespace ubsim {
 
+double loss_watchdog_s(const Config& c) {
+  const double rto_s = static_cast<double>(c.fs("sack.rto")) / 1e15;
+  const double rtt_s = 2 * static_cast<double>(c.fs("loss.wire_latency") + c.fs("loss.reorder_delay")) / 1e15;
+  const double transfer_s = static_cast<double>(c.count("loss.messages")) *
+                            static_cast<double>(c.count("loss.message_bytes") + c.count("transport.header_bytes")) /
+                            c.value("wire.rate");
+  // the longest backoff series, a round trip per retry, and the stream many times over
+  return rto_s * std::pow(c.value("sack.rto_backoff"), c.value("sack.max_retries") + 1) +
+         rtt_s * (c.value("sack.max_retries") + 4) + 10e-6 + 20.0 * transfer_s;
+}
+
+void check_loss_config(const Config& c) {
+  // one message is one packet here: it must fit the MTU (blame whichever was set)
+  if (c.count("loss.message_bytes") > c.count("transport.mtu")) {
+    const bool mtu_set = c.source("transport.mtu") != "default";
+    const std::string key = mtu_set ? "transport.mtu" : "loss.message_bytes";
+    throw ConfigError(c.source(key), key,
+                      fmt::format("loss.message_bytes ({}) is larger than transport.mtu ({}): a loss message is one packet",
+                                  format_value(Unit::Bytes, c.exact("loss.message_bytes")),
+                                  format_value(Unit::Bytes, c.exact("transport.mtu"))));
+  }
+}
+
+void check_loss_horizon(const Config& c) {
+  const double horizon_s = static_cast<double>(kHorizonFs) / 1e15;
+  const double limit_s = loss_watchdog_s(c);
+  if (limit_s > 0.9 * horizon_s)
+    throw ConfigError(c.source("sack.rto"), "sack.rto",
+                      fmt::format("with sack.rto_backoff {} and sack.max_retries {} the retry budget and the stream "
+                                  "span about {:.4g} s, beyond the simulator's time horizon of {:.1f} s (2^64 fs)",
+                                  c.exact("sack.rto_backoff").text(), c.count("sack.max_retries"), limit_s, horizon_s));
+}
+
 LossPoint run_loss_point(const Config& base, const std::string& mode, double loss,
                          const std::vector<uint32_t>& drop_once, const std::string& trace_prefix) {
   sc_core::sc_set_time_resolution(1, sc_core::SC_FS);   // before any sc_time exists
   base.validate();
+  check_loss_config(base);
+  check_loss_horizon(base);
   const SackMode sm{mode == "gbn", static_cast<uint32_t>(base.count("loss.first_psn"))};
   const double ack_loss = base.value("loss.ack") < 0 ? loss : base.value("loss.ack");
   std::set<uint32_t> drops;
@@ -69,9 +104,7 @@ LossPoint run_loss_point(const Config& base, const std::string& mode, double los
   for (uint64_t i = 0; i < messages; ++i) sys.sender().submit(static_cast<uint32_t>(i), bytes, 0);
   // Watchdog: beyond any recovery the retry budget allows (the longest
   // backoff series), plus the time to send everything many times over.
-  const double rto_s = static_cast<double>(base.fs("sack.rto")) / 1e15;
-  const double limit_s = rto_s * std::pow(base.value("sack.rto_backoff"), base.value("sack.max_retries") + 1) + 10e-6 +
-                         20.0 * static_cast<double>(messages) * (bytes + header) / rate;
+  const double limit_s = loss_watchdog_s(base);
   sc_core::sc_start(sc_core::sc_time(limit_s, sc_core::SC_SEC));
   sys.sender().close_trace();
   sys.receiver().close_trace();
@@ -183,6 +216,7 @@ ResultSet run(Config& cfg, const Options& o) {
     lo.losses = {0};
     lo.drop_once = {0};
     cfg.validate();
+    check_loss_config(cfg);
     Config off = cfg;
     off.apply_set("sack.fast_retransmit=false");
     pts = run_loss(off, lo);
@@ -197,6 +231,8 @@ ResultSet run(Config& cfg, const Options& o) {
                "the last with it on (SACK).\n";
   } else {
     cfg.validate();
+    check_loss_config(cfg);
+    check_loss_horizon(cfg);
     pts = run_loss(cfg, lo);
   }
   rs.rows = pts;
@@ -229,7 +265,7 @@ const Experiment& loss_experiment() {
        opt_key("--messages", "N", "loss.messages", "messages per point"),
        opt_flag("--worked-case", "spec 8's case: 8 x 4 KiB, 1 us propagation, PSN 0 lost once, fast retransmit off, "
                                  "then on (SACK)"),
-       opt_text("--trace", "PREFIX", "",
+       opt_out_prefix("--trace", "PREFIX",
                 "FSTs of the engines, the first point of each mode: PREFIX.<mode>.{sack_tx,sack_rx}.fst")},
       {"mode", "window", "loss"},
       {{"goodput_gbps", "Gbit/s", "payload delivered in order / (first message taken -> last delivery)"},

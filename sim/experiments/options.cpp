@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "experiment.h"
+#include "output.h"
 #include "routes.h"
 #include "subprocess.h"
 
@@ -53,6 +54,20 @@ OptionSpec opt_flag(const std::string& flag, const std::string& help) {
 OptionSpec opt_text(const std::string& flag, const std::string& arg, const std::string& def, const std::string& help) {
   return make(flag, arg, def, help, [flag](const std::string& v) {
     if (v.empty()) throw CliError("option " + flag + ": empty value");
+    return v;
+  });
+}
+
+OptionSpec opt_out_file(const std::string& flag, const std::string& arg, const std::string& help) {
+  return make(flag, arg, "", help, [flag](const std::string& v) {
+    check_output_file(flag, v);
+    return v;
+  });
+}
+
+OptionSpec opt_out_prefix(const std::string& flag, const std::string& arg, const std::string& help) {
+  return make(flag, arg, "", help, [flag](const std::string& v) {
+    check_output_prefix(flag, v);
     return v;
   });
 }
@@ -134,6 +149,17 @@ std::vector<double> Options::reals(const std::string& flag) const {
   return out;
 }
 
+std::string Options::canonical() const {
+  std::string out;
+  for (const auto& [flag, value] : values_) {
+    auto it = all_.find(flag);
+    if (it == all_.end()) out += flag + "=" + value + "\n";
+    else
+      for (const auto& v : it->second) out += flag + "=" + v + "\n";
+  }
+  return out;
+}
+
 const std::vector<std::string>& Options::all(const std::string& flag) const {
   static const std::vector<std::string> none;
   auto it = all_.find(flag);
@@ -162,8 +188,13 @@ ParsedArgs parse_args(const std::string& command, const std::vector<OptionSpec>&
         continue;
       }
       if (a.option("--out", v)) {
-        if (v.empty()) throw CliError("option --out: empty path");
+        check_output_dir("--out", v);   // before anything runs
         p.out_dir = v;
+        continue;
+      }
+      if (a.option("--point", v)) {
+        check_output_file("--point", v);
+        p.point = v;
         continue;
       }
     }

@@ -295,7 +295,7 @@ const Experiment& ordering_experiment() {
       "two-node model.",
       {opt_names("--scenario", "LIST", ordering_scenarios(), "",
                  "submit-to-wire,wait-after-predecessors,isolation,end-to-end-so (default all)"),
-       opt_text("--trace", "PREFIX", "",
+       opt_out_prefix("--trace", "PREFIX",
                 "FST of the isolation runs: PREFIX.isolation.{ub,roce}.fst (waveforms/isolation_{ub,roce}.gtkw)"),
        opt_count("--release-after", "N", 100, 100000, "400", "isolation: cycle at which initiator 0's read completes")},
       {"scenario", "stack", "mode", "tag", "predecessors", "held"},
