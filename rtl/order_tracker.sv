@@ -84,7 +84,7 @@ module order_tracker #(
     output logic               in_hold,        // the request on s_* is taken into the hold window
     output logic               rel_take,       // a held request is released into m_* this cycle
     output logic [ID_W-1:0]    rel_id,
-    output logic               busy,
+    output logic               busy,           // it changes state without a new input
     output logic [31:0]        stall_slots,    // cycles s_* waited for a free slot
     output logic [31:0]        stall_window    // cycles s_* waited for window space
 );
@@ -367,7 +367,8 @@ module order_tracker #(
             slot_queues[i*QID_W +: QID_W] = slot_queue[i];
         end
     end
-    assign busy = m_valid || m_err_valid || rel_found || m_rep_valid;
+    // (tidy_q / retiring: the window's base still advances without an input)
+    assign busy = m_valid || m_err_valid || rel_found || m_rep_valid || tidy_q || retiring;
 
 `ifndef SYNTHESIS
     always_ff @(posedge clk) begin

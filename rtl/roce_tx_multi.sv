@@ -55,6 +55,7 @@ module roce_tx_multi #(
         .clk, .rst, .s_valid, .s_ready, .m_valid(any), .m_ready(p_ready), .m_pick(pick));
 
     /* verilator lint_off UNUSEDSIGNAL */
+    logic p_quiet;
     logic [23:0] m_psn;
     logic m_last, m_rep_valid, ctx_wait, s_grant_ready;
     logic [ID_W-1:0] m_rep_id, ctx_wait_id;
@@ -78,7 +79,7 @@ module roce_tx_multi #(
         .ord_slot_valid, .ord_slot_queue, .ord_in_id, .ord_issue_released,
         .m_rep_valid, .m_rep_id,
         .m_valid, .m_ready(1'b1), .m_id, .m_psn, .m_first, .m_last,
-        .busy(p_busy), .fixed_depth);
+        .busy(p_busy), .quiet(p_quiet), .fixed_depth);
 
     logic [INIT_W-1:0] out_init;
     assign out_init = m_id[ID_W-1 -: INIT_W];

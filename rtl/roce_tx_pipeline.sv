@@ -73,6 +73,7 @@ module roce_tx_pipeline #(
     output logic               m_last,
 
     output logic               busy,
+    output logic               quiet,       // busy only with a request waiting at ctx_gate: no change until a grant
     output logic [DEPTH_W-1:0] fixed_depth
 );
     localparam int LEN_W = $clog2(MAX_CHAIN + 1);
@@ -165,6 +166,7 @@ module roce_tx_pipeline #(
     assign m_psn = flit_data[ID_W +: PSN_W];
 
     assign busy = bif_valid || qo_busy || psn_busy || chain_busy || m_valid;
+    assign quiet = ctx_wait && !(qo_busy || psn_busy || chain_busy || m_valid);
 
 `ifndef SYNTHESIS
     always_ff @(posedge clk) begin

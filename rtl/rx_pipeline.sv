@@ -41,6 +41,7 @@ module rx_pipeline #(
     output logic               m_last,
 
     output logic               busy,
+    output logic               quiet,       // busy only with a packet waiting at ctx_gate: no change until a grant
     output logic [DEPTH_W-1:0] fixed_depth
 );
     localparam int LEN_W = $clog2(MAX_CHAIN + 1);
@@ -105,6 +106,7 @@ module rx_pipeline #(
     assign m_last  = m_valid;
 
     assign busy = in_valid || f_busy || sh_busy || m_valid;
+    assign quiet = ctx_wait && !(f_busy || sh_busy || m_valid);
 
 `ifndef SYNTHESIS
     always_ff @(posedge clk) begin

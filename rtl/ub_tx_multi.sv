@@ -64,6 +64,7 @@ module ub_tx_multi #(
     assign p_id = {pick, s_id[pick][ID_W-INIT_W-1:0]};
 
     /* verilator lint_off UNUSEDSIGNAL */
+    logic p_quiet;
     logic [PSN_W_C-1:0] m_psn;
     logic m_last, m_err_valid, m_rep_valid, ctx_wait, s_grant_ready;
     logic [ID_W-1:0] m_err_id, m_rep_id, ctx_wait_id;
@@ -89,7 +90,7 @@ module ub_tx_multi #(
         .ord_slot_valid, .ord_slot_queue, .ord_in_id, .ord_issue_released,
         .m_err_valid, .m_err_id, .m_err_code, .m_rep_valid, .m_rep_id,
         .m_valid, .m_ready(1'b1), .m_id, .m_psn, .m_first, .m_last,
-        .busy(p_busy), .fixed_async, .fixed_load);
+        .busy(p_busy), .quiet(p_quiet), .fixed_async, .fixed_load);
 
     // ---- per-initiator views ----
     logic [INIT_W-1:0] out_init;

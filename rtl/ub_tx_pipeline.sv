@@ -89,6 +89,7 @@ module ub_tx_pipeline #(
     output logic               m_last,
 
     output logic               busy,
+    output logic               quiet,       // busy only with a request waiting at ctx_gate: no change until a grant
     output logic [DEPTH_W-1:0] fixed_async,
     output logic [DEPTH_W-1:0] fixed_load
 );
@@ -223,6 +224,7 @@ module ub_tx_pipeline #(
 
     assign busy = bif_valid || js_valid || ot_busy || chain_a_busy || chain_l_busy
                   || tp_busy || m_valid;
+    assign quiet = ctx_wait && !(js_valid || ot_busy || chain_a_busy || chain_l_busy || tp_busy || m_valid);
 
 `ifndef SYNTHESIS
     always_ff @(posedge clk) begin

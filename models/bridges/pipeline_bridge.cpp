@@ -1,5 +1,7 @@
 #include "pipeline_bridge.h"
 
+#include <algorithm>
+
 #include "ctx_cache_bridge.h"
 
 namespace ubsim {
@@ -131,6 +133,23 @@ bool PipelineBridge::apply(uint64_t e) {
     if (completion_sink_ && r->ord_slot >= 0) completion_sink_->complete(*r, e);
   }
   return x.out_fire || x.errored;
+}
+
+void PipelineBridge::on_skipped(uint64_t first, uint64_t count) {
+  uint32_t id = 0;
+  if (!model_quiet() || !ctx_waiting(id)) return;   // an idle pipeline: nothing to account
+  // the request kept waiting at the gate on every skipped edge (the block's
+  // state and inputs did not change), and so did any request queued at the
+  // refused input from its arrival on
+  Request* w = in_flight(id);
+  sc_assert(w && "RTL reports a context wait for an unknown id");
+  ctx_wait_cycles_ += count;
+  w->now_times().ctx_wait_fs += count * period_fs_;
+  if (!input_queue_.empty()) {
+    const uint64_t arrive = input_queue_.front()->now_times().arrive_fs;
+    const uint64_t from = std::max(first, arrive / period_fs_ + 1);
+    if (first + count > from) stall_cycles_ += first + count - from;
+  }
 }
 
 void PipelineBridge::on_output() {

@@ -51,6 +51,7 @@ class PipelineBridge : public RtlBridge {
   virtual bool grant_ready() const = 0;             // s_grant_ready
   virtual bool ctx_waiting(uint32_t& id) const = 0;  // ctx_wait / ctx_wait_id
   virtual bool model_busy() const = 0;              // any stage holds an item
+  virtual bool model_quiet() const = 0;             // busy only with a request waiting at ctx_gate
   // Order tracker ports (send pipelines; defaults: none).
   virtual void drive_completion(bool /*valid*/, int /*slot*/, int /*seq*/) {}
   struct OrderEvents {
@@ -65,9 +66,13 @@ class PipelineBridge : public RtlBridge {
   }
 
  private:
+  // A pipeline whose only work is a request waiting at its context gate
+  // (its input refused meanwhile) changes nothing until a grant (or a
+  // completion) arrives: it sleeps; on_skipped accounts the wait.
   bool has_work() const override {
-    return !input_queue_.empty() || model_busy() || !grants_.empty() || !completions_.empty();
+    return (!model_quiet() && (!input_queue_.empty() || model_busy())) || !grants_.empty() || !completions_.empty();
   }
+  void on_skipped(uint64_t first, uint64_t count) override;
   void drive(uint64_t e) override;
   void sample(uint64_t e) override;
   bool apply(uint64_t e) override;

@@ -36,6 +36,7 @@ class VerilatedPipeline : public PipelineBridge {
     return m_->ctx_wait;
   }
   bool model_busy() const override { return m_->busy; }
+  bool model_quiet() const override { return m_->quiet; }
 
   Model* const m_;
 };

@@ -19,7 +19,7 @@ void RtlBridge::reset_block() {
 
 void RtlBridge::wake(uint64_t at_fs) {
   const uint64_t now = now_fs();
-  wake_event_.notify(sc_time(static_cast<double>(at_fs > now ? at_fs - now : 0), SC_FS));
+  wake_event_.notify(delay_fs(at_fs > now ? at_fs - now : 0));
 }
 
 bool RtlBridge::step_edge(uint64_t k) {
@@ -56,6 +56,7 @@ void RtlBridge::run() {
       // Skip the idle cycles: the first edge that may sample the new input.
       const uint64_t first = now_fs() / period_fs_ + 1;
       if (first > next_edge_) {
+        on_skipped(next_edge_, first - next_edge_);
         cycles_skipped_ += first - next_edge_;
         next_edge_ = first;
       }
@@ -63,14 +64,14 @@ void RtlBridge::run() {
     ++wakeups_;
     const uint64_t now = now_fs();
     const uint64_t ahead = static_cast<uint64_t>(sc_core::sc_time_to_pending_activity().value());
-    const uint64_t limit = ahead > UINT64_MAX - now ? UINT64_MAX : now + ahead;
+    const uint64_t limit = ahead > kHorizonFs - now ? kHorizonFs : now + ahead;
     bool emitted = false;
     while (!emitted && has_work() && edge_fs(next_edge_) <= limit) {
       emitted = step_edge(next_edge_);
       ++next_edge_;
       ++cycles_evaluated_;
     }
-    if (has_work()) wait(sc_time(static_cast<double>(edge_fs(next_edge_) - now), SC_FS), wake_event_);
+    if (has_work()) wait(delay_fs(edge_fs(next_edge_) - now), wake_event_);
   }
 }
 

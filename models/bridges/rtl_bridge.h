@@ -49,6 +49,9 @@ class RtlBridge : public StageComponent {
   virtual void drive_idle() = 0;
   // The cfg_* inputs (loaded at reset).
   virtual void configure() = 0;
+  // `count` idle edges from `first` on were skipped (has_work was false):
+  // per-cycle accounting of a block that waits without changing state.
+  virtual void on_skipped(uint64_t /*first*/, uint64_t /*count*/) {}
 
   // Configures and resets the block (call from the derived constructor).
   void reset_block();

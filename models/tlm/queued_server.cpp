@@ -1,15 +1,18 @@
 #include "queued_server.h"
 
-namespace ubsim {
+#include <algorithm>
+#include <functional>
 
-using sc_core::sc_time;
-using sc_core::SC_FS;
+namespace ubsim {
 
 QueuedServer::QueuedServer(sc_core::sc_module_name name, std::string resource_description)
     : StageComponent(name),
       resource_description_(std::move(resource_description)),
       done_queue_("done_queue") {
   SC_HAS_PROCESS(QueuedServer);
+  SC_METHOD(serve);
+  sensitive << serve_event_;
+  dont_initialize();
   SC_METHOD(on_resource_free);
   sensitive << free_event_;
   dont_initialize();
@@ -18,34 +21,41 @@ QueuedServer::QueuedServer(sc_core::sc_module_name name, std::string resource_de
   dont_initialize();
 }
 
+bool QueuedServer::Waiting::operator>(const Waiting& o) const {
+  if (arrive_fs != o.arrive_fs) return arrive_fs > o.arrive_fs;
+  if (t->kind != o.t->kind) return t->kind > o.t->kind;
+  return t->id > o.t->id;
+}
+
 void QueuedServer::accept(Transaction& t) {
-  waiting_.push_back(&t);
+  waiting_.push_back({now_fs(), &t});
+  std::push_heap(waiting_.begin(), waiting_.end(), std::greater<Waiting>());
   queue_.change(now_fs(), +1);
-  if (busy_) ++waited_;
-  else start_next();
+  serve_event_.notify(sc_core::SC_ZERO_TIME);   // after every arrival of this instant
 }
 
-void QueuedServer::start_next() {
-  Transaction* r = waiting_.front();
-  waiting_.pop_front();
-  queue_.change(now_fs(), -1);
-  const ServiceTime st = service_time(*r);
-  HopTimes& times = r->now_times();
-  times.start_fs = now_fs();
-  times.serialize_fs = st.serialize_fs;
-  ++served_;
-  busy_fs_ += st.occupancy_fs;
-  if (st.occupancy_fs > 0) {
-    busy_ = true;
-    free_event_.notify(sc_time(static_cast<double>(st.occupancy_fs), SC_FS));
+void QueuedServer::on_resource_free() { serve_event_.notify(sc_core::SC_ZERO_TIME); }
+
+void QueuedServer::serve() {
+  const uint64_t now = now_fs();
+  while (!waiting_.empty() && free_at_fs_ <= now) {
+    std::pop_heap(waiting_.begin(), waiting_.end(), std::greater<Waiting>());
+    const Waiting w = waiting_.back();
+    waiting_.pop_back();
+    queue_.change(now, -1);
+    const ServiceTime st = service_time(*w.t);
+    HopTimes& times = w.t->now_times();
+    times.start_fs = now;
+    times.serialize_fs = st.serialize_fs;
+    ++served_;
+    if (now > w.arrive_fs) ++waited_;
+    busy_fs_ += st.occupancy_fs;
+    if (st.occupancy_fs > 0) {
+      free_at_fs_ = now + st.occupancy_fs;
+      free_event_.notify(delay_fs(st.occupancy_fs));
+    }
+    done_queue_.notify(*w.t, delay_fs(st.latency_fs));
   }
-  done_queue_.notify(*r, sc_time(static_cast<double>(st.latency_fs), SC_FS));
-  if (!busy_ && !waiting_.empty()) start_next();
-}
-
-void QueuedServer::on_resource_free() {
-  busy_ = false;
-  if (!waiting_.empty()) start_next();
 }
 
 void QueuedServer::on_done() {
@@ -58,7 +68,7 @@ void QueuedServer::collect_stats(StatsTable& table) const {
   table.add(n, "ops", static_cast<double>(served_), "ops", "requests served by " + resource_description_);
   table.add(n, "utilization", end ? static_cast<double>(busy_fs_) / static_cast<double>(end) : 0.0,
             "fraction", "share of simulated time the resource was occupied");
-  table.add(n, "queued", static_cast<double>(waited_), "ops", "requests that found the resource busy");
+  table.add(n, "queued", static_cast<double>(waited_), "ops", "requests that waited for the resource");
   table.add(n, "queue_mean", queue_.mean(end), "requests", "time-weighted mean of requests waiting");
   table.add(n, "queue_max", queue_.max(), "requests", "most requests waiting at once");
 }

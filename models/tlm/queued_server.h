@@ -1,10 +1,18 @@
-// QueuedServer: a component whose resource serves one transaction at a time for
-// an occupancy, with a per-operation latency (>= occupancy for pipelined
-// resources such as a PCIe link or the bus; = latency for a CPU core).
-// Transactions that find the resource busy wait in the component's FIFO.
+// QueuedServer: a component whose resource serves one transaction at a time
+// for an occupancy, with a per-operation latency (>= occupancy for
+// pipelined resources such as a PCIe link or the bus; = latency for a CPU
+// core). Transactions that find the resource busy wait in the component's
+// queue, first come first served.
+//
+// Ties are broken by a rule, not by the kernel's process order: the
+// arrivals and the release of one instant are all collected before the
+// resource picks (serving runs one delta later), and among arrivals of the
+// same instant the lower (kind, id) goes first. So a figure does not move
+// when an unrelated process wakes in another order (e.g. a faster RTL
+// bridge).
 #pragma once
-#include <deque>
 #include <string>
+#include <vector>
 
 #include <tlm_utils/peq_with_get.h>
 
@@ -28,14 +36,19 @@ class QueuedServer : public StageComponent {
   void accept(Transaction& t) override;
 
  private:
-  void start_next();
+  struct Waiting {
+    uint64_t arrive_fs;
+    Transaction* t;
+    bool operator>(const Waiting& o) const;   // later in service order
+  };
+  void serve();
   void on_resource_free();
   void on_done();
 
   std::string resource_description_;
-  std::deque<Transaction*> waiting_;
-  bool busy_ = false;
-  sc_core::sc_event free_event_;
+  std::vector<Waiting> waiting_;   // a min-heap in service order
+  uint64_t free_at_fs_ = 0;        // the resource is busy until then
+  sc_core::sc_event serve_event_, free_event_;
   tlm_utils::peq_with_get<Transaction> done_queue_;
   OccupancyTracker queue_;
   uint64_t busy_fs_ = 0;
