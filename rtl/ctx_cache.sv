@@ -1,14 +1,22 @@
 // ctx_cache: the on-chip context cache of a controller: UB Jetty and
-// TP-channel records, or RoCE QP contexts. Only the tag store is modelled:
-// which records are on chip. The record bytes live in the pipelines'
-// context RAMs (tp_lookup, psn_alloc_rmw).
+// TP-channel records, or RoCE QP contexts. This block is the tag store:
+// which record each entry holds. Its data array is the send pipeline's
+// context RAM (tp_ctx_lookup, psn_alloc_rmw), indexed by the entry number
+// this block hands out with each response (m_entry*) and with each refill
+// (m_refill_slot*, where the refilled record is to be written).
 //
 // Organisation: MAX_ENTRIES entries (build maximum); cfg_entries of them in
 // use, in cfg_entries / cfg_ways sets (cfg_ways = 0: fully associative, one
 // set). A key maps to set key % sets, and entry e belongs to set e % sets.
 // Replacement is true LRU: every access writes a unique, increasing stamp
 // into its entry; the victim is a free entry if the set has one, else the
-// non-pending entry with the oldest stamp.
+// non-pending, unpinned entry with the oldest stamp.
+//
+// Pins: an entry whose record a granted request has yet to read must not
+// be replaced under it. Every lookup pins the entries of its keys (a
+// PIN_W-bit count per entry); the pipeline that made the request releases
+// them on s_rel_* when it is done with the records. A pinned entry is
+// never a victim; a lookup that would take a count past its maximum waits.
 //
 // Contract:
 //  - s_*: one lookup per cycle, with one or two record keys (s_keys[k] =
@@ -25,7 +33,9 @@
 //    A fill is taken every cycle (s_fill has no ready).
 //  - s_ready is low while the lookup cannot be placed: reorder buffer full,
 //    too few free MSHRs, no free or evictable entry (all pending), m_refill
-//    not ready, or (same-cycle answer) m_ready low.
+//    not ready, a pin count at its maximum, or (same-cycle answer) m_ready
+//    low. m_entry0/1: the entries of the response's keys.
+//  - s_rel_*: one release per cycle, of the entries one response named.
 // Counters count lookups, key hits, misses (refills issued), merges,
 // evictions of valid records and fills.
 //
@@ -43,6 +53,7 @@ module ctx_cache #(
     parameter int STAMP_W = 32,
     parameter int CNT_W = 48,
     parameter int CAM_SEARCH = 0,     // 1: the hardware tag search (ctx_cache_tags_cam)
+    parameter int PIN_W = 8,          // granted requests per entry not yet done with it
     parameter int IDX_W = $clog2(MAX_ENTRIES),
     parameter int ENT_W = $clog2(MAX_ENTRIES + 1)
 ) (
@@ -61,6 +72,13 @@ module ctx_cache #(
     output logic             m_valid,
     input  logic             m_ready,
     output logic [ID_W-1:0]  m_id,
+    output logic [IDX_W-1:0] m_entry0,         // entry of key 0's record
+    output logic [IDX_W-1:0] m_entry1,         // entry of key 1's record
+
+    input  logic             s_rel_valid,      // a request is done with the records of its response
+    input  logic [1:0]       s_rel_keys,
+    input  logic [IDX_W-1:0] s_rel_slot0,
+    input  logic [IDX_W-1:0] s_rel_slot1,
 
     output logic [1:0]       m_refill_valid,   // one refill request per missing key
     input  logic             m_refill_ready,
@@ -98,6 +116,8 @@ module ctx_cache #(
     logic [MAX_ENTRIES-1:0] tag_valid;             // record on chip
     logic [MAX_ENTRIES-1:0] tag_pend;              // refill in flight
     logic [STAMP_W-1:0]     stamp_ctr;
+    logic [MAX_ENTRIES-1:0] tag_pin;               // pinned (pin_cnt valid only where set)
+    logic [PIN_W-1:0]       pin_cnt [MAX_ENTRIES];
 
     // ---------------- tag search (combinational) ----------------
     logic [1:0]       found, pend, evicts, can_go, need;
@@ -107,14 +127,14 @@ module ctx_cache #(
     assign choice[1] = choice1;
     if (CAM_SEARCH != 0) begin : g_cam
         ctx_cache_tags_cam #(.MAX_ENTRIES(MAX_ENTRIES), .KEY_W(KEY_W), .STAMP_W(STAMP_W)) u_tags (
-            .clk, .cfg_entries, .cfg_ways, .tag_valid, .tag_pend,
+            .clk, .cfg_entries, .cfg_ways, .tag_valid, .tag_pend, .tag_pin,
             .s_valid, .s_keys, .s_key0, .s_key1,
             .found, .pend, .evicts, .can_go, .choice0, .choice1,
             .evict_key0(lk_evict_key0), .evict_key1(lk_evict_key1),
             .upd_fire(lk_fire), .upd_need(need), .upd_stamp(stamp_ctr));
     end else begin : g_loop
         ctx_cache_tags_loop #(.MAX_ENTRIES(MAX_ENTRIES), .KEY_W(KEY_W), .STAMP_W(STAMP_W)) u_tags (
-            .clk, .cfg_entries, .cfg_ways, .tag_valid, .tag_pend,
+            .clk, .cfg_entries, .cfg_ways, .tag_valid, .tag_pend, .tag_pin,
             .s_valid, .s_keys, .s_key0, .s_key1,
             .found, .pend, .evicts, .can_go, .choice0, .choice1,
             .evict_key0(lk_evict_key0), .evict_key1(lk_evict_key1),
@@ -127,7 +147,11 @@ module ctx_cache #(
     assign need_n  = (MW+1)'(need[0]) + (MW+1)'(need[1]);
     assign mshr_ok = (MW+1)'(mshr_used) + need_n <= (MW+1)'(MSHRS);
     assign all_hit = (!s_keys[0] || (found[0] && !pend[0])) && (!s_keys[1] || (found[1] && !pend[1]));
-    assign place_ok = s_valid && can_go[0] && can_go[1] && mshr_ok && (need == 2'b00 || m_refill_ready);
+    logic pin_full;   // a key's entry cannot count one more request
+    assign pin_full = (s_keys[0] && tag_pin[choice0] && pin_cnt[choice0] == '1)
+                      || (s_keys[1] && tag_pin[choice1] && pin_cnt[choice1] == '1);
+    assign place_ok = s_valid && can_go[0] && can_go[1] && mshr_ok && !pin_full
+                      && (need == 2'b00 || m_refill_ready);
 
     // ---------------- reorder buffer of responses ----------------
     logic [ID_W-1:0]  rob_id   [ROB_DEPTH];
@@ -148,6 +172,8 @@ module ctx_cache #(
     assign s_ready = place_ok && (bypass ? m_ready : rob_count != RCW'(ROB_DEPTH));
     assign m_valid = head_ready || (place_ok && bypass);
     assign m_id    = head_ready ? rob_id[rob_head] : s_id;
+    assign m_entry0 = head_ready ? rob_s[rob_head][0] : choice0;
+    assign m_entry1 = head_ready ? rob_s[rob_head][1] : choice1;
     assign busy    = rob_count != '0 && !rob_p[rob_head][0] && !rob_p[rob_head][1];
 
     assign m_refill_valid = (s_valid && s_ready) ? need : 2'b00;
@@ -217,9 +243,53 @@ module ctx_cache #(
         end
     end
 
+    // ---------------- pins: +1 per key of a taken lookup, -1 per released slot ----------------
+    logic             pin_en   [4];
+    logic [IDX_W-1:0] pin_addr [4];
+    assign pin_en[0] = lk_fire && s_keys[0];
+    assign pin_en[1] = lk_fire && s_keys[1];
+    assign pin_en[2] = s_rel_valid && s_rel_keys[0];
+    assign pin_en[3] = s_rel_valid && s_rel_keys[1];
+    assign pin_addr[0] = choice0;
+    assign pin_addr[1] = choice1;
+    assign pin_addr[2] = s_rel_slot0;
+    assign pin_addr[3] = s_rel_slot1;
+    // the count of entry a after this cycle (several operations may name it)
+    function automatic logic [PIN_W+1:0] pin_next(input logic [IDX_W-1:0] a);
+        logic [PIN_W+1:0] n;
+        n = tag_pin[a] ? (PIN_W+2)'(pin_cnt[a]) : '0;
+        for (int k = 0; k < 2; k++) if (pin_en[k] && pin_addr[k] == a) n = n + 1'b1;
+        for (int k = 2; k < 4; k++) if (pin_en[k] && pin_addr[k] == a) n = n - 1'b1;
+        pin_next = n;
+    endfunction
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            tag_pin <= '0;
+        end else begin
+            for (int k = 0; k < 4; k++) begin
+                if (pin_en[k]) begin
+                    pin_cnt[pin_addr[k]] <= PIN_W'(pin_next(pin_addr[k]));
+                    tag_pin[pin_addr[k]] <= pin_next(pin_addr[k]) != '0;
+                end
+            end
+        end
+    end
+
 `ifndef SYNTHESIS
     always_ff @(posedge clk) begin
         if (!rst) begin
+            for (int k = 2; k < 4; k++) begin
+                logic [PIN_W+1:0] after;
+                after = pin_next(pin_addr[k]);
+                if (pin_en[k]) begin
+                    assert (!after[PIN_W+1])
+                        else $error("ctx_cache: release of entry %0d, which no request holds", pin_addr[k]);
+                end
+            end
+            if (s_rel_valid) begin
+                assert (s_rel_keys[0] && (!s_rel_keys[1] || s_rel_slot0 != s_rel_slot1))
+                    else $error("ctx_cache: a release names slot 0 and two distinct slots");
+            end
             assert (cfg_entries != '0 && int'(cfg_entries) <= MAX_ENTRIES)
                 else $error("ctx_cache: cfg_entries %0d outside 1..%0d", cfg_entries, MAX_ENTRIES);
             assert (cfg_ways == '0 || (cfg_ways >= 2 && cfg_entries % cfg_ways == '0

@@ -21,6 +21,7 @@ module ctx_cache_tags_cam #(
     input  logic [ENT_W-1:0]       cfg_ways,
     input  logic [MAX_ENTRIES-1:0] tag_valid,
     input  logic [MAX_ENTRIES-1:0] tag_pend,
+    input  logic [MAX_ENTRIES-1:0] tag_pin,    // in use by a granted request: not a victim
 
     input  logic                   s_valid,
     input  logic [1:0]             s_keys,
@@ -94,7 +95,7 @@ module ctx_cache_tags_cam #(
         assign in0   = used && (E & set_mask) == (IDX_W'(s_key0) & set_mask);
         assign in1   = used && (E & set_mask) == (IDX_W'(s_key1) & set_mask);
         assign cand1 = in1 && !(s_keys[0] && choice0 == E);   // never the entry key 0 takes
-        assign old   = tag_valid[e] && !tag_pend[e];
+        assign old   = tag_valid[e] && !tag_pend[e] && !tag_pin[e];
         assign hit0[e]  = in0 && key_q == s_key0 && (tag_valid[e] || tag_pend[e]);
         assign hit1[e]  = in1 && key_q == s_key1 && (tag_valid[e] || tag_pend[e]);
         assign free0[e] = in0 && !tag_valid[e] && !tag_pend[e];

@@ -14,7 +14,7 @@
 // s_*; per key: found (present: on chip or being refilled), pend (its refill
 // is in flight), choice (the entry it uses: its own if found, else the
 // victim: the lowest free entry of its set, else the least recently used
-// non-pending one), evicts (the victim holds a valid record), can_go (an
+// non-pending, unpinned one), evicts (the victim holds a valid record), can_go (an
 // entry is available); key 1 never takes the entry key 0 takes. On upd_fire
 // each key's entry gets its LRU stamp (key 0 upd_stamp, key 1 upd_stamp+1)
 // and a key in upd_need its key.
@@ -30,6 +30,7 @@ module ctx_cache_tags_loop #(
     input  logic [ENT_W-1:0]       cfg_ways,
     input  logic [MAX_ENTRIES-1:0] tag_valid,
     input  logic [MAX_ENTRIES-1:0] tag_pend,
+    input  logic [MAX_ENTRIES-1:0] tag_pin,    // in use by a granted request: not a victim
 
     input  logic                   s_valid,
     input  logic [1:0]             s_keys,
@@ -107,7 +108,7 @@ module ctx_cache_tags_loop #(
                 if (!(skip_en && e == skip)) begin
                     if (!tag_valid[e] && !tag_pend[e]) begin
                         free_found = 1'b1; free_idx = e;
-                    end else if (tag_valid[e] && !tag_pend[e]) begin
+                    end else if (tag_valid[e] && !tag_pend[e] && !tag_pin[e]) begin
                         if (!ev || tag_stamp[e] < vict_stamp) begin
                             ev = 1'b1; idx = e; vict_stamp = tag_stamp[e];
                         end

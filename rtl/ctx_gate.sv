@@ -7,11 +7,16 @@
 // register, so on a hit the grant is already waiting and the gate adds no
 // cycle. On a miss the request waits here for the refill, and everything
 // behind it waits too (the pipeline is in order).
+// The grant names the cache entry of the record the pipeline reads
+// (s_grant_entry, the context RAM's index); it leaves with the request on
+// m_entry. With cfg_enable = 0 there is no cache: every record is on chip
+// at the entry the request names itself (s_entry).
 // Contract: 0 cycles (combinational join); grants arrive in request order
 // (asserted); cfg_enable = 0 passes requests through without grants.
 module ctx_gate #(
     parameter int W = 32,
-    parameter int ID_W = 32
+    parameter int ID_W = 32,
+    parameter int ENT_W = 12
 ) (
     input  logic            clk,
     input  logic            rst,
@@ -21,14 +26,17 @@ module ctx_gate #(
     output logic            s_ready,
     input  logic [W-1:0]    s_data,
     input  logic [ID_W-1:0] s_id,
+    input  logic [ENT_W-1:0] s_entry,
 
     input  logic            s_grant_valid,
     output logic            s_grant_ready,
     input  logic [ID_W-1:0] s_grant_id,
+    input  logic [ENT_W-1:0] s_grant_entry,
 
     output logic            m_valid,
     input  logic            m_ready,
     output logic [W-1:0]    m_data,
+    output logic [ENT_W-1:0] m_entry,
 
     output logic            waiting,        // a request waits for its grant this cycle
     output logic [ID_W-1:0] waiting_id
@@ -37,6 +45,7 @@ module ctx_gate #(
     assign open          = !cfg_enable || s_grant_valid;
     assign m_valid       = s_valid && open;
     assign m_data        = s_data;
+    assign m_entry       = cfg_enable ? s_grant_entry : s_entry;
     assign s_ready       = m_ready && open;
     assign s_grant_ready = cfg_enable && s_valid && m_ready;
     assign waiting       = cfg_enable && s_valid && !s_grant_valid;

@@ -11,6 +11,10 @@ module roce_tx_multi #(
     parameter int ID_W = 32,
     parameter int INIT_W = 3,
     parameter int MAX_CHAIN = 64,
+    parameter int CACHE_ENTRIES = 4096,
+    parameter int CTX_PORT_BYTES = 32,
+    parameter int CTX_RAM_LATENCY = 2,
+    parameter int CTX_RAM_TURNAROUND = 1,
     parameter int FLIT_BYTES = 256,
     parameter int ORDER_SLOTS = 8,
     parameter int ORDER_WIN = 16,
@@ -19,8 +23,6 @@ module roce_tx_multi #(
     input  logic                        clk,
     input  logic                        rst,
     input  logic [7:0]                  cfg_depth,
-    input  logic [3:0]                  cfg_qpc_rd_latency,
-    input  logic [2:0]                  cfg_qpc_turnaround,
 
     input  logic [N_INIT-1:0]           s_valid,
     output logic [N_INIT-1:0]           s_ready,
@@ -62,14 +64,23 @@ module roce_tx_multi #(
     logic [7:0] fixed_depth;
     logic [ORDER_SLOTS-1:0] ord_slot_valid;
     logic [ORDER_SLOTS*12-1:0] ord_slot_queue;
+    logic [23:0] m_dest_qpn;
+    logic s_fill_ready, wb_valid, ctx_port_busy;
+    logic [$clog2(CACHE_ENTRIES)-1:0] wb_entry;
+    logic [23:0] wb_psn;
+    logic ctx_fill_wait;
+    logic [ID_W-1:0] ctx_fill_wait_id;
+    logic [31:0] ctx_reads, ctx_writebacks, ctx_fill_words, ctx_port_busy_cycles;
     /* verilator lint_on UNUSEDSIGNAL */
     logic [ORDER_SLOTS-1:0] ord_held;
     logic                   p_busy;
-    roce_tx_pipeline #(.ID_W(ID_W), .CTX_W(12), .MAX_CHAIN(MAX_CHAIN), .FLIT_BYTES(FLIT_BYTES),
+    roce_tx_pipeline #(.ID_W(ID_W), .CTX_W(12), .MAX_CHAIN(MAX_CHAIN), .CACHE_ENTRIES(CACHE_ENTRIES),
+                       .CTX_PORT_BYTES(CTX_PORT_BYTES), .CTX_RAM_LATENCY(CTX_RAM_LATENCY),
+                       .CTX_RAM_TURNAROUND(CTX_RAM_TURNAROUND), .FLIT_BYTES(FLIT_BYTES),
                        .ORDER_SLOTS(ORDER_SLOTS), .ORDER_WIN(ORDER_WIN)) u_pipe (
-        .clk, .rst, .cfg_depth, .cfg_qpc_rd_latency, .cfg_qpc_turnaround,
-        .cfg_ctx_gate(1'b0), .s_grant_valid(1'b0), .s_grant_ready, .s_grant_id('0),
-        .ctx_wait, .ctx_wait_id,
+        .clk, .rst, .cfg_depth,
+        .cfg_ctx_gate(1'b0), .s_grant_valid(1'b0), .s_grant_ready, .s_grant_id('0), .s_grant_entry('0),
+        .ctx_wait, .ctx_wait_id, .ctx_fill_wait, .ctx_fill_wait_id,
         .s_valid(any), .s_ready(p_ready), .s_id({pick, s_id[pick][ID_W-INIT_W-1:0]}), .s_ctx('0),
         .s_bytes(16'd96),
         .s_ord_track(1'b1), .s_ord_tag(s_tag[pick]), .s_ord_fence(s_fence[pick]), .s_ord_comp_order(1'b0),
@@ -78,7 +89,10 @@ module roce_tx_multi #(
         .ord_issue, .ord_issue_id, .ord_issue_slot, .ord_issue_seq, .ord_in_hold, .ord_held,
         .ord_slot_valid, .ord_slot_queue, .ord_in_id, .ord_issue_released,
         .m_rep_valid, .m_rep_id,
-        .m_valid, .m_ready(1'b1), .m_id, .m_psn, .m_first, .m_last,
+        .m_valid, .m_ready(1'b1), .m_id, .m_psn, .m_dest_qpn, .m_first, .m_last,
+        .s_fill_valid(1'b0), .s_fill_ready, .s_fill_entry('0), .s_fill_data('0),
+        .wb_valid, .wb_entry, .wb_psn, .ctx_port_busy, .ctx_reads, .ctx_writebacks, .ctx_fill_words,
+        .ctx_port_busy_cycles,
         .busy(p_busy), .quiet(p_quiet), .fixed_depth);
 
     logic [INIT_W-1:0] out_init;

@@ -3,8 +3,12 @@
 //   bus_if -> ctx_gate -> qp_order (order_tracker, strict) -> psn_alloc_rmw (single-ported QP-context RAM) -> header chain -> flit_out
 //
 // Every request does an in-order PSN read-modify-write on the one QP-context
-// RAM port shared by all QPs; that occupancy (3 + rd_latency + turnaround
-// cycles, 6 by default) is the issue interval. Before it, the order tracker
+// RAM port shared by all QPs (psn_alloc_rmw on a single-ported ram_sp);
+// that occupancy (issue, read latency, increment, write-back, turnaround:
+// 6 cycles with the default macro) is the issue interval. The QP-context
+// RAM is the QP-context cache's data array: a request reads word 0 of the
+// context at the entry the cache's grant names (s_grant_entry); refills
+// land through s_fill_* and take the port while they are written. Before it, the order tracker
 // in strict mode keeps each QP in order (RC): a Fence or SO request waits for
 // the QP's earlier Reads/Atomics, and every later request of that QP waits
 // behind it (head-of-line blocking); other QPs pass.
@@ -15,28 +19,38 @@
 // chip): 0 cycles on a hit, the refill time on a miss.
 module roce_tx_pipeline #(
     parameter int ID_W = 32,
-    parameter int CTX_W = 12,
+    parameter int CTX_W = 12,           // QP number (the entry when no cache is attached)
     parameter int PSN_W = 24,
     parameter int MAX_CHAIN = 64,
+    parameter int CACHE_ENTRIES = 4096, // QP-context RAM: contexts (the context cache's entries)
+    parameter int CTX_PORT_BYTES = 32,  // QP-context RAM port width
+    parameter int CTX_RAM_LATENCY = 2,  // read latency (cycles after the registered address)
+    parameter int CTX_RAM_TURNAROUND = 1, // write-to-read turnaround of the single port
+    parameter int FILL_DEPTH = 8,       // refilled contexts buffered for writing (the cache's MSHRs)
     parameter int DEPTH_W = 8,
     parameter int BYTES_W = 16,
     parameter int FLIT_BYTES = 256,
     parameter int ORDER_SLOTS = 8,
     parameter int ORDER_WIN = 16,
-    parameter int OSLOT_W = $clog2(ORDER_SLOTS)
+    parameter int OSLOT_W = $clog2(ORDER_SLOTS),
+    // derived (not set from outside)
+    parameter int ENT_W = $clog2(CACHE_ENTRIES),
+    parameter int QPC_WORDS = (ubsim_pkg::QP_CONTEXT_BITS + CTX_PORT_BYTES * 8 - 1) / (CTX_PORT_BYTES * 8),
+    parameter int QPC_REC_W = QPC_WORDS * CTX_PORT_BYTES * 8
 ) (
     input  logic               clk,
     input  logic               rst,
     input  logic [DEPTH_W-1:0] cfg_depth,
-    input  logic [3:0]         cfg_qpc_rd_latency,
-    input  logic [2:0]         cfg_qpc_turnaround,
 
     input  logic               cfg_ctx_gate,   // a context cache grants each request
     input  logic               s_grant_valid,  // in-order grants from the context cache
     output logic               s_grant_ready,
     input  logic [ID_W-1:0]    s_grant_id,
+    input  logic [ENT_W-1:0]   s_grant_entry,  // the entry of the QP context
     output logic               ctx_wait,       // a request waits at the gate for its records
     output logic [ID_W-1:0]    ctx_wait_id,
+    output logic               ctx_fill_wait,  // a request waits while refill words hold the QP-context port
+    output logic [ID_W-1:0]    ctx_fill_wait_id,
 
     input  logic               s_valid,
     output logic               s_ready,
@@ -69,8 +83,23 @@ module roce_tx_pipeline #(
     input  logic               m_ready,
     output logic [ID_W-1:0]    m_id,
     output logic [PSN_W-1:0]   m_psn,
+    output logic [23:0]        m_dest_qpn,  // header field from the QP context
     output logic               m_first,     // first flit of a packet: it starts on the wire
     output logic               m_last,
+
+    // refills into the QP-context RAM (the context the cache fetched, for its entry)
+    input  logic               s_fill_valid,
+    output logic               s_fill_ready,
+    input  logic [ENT_W-1:0]   s_fill_entry,
+    input  logic [QPC_REC_W-1:0] s_fill_data,
+    output logic               wb_valid,    // PSN write-back (previous cycle): entry, new next_psn
+    output logic [ENT_W-1:0]   wb_entry,
+    output logic [PSN_W-1:0]   wb_psn,
+    output logic               ctx_port_busy, // the QP-context RAM port is held this cycle
+    output logic [31:0]        ctx_reads,   // QP-context RAM counters
+    output logic [31:0]        ctx_writebacks,
+    output logic [31:0]        ctx_fill_words,
+    output logic [31:0]        ctx_port_busy_cycles,
 
     output logic               busy,
     output logic               quiet,       // busy only with a request waiting at ctx_gate: no change until a grant
@@ -79,39 +108,48 @@ module roce_tx_pipeline #(
     localparam int LEN_W = $clog2(MAX_CHAIN + 1);
     // The PSN allocator carries {bytes, id} as its tag.
     localparam int TAG_W = BYTES_W + ID_W;
-    localparam int W = TAG_W + PSN_W;
+    localparam int W = TAG_W + PSN_W + 24;
 
-    // Fixed stages: bus_if 1, QP order tracker 1, PSN RMW (2 + rd_latency) +
-    // output register 1, flit serializer 1 (to the first flit).
-    assign fixed_depth = DEPTH_W'(6) + DEPTH_W'(cfg_qpc_rd_latency);
+    // Fixed stages: bus_if 1, QP order tracker 1, the PSN read-modify-write
+    // (issue, read latency, increment: its latency), flit serializer 1 (to
+    // the first flit).
+    logic [7:0] psn_latency;
+    assign fixed_depth = DEPTH_W'(3) + DEPTH_W'(psn_latency);
     localparam int ORD_W = 6;
-    localparam int DW = CTX_W + TAG_W;
+    localparam int DW_IN = CTX_W + TAG_W;
+    localparam int DW = CTX_W + ENT_W + TAG_W;   // past the gate: QP, entry, tag
 
     logic [LEN_W-1:0] len;
     assign len = LEN_W'(cfg_depth - fixed_depth);
 
-    logic                bif_valid, bif_ready;
-    logic [ORD_W+DW-1:0] bif_data;
-    pipe_reg #(.W(ORD_W + DW)) u_bus_if (
+    logic                   bif_valid, bif_ready;
+    logic [ORD_W+DW_IN-1:0] bif_data;
+    pipe_reg #(.W(ORD_W + DW_IN)) u_bus_if (
         .clk, .rst, .s_valid, .s_ready,
         .s_data({s_ord_track, s_ord_tag, s_ord_fence, s_ord_comp_order, s_ord_rdat, s_ctx, s_bytes, s_id}),
         .m_valid(bif_valid), .m_ready(bif_ready), .m_data(bif_data));
 
-    logic                bg_valid, bg_ready;
-    logic [ORD_W+DW-1:0] bg_data;
-    ctx_gate #(.W(ORD_W + DW), .ID_W(ID_W)) u_ctx_gate (
+    logic                   bg_valid, bg_ready;
+    logic [ORD_W+DW_IN-1:0] gate_data;
+    logic [ENT_W-1:0]       gate_entry;
+    logic [ORD_W+DW-1:0]    bg_data;
+    ctx_gate #(.W(ORD_W + DW_IN), .ID_W(ID_W), .ENT_W(ENT_W)) u_ctx_gate (
         .clk, .rst, .cfg_enable(cfg_ctx_gate),
         .s_valid(bif_valid), .s_ready(bif_ready), .s_data(bif_data), .s_id(bif_data[ID_W-1:0]),
-        .s_grant_valid, .s_grant_ready, .s_grant_id,
-        .m_valid(bg_valid), .m_ready(bg_ready), .m_data(bg_data),
+        .s_entry(ENT_W'(bif_data[TAG_W +: CTX_W])),
+        .s_grant_valid, .s_grant_ready, .s_grant_id, .s_grant_entry,
+        .m_valid(bg_valid), .m_ready(bg_ready), .m_data(gate_data), .m_entry(gate_entry),
         .waiting(ctx_wait), .waiting_id(ctx_wait_id));
+    // past the gate the request carries its QP (the tracker's queue) and the entry of its context
+    assign bg_data = {gate_data[ORD_W+DW_IN-1 -: ORD_W + CTX_W], gate_entry, gate_data[TAG_W-1:0]};
 
     // RC ordering per QP (the QP is the context index)
     logic           o_track, o_fence, o_corder, o_rdat;
     logic [1:0]     o_tag;
     assign {o_track, o_tag, o_fence, o_corder, o_rdat} = bg_data[ORD_W+DW-1:DW];
     logic           qo_valid, qo_ready, qo_busy;
-    logic [DW-1:0]  qo_data;
+    localparam int QW = ENT_W + TAG_W;   // what the tracker hands on: entry, tag
+    logic [QW-1:0]  qo_data;
     logic [OSLOT_W-1:0] qo_slot;
     logic [7:0]     qo_seq;
     logic           qo_tracked, qo_released;
@@ -121,11 +159,11 @@ module roce_tx_pipeline #(
     logic [1:0]     qo_err_code;
     logic [31:0]    qo_stall_slots, qo_stall_window;
     /* verilator lint_on UNUSEDSIGNAL */
-    order_tracker #(.W(DW), .ID_W(ID_W), .QID_W(CTX_W), .SLOTS(ORDER_SLOTS), .WIN(ORDER_WIN), .SEQ_W(8),
+    order_tracker #(.W(QW), .ID_W(ID_W), .QID_W(CTX_W), .SLOTS(ORDER_SLOTS), .WIN(ORDER_WIN), .SEQ_W(8),
                     .PAY_W(16)) u_qp_order (
         .clk, .rst, .cfg_strict(1'b1), .cfg_mtu(16'hffff),
-        .s_valid(bg_valid), .s_ready(bg_ready), .s_data(bg_data[DW-1:0]), .s_id(bg_data[ID_W-1:0]),
-        .s_track(o_track), .s_queue(bg_data[TAG_W +: CTX_W]), .s_mode(2'(ubsim_pkg::MODE_ROI)), .s_tag(o_tag),
+        .s_valid(bg_valid), .s_ready(bg_ready), .s_data(bg_data[QW-1:0]), .s_id(bg_data[ID_W-1:0]),
+        .s_track(o_track), .s_queue(bg_data[TAG_W + ENT_W +: CTX_W]), .s_mode(2'(ubsim_pkg::MODE_ROI)), .s_tag(o_tag),
         .s_fence(o_fence), .s_comp_order(o_corder), .s_rdat(o_rdat), .s_payload(16'd0),
         .m_valid(qo_valid), .m_ready(qo_ready), .m_data(qo_data), .m_id(ord_issue_id), .m_slot(qo_slot),
         .m_seq(qo_seq), .m_released(qo_released), .m_tracked(qo_tracked),
@@ -144,26 +182,37 @@ module roce_tx_pipeline #(
     logic             psn_valid, psn_ready, psn_busy;
     logic [TAG_W-1:0] psn_id;
     logic [PSN_W-1:0] psn_psn;
-    psn_alloc_rmw #(.ID_W(TAG_W), .CTX_W(CTX_W), .PSN_W(PSN_W)) u_psn_alloc (
-        .clk, .rst, .cfg_rd_latency(cfg_qpc_rd_latency), .cfg_turnaround(cfg_qpc_turnaround),
+    logic [23:0]      psn_qpn;
+    psn_alloc_rmw #(.TAG_W(TAG_W), .ENTRIES(CACHE_ENTRIES), .PORT_BYTES(CTX_PORT_BYTES),
+                    .RAM_LATENCY(CTX_RAM_LATENCY), .TURNAROUND(CTX_RAM_TURNAROUND), .FILL_DEPTH(FILL_DEPTH))
+        u_psn_alloc (
+        .clk, .rst,
         .s_valid(qo_valid), .s_ready(qo_ready),
-        .s_id(qo_data[TAG_W-1:0]), .s_ctx(qo_data[TAG_W +: CTX_W]),
-        .m_valid(psn_valid), .m_ready(psn_ready), .m_id(psn_id), .m_psn(psn_psn), .busy(psn_busy));
+        .s_tag(qo_data[TAG_W-1:0]), .s_entry(qo_data[TAG_W +: ENT_W]),
+        .m_valid(psn_valid), .m_ready(psn_ready), .m_tag(psn_id), .m_psn(psn_psn), .m_dest_qpn(psn_qpn),
+        .s_fill_valid, .s_fill_ready, .s_fill_entry, .s_fill_data,
+        .wb_valid, .wb_entry, .wb_psn, .latency(psn_latency), .busy(psn_busy), .port_busy(ctx_port_busy),
+        .fill_wait(ctx_fill_wait),
+        .cnt_reads(ctx_reads), .cnt_writebacks(ctx_writebacks), .cnt_fill_words(ctx_fill_words),
+        .cnt_port_busy_cycles(ctx_port_busy_cycles));
+
+    assign ctx_fill_wait_id = qo_data[ID_W-1:0];
 
     logic         hc_valid, hc_ready, chain_busy;
     logic [W-1:0] hc_data;
     stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_header_chain (
         .clk, .rst, .cfg_len(len),
-        .s_valid(psn_valid), .s_ready(psn_ready), .s_data({psn_psn, psn_id}),
+        .s_valid(psn_valid), .s_ready(psn_ready), .s_data({psn_qpn, psn_psn, psn_id}),
         .m_valid(hc_valid), .m_ready(hc_ready), .m_data(hc_data), .busy(chain_busy));
 
-    logic [ID_W+PSN_W-1:0] flit_data;
-    flit_serializer #(.W(ID_W + PSN_W), .BYTES_W(BYTES_W), .FLIT_BYTES(FLIT_BYTES)) u_flit_out (
+    // the packet header: ids and the fields of the QP context
+    localparam int HDR_W = ID_W + PSN_W + 24;
+    logic [HDR_W-1:0] flit_data;
+    flit_serializer #(.W(HDR_W), .BYTES_W(BYTES_W), .FLIT_BYTES(FLIT_BYTES)) u_flit_out (
         .clk, .rst, .s_valid(hc_valid), .s_ready(hc_ready),
-        .s_data({hc_data[TAG_W +: PSN_W], hc_data[ID_W-1:0]}), .s_bytes(hc_data[ID_W +: BYTES_W]),
+        .s_data({hc_data[TAG_W +: PSN_W + 24], hc_data[ID_W-1:0]}), .s_bytes(hc_data[ID_W +: BYTES_W]),
         .m_valid, .m_ready, .m_data(flit_data), .m_first, .m_last);
-    assign m_id  = flit_data[ID_W-1:0];
-    assign m_psn = flit_data[ID_W +: PSN_W];
+    assign {m_dest_qpn, m_psn, m_id} = flit_data;
 
     assign busy = bif_valid || qo_busy || psn_busy || chain_busy || m_valid;
     assign quiet = ctx_wait && !(qo_busy || psn_busy || chain_busy || m_valid);

@@ -61,11 +61,14 @@ module rx_pipeline #(
 
     logic         bg_valid, bg_ready;
     logic [W-1:0] bg_data;
-    ctx_gate #(.W(W), .ID_W(ID_W)) u_ctx_gate (
+    /* verilator lint_off UNUSEDSIGNAL */  // the receive side reads no context RAM here
+    logic         gate_entry;
+    /* verilator lint_on UNUSEDSIGNAL */
+    ctx_gate #(.W(W), .ID_W(ID_W), .ENT_W(1)) u_ctx_gate (
         .clk, .rst, .cfg_enable(cfg_ctx_gate),
-        .s_valid(in_valid), .s_ready(in_ready), .s_data(in_data), .s_id(in_data[ID_W-1:0]),
-        .s_grant_valid, .s_grant_ready, .s_grant_id,
-        .m_valid(bg_valid), .m_ready(bg_ready), .m_data(bg_data),
+        .s_valid(in_valid), .s_ready(in_ready), .s_data(in_data), .s_id(in_data[ID_W-1:0]), .s_entry(1'b0),
+        .s_grant_valid, .s_grant_ready, .s_grant_id, .s_grant_entry(1'b0),
+        .m_valid(bg_valid), .m_ready(bg_ready), .m_data(bg_data), .m_entry(gate_entry),
         .waiting(ctx_wait), .waiting_id(ctx_wait_id));
 
     logic         is_short;

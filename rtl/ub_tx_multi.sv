@@ -15,7 +15,9 @@ module ub_tx_multi #(
     parameter int ID_W = 32,
     parameter int INIT_W = 3,
     parameter int MAX_CHAIN = 64,
-    parameter int MAX_BEATS = 4,
+    parameter int CACHE_ENTRIES = 4096,
+    parameter int CTX_PORT_BYTES = 32,
+    parameter int CTX_RAM_LATENCY = 2,
     parameter int FLIT_BYTES = 256,
     parameter int ORDER_SLOTS = 8,
     parameter int ORDER_WIN = 16,
@@ -24,7 +26,6 @@ module ub_tx_multi #(
     input  logic                        clk,
     input  logic                        rst,
     input  logic [7:0]                  cfg_depth_async,
-    input  logic [2:0]                  cfg_tpc_beats,
     input  logic [15:0]                 cfg_mtu,
 
     input  logic [N_INIT-1:0]           s_valid,
@@ -70,17 +71,26 @@ module ub_tx_multi #(
     logic [ID_W-1:0] m_err_id, m_rep_id, ctx_wait_id;
     logic [1:0] m_err_code;
     logic [7:0] fixed_async, fixed_load;
+    logic [23:0] m_peer_tp;
+    logic [127:0] m_remote_eid;
+    logic s_fill_ready, wb_valid;
+    logic [$clog2(CACHE_ENTRIES)-1:0] wb_entry;
+    logic [23:0] wb_psn;
+    logic ctx_fill_wait;
+    logic [ID_W-1:0] ctx_fill_wait_id;
+    logic [31:0] ctx_reads, ctx_writebacks, ctx_fill_words, ctx_forwards, ctx_hazard_cycles;
     /* verilator lint_on UNUSEDSIGNAL */
     localparam int PSN_W_C = 24;
     logic [ORDER_SLOTS-1:0]    ord_held, ord_slot_valid;
     logic [ORDER_SLOTS*12-1:0] ord_slot_queue;
     logic                      p_busy;
 
-    ub_tx_pipeline #(.ID_W(ID_W), .MAX_CHAIN(MAX_CHAIN), .MAX_BEATS(MAX_BEATS), .FLIT_BYTES(FLIT_BYTES),
+    ub_tx_pipeline #(.ID_W(ID_W), .MAX_CHAIN(MAX_CHAIN), .CACHE_ENTRIES(CACHE_ENTRIES),
+                     .CTX_PORT_BYTES(CTX_PORT_BYTES), .CTX_RAM_LATENCY(CTX_RAM_LATENCY), .FLIT_BYTES(FLIT_BYTES),
                      .ORDER_SLOTS(ORDER_SLOTS), .ORDER_WIN(ORDER_WIN)) u_pipe (
-        .clk, .rst, .cfg_depth_async, .cfg_depth_load(8'd8), .cfg_tpc_beats,
-        .cfg_ctx_gate(1'b0), .s_grant_valid(1'b0), .s_grant_ready, .s_grant_id('0),
-        .ctx_wait, .ctx_wait_id,
+        .clk, .rst, .cfg_depth_async, .cfg_depth_load(8'd8),
+        .cfg_ctx_gate(1'b0), .s_grant_valid(1'b0), .s_grant_ready, .s_grant_id('0), .s_grant_entry('0),
+        .ctx_wait, .ctx_wait_id, .ctx_fill_wait, .ctx_fill_wait_id,
         .s_valid(any), .s_ready(p_ready), .s_id(p_id), .s_ctx('0), .s_load(1'b0), .s_bytes(16'd96),
         .s_ord_track(1'b1), .s_ord_jetty(12'(pick)), .s_ord_mode(2'(ubsim_pkg::MODE_ROI)), .s_ord_tag(s_tag[pick]),
         .s_ord_fence(s_fence[pick]), .s_ord_comp_order(1'b0), .s_ord_rdat(s_rdat[pick]),
@@ -89,7 +99,10 @@ module ub_tx_multi #(
         .ord_issue, .ord_issue_id, .ord_issue_slot, .ord_issue_seq, .ord_in_hold, .ord_held,
         .ord_slot_valid, .ord_slot_queue, .ord_in_id, .ord_issue_released,
         .m_err_valid, .m_err_id, .m_err_code, .m_rep_valid, .m_rep_id,
-        .m_valid, .m_ready(1'b1), .m_id, .m_psn, .m_first, .m_last,
+        .m_valid, .m_ready(1'b1), .m_id, .m_psn, .m_peer_tp, .m_remote_eid, .m_first, .m_last,
+        .s_fill_valid(1'b0), .s_fill_ready, .s_fill_entry('0), .s_fill_data('0),
+        .wb_valid, .wb_entry, .wb_psn, .ctx_reads, .ctx_writebacks, .ctx_fill_words, .ctx_forwards,
+        .ctx_hazard_cycles,
         .busy(p_busy), .quiet(p_quiet), .fixed_async, .fixed_load);
 
     // ---- per-initiator views ----

@@ -1,7 +1,7 @@
 // ub_tx_pipeline: send pipeline of the bus-attached UB controller.
 //
 //   bus_if -> ctx_gate -> jetty_sched -> order_tracker -> header chain --+
-//                    \                                                 +-> arb -> tp_lookup -> flit_out
+//                    \                                                 +-> arb -> tp_ctx_lookup -> flit_out
 //                     `-> (Load/Store short path) ----- load chain ----+
 //
 // URMA async requests take the full route; CPU Load/Store accesses (s_load)
@@ -10,40 +10,55 @@
 // that must wait is held out of the stream while later ones pass; it
 // reports every request it issues (ord_issue_*) so completions can come
 // back on s_cpl_* by (slot, seq). The two routes merge round-robin
-// in front of the TP-channel lookup, whose context-RAM read port is busy
-// cfg_tpc_beats cycles per request: the issue interval of the pipeline.
+// in front of the TP-channel lookup (tp_ctx_lookup), which reads the
+// channel's 56 B record from the context RAM one port word per cycle:
+// ceil(56 / CTX_PORT_BYTES) cycles of the read port per request, the
+// pipeline's issue interval. The header fields (PSN, peer TP id, remote
+// EID) come from that record. The context RAM is the context cache's data
+// array: the request reads the record at the entry the cache's grant names
+// (s_grant_entry), and refills land through s_fill_*.
 // Contract: input handshake to first flit out = cfg_depth_async cycles (full
 // route) or cfg_depth_load cycles (short route) when nothing waits; the header
 // chains absorb what the fixed stages do not use (fixed_async/fixed_load are
-// the structural minima). Back-pressure from m_ready stalls the pipeline back
+// the structural minima, which the context RAM's word count and read
+// latency set). Back-pressure from m_ready stalls the pipeline back
 // to s_ready; nothing is dropped. With cfg_ctx_gate set, a request leaves the
 // bus interface only with its context-cache grant (ctx_gate): 0 cycles on a
 // hit, the refill time on a miss.
 module ub_tx_pipeline #(
     parameter int ID_W = 32,
-    parameter int CTX_W = 12,
+    parameter int CTX_W = 12,           // TP channel number (the entry when no cache is attached)
     parameter int PSN_W = 24,
     parameter int MAX_CHAIN = 64,
-    parameter int MAX_BEATS = 4,
+    parameter int CACHE_ENTRIES = 4096, // context RAM: records (the context cache's entries)
+    parameter int CTX_PORT_BYTES = 32,  // context RAM port width
+    parameter int CTX_RAM_LATENCY = 2,  // context RAM read latency (cycles after the registered address)
+    parameter int FILL_DEPTH = 8,       // refilled records buffered for writing (the cache's MSHRs)
     parameter int DEPTH_W = 8,
     parameter int BYTES_W = 16,
     parameter int FLIT_BYTES = 256,
     parameter int ORDER_SLOTS = 8,
     parameter int ORDER_WIN = 16,
-    parameter int OSLOT_W = $clog2(ORDER_SLOTS)
+    parameter int OSLOT_W = $clog2(ORDER_SLOTS),
+    // derived (not set from outside)
+    parameter int ENT_W = $clog2(CACHE_ENTRIES),
+    parameter int TPC_WORDS = (ubsim_pkg::TP_RECORD_BITS + CTX_PORT_BYTES * 8 - 1) / (CTX_PORT_BYTES * 8),
+    parameter int TPC_REC_W = TPC_WORDS * CTX_PORT_BYTES * 8
 ) (
     input  logic               clk,
     input  logic               rst,
     input  logic [DEPTH_W-1:0] cfg_depth_async,
     input  logic [DEPTH_W-1:0] cfg_depth_load,
-    input  logic [2:0]         cfg_tpc_beats,
 
     input  logic               cfg_ctx_gate,   // a context cache grants each request
     input  logic               s_grant_valid,  // in-order grants from the context cache
     output logic               s_grant_ready,
     input  logic [ID_W-1:0]    s_grant_id,
+    input  logic [ENT_W-1:0]   s_grant_entry,  // the entry of the record this pipeline reads
     output logic               ctx_wait,       // a request waits at the gate for its records
     output logic [ID_W-1:0]    ctx_wait_id,
+    output logic               ctx_fill_wait,  // a request waits at the context RAM for its record's refill words
+    output logic [ID_W-1:0]    ctx_fill_wait_id,
 
     input  logic               s_valid,
     output logic               s_ready,
@@ -85,48 +100,77 @@ module ub_tx_pipeline #(
     input  logic               m_ready,
     output logic [ID_W-1:0]    m_id,
     output logic [PSN_W-1:0]   m_psn,
+    output logic [23:0]        m_peer_tp,   // header fields from the TP-channel record
+    output logic [127:0]       m_remote_eid,
     output logic               m_first,     // first flit of a packet: it starts on the wire
     output logic               m_last,
+
+    // refills into the context RAM (the record the cache fetched, for its entry)
+    input  logic               s_fill_valid,
+    output logic               s_fill_ready,
+    input  logic [ENT_W-1:0]   s_fill_entry,
+    input  logic [TPC_REC_W-1:0] s_fill_data,
+    output logic               wb_valid,    // PSN write-back (previous cycle): entry, new next_psn
+    output logic [ENT_W-1:0]   wb_entry,
+    output logic [PSN_W-1:0]   wb_psn,
+    output logic [31:0]        ctx_reads,   // context RAM counters
+    output logic [31:0]        ctx_writebacks,
+    output logic [31:0]        ctx_fill_words,
+    output logic [31:0]        ctx_forwards,
+    output logic [31:0]        ctx_hazard_cycles,
 
     output logic               busy,
     output logic               quiet,       // busy only with a request waiting at ctx_gate: no change until a grant
     output logic [DEPTH_W-1:0] fixed_async,
     output logic [DEPTH_W-1:0] fixed_load
 );
-    // Descriptor: {ord, load, ctx, bytes, id}; the TP lookup carries {bytes,
-    // id} as its tag; the ordering fields are spent in the order tracker.
+    // Descriptor: {ord, load, entry, bytes, id} (ctx in place of the entry
+    // until the gate); the TP lookup carries {bytes, id} as its tag; the
+    // ordering fields are spent in the order tracker.
     localparam int TAG_W = BYTES_W + ID_W;
     localparam int ORD_W = 1 + 12 + 2 + 2 + 1 + 1 + 1 + 16;
-    localparam int DW = 1 + CTX_W + TAG_W;      // what travels past the tracker
+    localparam int DW = 1 + ENT_W + TAG_W;      // what travels past the gate
     localparam int W = ORD_W + DW;
+    localparam int W_IN = ORD_W + 1 + CTX_W + TAG_W;
     localparam int LEN_W = $clog2(MAX_CHAIN + 1);
 
-    // Fixed stages: bus_if 1, jetty_sched 1, order_check 1, tp_lookup
-    // (beats + output register 1), flit serializer 1 (to the first flit).
-    assign fixed_async = DEPTH_W'(5) + DEPTH_W'(cfg_tpc_beats);
-    assign fixed_load  = DEPTH_W'(3) + DEPTH_W'(cfg_tpc_beats);
+    // Fixed stages: bus_if 1, jetty_sched 1, order_check 1, the TP-context
+    // lookup (its latency: words + RAM read latency + output FIFO), flit
+    // serializer 1 (to the first flit).
+    logic [7:0] tp_latency;
+    assign fixed_async = DEPTH_W'(4) + DEPTH_W'(tp_latency);
+    assign fixed_load  = DEPTH_W'(2) + DEPTH_W'(tp_latency);
 
     logic [LEN_W-1:0] len_async, len_load;
     assign len_async = LEN_W'(cfg_depth_async - fixed_async);
     assign len_load  = LEN_W'(cfg_depth_load - fixed_load);
 
     // bus interface register
-    logic         bif_valid, bif_ready;
-    logic [W-1:0] bif_data;
-    pipe_reg #(.W(W)) u_bus_if (
+    logic            bif_valid, bif_ready;
+    logic [W_IN-1:0] bif_data;
+    pipe_reg #(.W(W_IN)) u_bus_if (
         .clk, .rst, .s_valid, .s_ready, .s_data({s_ord_track, s_ord_jetty, s_ord_mode, s_ord_tag, s_ord_fence, s_ord_comp_order,
                                        s_ord_rdat, s_ord_payload, s_load, s_ctx, s_bytes, s_id}),
         .m_valid(bif_valid), .m_ready(bif_ready), .m_data(bif_data));
 
     // context-cache gate: the Jetty and TP-channel records must be on chip
-    logic         bg_valid, bg_ready;
-    logic [W-1:0] bg_data;
-    ctx_gate #(.W(W), .ID_W(ID_W)) u_ctx_gate (
+    logic            bg_valid, bg_ready;
+    logic [W_IN-1:0] gate_data;
+    logic [ENT_W-1:0] gate_entry;
+    logic [W-1:0]    bg_data;
+    ctx_gate #(.W(W_IN), .ID_W(ID_W), .ENT_W(ENT_W)) u_ctx_gate (
         .clk, .rst, .cfg_enable(cfg_ctx_gate),
         .s_valid(bif_valid), .s_ready(bif_ready), .s_data(bif_data), .s_id(bif_data[ID_W-1:0]),
-        .s_grant_valid, .s_grant_ready, .s_grant_id,
-        .m_valid(bg_valid), .m_ready(bg_ready), .m_data(bg_data),
+        .s_entry(ENT_W'(bif_data[TAG_W +: CTX_W])),
+        .s_grant_valid, .s_grant_ready, .s_grant_id, .s_grant_entry,
+        .m_valid(bg_valid), .m_ready(bg_ready), .m_data(gate_data), .m_entry(gate_entry),
         .waiting(ctx_wait), .waiting_id(ctx_wait_id));
+    // past the gate the request carries the entry of its TP-channel record
+    /* verilator lint_off UNUSEDSIGNAL */  // the channel number is spent at the gate
+    logic [CTX_W-1:0] gate_ctx;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign gate_ctx = gate_data[TAG_W +: CTX_W];
+    assign bg_data = {gate_data[W_IN-1 -: ORD_W + 1], gate_entry, gate_data[TAG_W-1:0]};
 
     logic bif_is_load;
     assign bif_is_load = bg_data[DW-1];
@@ -208,19 +252,30 @@ module ub_tx_pipeline #(
     logic              tp_valid, tp_ready, tp_busy;
     logic [TAG_W-1:0]  tp_tag;
     logic [PSN_W-1:0]  tp_psn;
-    tp_lookup #(.ID_W(TAG_W), .CTX_W(CTX_W), .PSN_W(PSN_W), .MAX_BEATS(MAX_BEATS)) u_tp_lookup (
-        .clk, .rst, .cfg_beats(3'(cfg_tpc_beats)),
+    logic [23:0]       tp_peer;
+    logic [127:0]      tp_eid;
+    tp_ctx_lookup #(.TAG_W(TAG_W), .ENTRIES(CACHE_ENTRIES), .PORT_BYTES(CTX_PORT_BYTES),
+                    .RAM_LATENCY(CTX_RAM_LATENCY), .FILL_DEPTH(FILL_DEPTH)) u_tp_lookup (
+        .clk, .rst,
         .s_valid(arb_valid), .s_ready(arb_ready),
-        .s_id(arb_data[TAG_W-1:0]), .s_ctx(arb_data[TAG_W +: CTX_W]),
-        .m_valid(tp_valid), .m_ready(tp_ready), .m_id(tp_tag), .m_psn(tp_psn), .busy(tp_busy));
+        .s_tag(arb_data[TAG_W-1:0]), .s_entry(arb_data[TAG_W +: ENT_W]),
+        .m_valid(tp_valid), .m_ready(tp_ready), .m_tag(tp_tag), .m_psn(tp_psn), .m_peer_tp(tp_peer),
+        .m_remote_eid(tp_eid),
+        .s_fill_valid, .s_fill_ready, .s_fill_entry, .s_fill_data,
+        .wb_valid, .wb_entry, .wb_psn, .latency(tp_latency), .busy(tp_busy), .fill_wait(ctx_fill_wait),
+        .cnt_reads(ctx_reads), .cnt_writebacks(ctx_writebacks), .cnt_fill_words(ctx_fill_words),
+        .cnt_forwards(ctx_forwards), .cnt_hazard_cycles(ctx_hazard_cycles));
 
-    logic [ID_W+PSN_W-1:0] flit_data;
-    flit_serializer #(.W(ID_W + PSN_W), .BYTES_W(BYTES_W), .FLIT_BYTES(FLIT_BYTES)) u_flit_out (
+    assign ctx_fill_wait_id = arb_data[ID_W-1:0];
+
+    // the packet header: ids and the fields of the TP-channel record
+    localparam int HDR_W = ID_W + PSN_W + 24 + 128;
+    logic [HDR_W-1:0] flit_data;
+    flit_serializer #(.W(HDR_W), .BYTES_W(BYTES_W), .FLIT_BYTES(FLIT_BYTES)) u_flit_out (
         .clk, .rst, .s_valid(tp_valid), .s_ready(tp_ready),
-        .s_data({tp_psn, tp_tag[ID_W-1:0]}), .s_bytes(tp_tag[ID_W +: BYTES_W]),
+        .s_data({tp_eid, tp_peer, tp_psn, tp_tag[ID_W-1:0]}), .s_bytes(tp_tag[ID_W +: BYTES_W]),
         .m_valid, .m_ready, .m_data(flit_data), .m_first, .m_last);
-    assign m_id  = flit_data[ID_W-1:0];
-    assign m_psn = flit_data[ID_W +: PSN_W];
+    assign {m_remote_eid, m_peer_tp, m_psn, m_id} = flit_data;
 
     assign busy = bif_valid || js_valid || ot_busy || chain_a_busy || chain_l_busy
                   || tp_busy || m_valid;

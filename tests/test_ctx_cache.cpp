@@ -1,10 +1,13 @@
 // The context-cache RTL against its reference model (ctx_cache_ref.h),
 // cycle by cycle: random lookups of one or two records, refills returned
-// after random delays in random order, random response back-pressure. Every
+// after random delays in random order, random response back-pressure,
+// answered requests releasing their records after random delays. Every
 // cycle the RTL must take the same lookups, report the same hits, merges,
-// misses and victims, and answer the same ids as the reference.
+// misses and victims, and answer the same ids as the reference; every
+// response must name the entries that hold its records.
 #include <catch2/catch.hpp>
 
+#include <array>
 #include <map>
 #include <random>
 
@@ -24,7 +27,8 @@ namespace {
 constexpr int kRobDepth = 16;   // ctx_cache ROB_DEPTH default
 
 struct Totals {
-  uint64_t taken = 0, hits = 0, misses = 0, merges = 0, evictions = 0, responses = 0;
+  uint64_t taken = 0, hits = 0, misses = 0, merges = 0, evictions = 0, responses = 0, releases = 0;
+  uint64_t pin_stalls = 0;   // lookups refused only because every victim was pinned
 };
 
 template <class Model>
@@ -33,6 +37,7 @@ void reset(ubsim::VerilatedBlock<Model>& b, int entries, int ways) {
   ubsim::configure(m, static_cast<uint32_t>(entries), static_cast<uint32_t>(ways));
   m.s_valid = 0;
   m.s_fill_valid = 0;
+  m.s_rel_valid = 0;
   m.m_ready = 1;
   m.m_refill_ready = 1;
   b.reset();
@@ -59,11 +64,18 @@ Totals run_random(uint64_t seed, int entries, int ways, uint32_t universe, int c
   uint32_t keys[2] = {0, 0};
   uint32_t next_expected_response = 0;
   Totals t;
+  struct Held {
+    int n;
+    uint32_t key[2], entry[2];
+  };
+  std::map<uint32_t, std::pair<int, std::array<uint32_t, 2>>> keys_of;   // id -> keys of its lookup
+  std::vector<Held> held;                       // answered, records not yet released
+  std::map<uint32_t, uint32_t> slot_key;        // entry -> the key refilled into it
   // Random traffic for `cycles`, then a drain (no new lookups, m_ready high)
   // until every taken lookup has been answered: a watchdog bounds it.
   for (int cyc = 0;; ++cyc) {
     const bool draining = cyc >= cycles;
-    if (draining && !presenting && refills.empty() && t.responses == t.taken) break;
+    if (draining && !presenting && refills.empty() && t.responses == t.taken && held.empty()) break;
     INFO(fmt::format("seed {} entries {} ways {} cycle {}", seed, entries, ways, cyc));
     REQUIRE(cyc < cycles + 10000);   // watchdog: stuck responses
     if (!draining && !presenting && rng() % 4 != 0) {   // a new lookup (held until taken)
@@ -78,6 +90,9 @@ Totals run_random(uint64_t seed, int entries, int ways, uint32_t universe, int c
     for (size_t i = 0; i < refills.size(); ++i)
       if (refills[i].due <= cyc && (fill_idx < 0 || rng() % 2)) fill_idx = static_cast<int>(i);
     const bool m_ready = draining || rng() % 5 != 0;
+    // a random answered request releases its records (every one while draining)
+    int rel_idx = -1;
+    if (!held.empty() && (draining || rng() % 3 == 0)) rel_idx = static_cast<int>(rng() % held.size());
 
     m.clk = 0;
     m.s_valid = presenting;
@@ -88,6 +103,13 @@ Totals run_random(uint64_t seed, int entries, int ways, uint32_t universe, int c
     m.s_fill_valid = fill_idx >= 0;
     m.s_fill_slot = fill_idx >= 0 ? refills[static_cast<size_t>(fill_idx)].slot : 0;
     m.m_ready = m_ready;
+    m.s_rel_valid = rel_idx >= 0;
+    if (rel_idx >= 0) {
+      const Held& h = held[static_cast<size_t>(rel_idx)];
+      m.s_rel_keys = h.n == 2 ? 3 : 1;
+      m.s_rel_slot0 = h.entry[0];
+      m.s_rel_slot1 = h.entry[1];
+    }
     m.eval();
 
     const int fill_instance = fill_idx >= 0 ? refills[static_cast<size_t>(fill_idx)].instance : -1;
@@ -115,6 +137,17 @@ Totals run_random(uint64_t seed, int entries, int ways, uint32_t universe, int c
         REQUIRE(expect_id == next_expected_response);   // in lookup order, none lost
         ++next_expected_response;
         ++t.responses;
+        // the response names the entries its records are in
+        const bool bypass = !head;
+        const int n = bypass ? nkeys : keys_of.at(expect_id).first;
+        Held h{n, {0, 0}, {m.m_entry0, m.m_entry1}};
+        for (int k = 0; k < n; ++k) {
+          h.key[k] = bypass ? keys[k] : keys_of.at(expect_id).second[static_cast<size_t>(k)];
+          // a hit's entry holds it from an earlier refill; a miss's from the refill of this lookup
+          REQUIRE(slot_key.at(h.entry[k]) == h.key[k]);
+        }
+        held.push_back(h);
+        keys_of.erase(expect_id);
       }
     }
     if (m.lk_fire) {
@@ -131,6 +164,10 @@ Totals run_random(uint64_t seed, int entries, int ways, uint32_t universe, int c
         t.evictions += o.evict[k];
       }
       REQUIRE(m.m_refill_valid == ((o.miss[0] ? 1u : 0u) | (o.miss[1] ? 2u : 0u)));
+      keys_of[id] = {nkeys, {keys[0], keys[1]}};
+      for (int k = 0; k < 2; ++k) {
+        if (o.miss[k]) slot_key[k == 0 ? m.m_refill_slot0 : m.m_refill_slot1] = keys[k];
+      }
       for (int k = 0; k < 2; ++k)
         if (o.miss[k])
           refills.push_back({o.refill_instance[k], k == 0 ? m.m_refill_slot0 : m.m_refill_slot1,
@@ -138,6 +175,15 @@ Totals run_random(uint64_t seed, int entries, int ways, uint32_t universe, int c
       ref.lookup(id, nkeys, keys, m_ready, fill_instance, true);
       ++t.taken;
       presenting = false;
+    } else if (presenting && !o.taken) {
+      CtxCacheRef::Outcome unpinned = ref.lookup_ignoring_pins(id, nkeys, keys, m_ready, fill_instance);
+      t.pin_stalls += unpinned.taken;
+    }
+    if (rel_idx >= 0) {   // the release takes effect at this edge, after the lookup's choice
+      const Held& h = held[static_cast<size_t>(rel_idx)];
+      ref.release(h.n, h.key);
+      held.erase(held.begin() + rel_idx);
+      ++t.releases;
     }
     if (head && m_ready) ref.pop_head();
     else if (!head && expect_valid && m_ready && !ref.last_bypass()) FAIL("same-cycle answer not bypassed");
@@ -173,7 +219,8 @@ void check_against_reference() {
       const Totals t = run_random<Model>(seed * 7919 + static_cast<uint64_t>(s.entries), s.entries, s.ways,
                                          s.universe, 1500, s.delay);
       all.taken += t.taken; all.hits += t.hits; all.misses += t.misses; all.merges += t.merges;
-      all.evictions += t.evictions; all.responses += t.responses;
+      all.evictions += t.evictions; all.responses += t.responses; all.releases += t.releases;
+      all.pin_stalls += t.pin_stalls;
       ++runs;
     }
   // every case was exercised, many times
@@ -183,6 +230,8 @@ void check_against_reference() {
   CHECK(all.merges > 1000);
   CHECK(all.evictions > 10000);
   CHECK(all.responses == all.taken);   // every lookup answered exactly once
+  CHECK(all.releases == all.taken);    // and every one released its records
+  CHECK(all.pin_stalls > 100);         // pinned records were kept from eviction
 }
 }  // namespace
 
@@ -215,7 +264,10 @@ TEST_CASE("context cache: cyclic access one entry too many misses every time (tr
       m.clk = 1; m.eval();
       m.clk = 0; m.s_valid = 0; m.s_fill_valid = miss; m.s_fill_slot = slot; m.eval();
       m.clk = 1; m.eval();
-      m.s_fill_valid = 0;
+      // the request is done with its record
+      m.clk = 0; m.s_fill_valid = 0; m.s_rel_valid = 1; m.s_rel_keys = 1; m.s_rel_slot0 = slot; m.eval();
+      m.clk = 1; m.eval();
+      m.s_rel_valid = 0;
     }
     INFO("records " << n << " entries " << entries);
     if (extra == 0) {

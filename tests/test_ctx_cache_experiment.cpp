@@ -6,6 +6,8 @@
 #include <fmt/format.h>
 
 #include "ctx_cache.h"
+#include "json_value.h"
+#include "run_command.h"
 
 using namespace ubsim;
 
@@ -86,9 +88,15 @@ TEST_CASE("UB cache: 100% hits up to N = 1024, +1 bus + DRAM row miss per end be
 
 TEST_CASE("the refill penalty follows the modelled memory path, not a constant", "[ctx-cache]") {
   SECTION("PCIe NIC: pcie.dma_read = 300 ns") {
-    const auto pts = run_ctx_cache(small_run({"pcie.dma_read=300ns"}), {"pcie-nic"}, {1, 30});
-    CHECK(at(pts, "pcie-nic", 30).num("refill_mean_ns") == Approx(300).margin(0.01));
-    CHECK(at(pts, "pcie-nic", 30).num("extra_ns") == Approx(600).epsilon(0.05));
+    const auto fast = run_ctx_cache(small_run({"pcie.dma_read=300ns"}), {"pcie-nic"}, {1, 30});
+    const auto base = run_ctx_cache(small_run({}), {"pcie-nic"}, {1, 30});
+    CHECK(at(fast, "pcie-nic", 30).num("refill_mean_ns") == Approx(300).margin(0.01));
+    // one DMA read per end: 2 x 200 ns less; the rest of the penalty (the
+    // 512 B context written into the single-ported QP-context RAM) stays
+    // (within a controller cycle per end: a refill returns between clock edges)
+    CHECK(at(base, "pcie-nic", 30).num("extra_ns") - at(fast, "pcie-nic", 30).num("extra_ns") ==
+          Approx(400).margin(2 * 3.11));
+    CHECK(at(fast, "pcie-nic", 30).num("extra_ns") == Approx(600).epsilon(0.10));
   }
   SECTION("bus controller: dram.row_miss = 170 ns, smaller cache") {
     const auto pts = run_ctx_cache(small_run({"dram.row_miss=170ns", "cache.ub_entries=64"}), {"ub-async"},
@@ -117,4 +125,36 @@ TEST_CASE("set-associative cache: a softer knee than fully associative", "[ctx-c
   const double sa_refills = at(sa, "ub-async", 130).num("refills_per_op");
   CHECK(sa_refills > 0);
   CHECK(sa_refills < 1.0);
+}
+
+TEST_CASE("tiny caches under concurrency: pinned records, PSNs written back across evictions", "[ctx-cache]") {
+  // 8 reads in flight over 5 endpoint pairs through 2-entry caches: every
+  // lookup evicts, granted records are pinned until their packet leaves (the
+  // cache refuses lookups meanwhile), and each evicted TP channel / QP is
+  // written back with its next PSN. The pipeline bridges check every
+  // packet's header (its record's peer, PSNs consecutive per record) and
+  // fail the run on a stale record: the run completing is the check.
+  const auto r = ubsim::test::run_command(
+      std::string(UBSIM_BIN) +
+      " latency --path all --ops 200 --outstanding 8 --set workload.endpoints=5 --set cache.ub_entries=2"
+      " --set cache.roce_entries=2 --format json");
+  REQUIRE(r.status == 0);
+  const json::Value doc = json::parse(r.out);
+  for (const auto& row : doc.get("results")->items) {
+    INFO(row.str("path"));
+    double writebacks = 0, done = 0, stalls = 0, evictions = 0;
+    for (const auto& s : row.get("stats")->items) {
+      const std::string c = s.str("component"), n = s.str("name");
+      if (c.find("cache") == std::string::npos) continue;
+      if (n == "writebacks") writebacks += s.num("value");
+      if (n == "writebacks_done") done += s.num("value");
+      if (n == "lookup_stall_cycles") stalls += s.num("value");
+      if (n == "evictions") evictions += s.num("value");
+    }
+    CHECK(row.num("ops") == 200);
+    CHECK(evictions > 300);
+    CHECK(writebacks > 200);
+    CHECK(done == writebacks);   // every write-back reached memory
+    CHECK(stalls > 0);           // pinned records kept lookups waiting
+  }
 }

@@ -1,6 +1,11 @@
 // The verilated pipelines on their own, driven cycle by cycle: latency from
-// input handshake to first flit out, issue interval from structure, and
-// back-pressure without loss.
+// input handshake to first flit out, the issue interval from the context
+// RAMs' structure, the records' contents in the headers, and back-pressure
+// without loss.
+//
+// Expected intervals are derived here from the spec's record sizes (TP
+// channel 56 B, QP context 512 B) and this build's RAM macro (port width,
+// read latency, turnaround: rtl_variant), never read back from the RTL.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
@@ -9,12 +14,17 @@
 #include <vector>
 
 #include "burst.h"
+#include "context_memory.h"
+#include "rtl_variant.h"
 #include "verilated_block.h"
 #include "Vroce_tx_pipeline.h"
 #include "Vrx_pipeline.h"
 #include "Vub_tx_pipeline.h"
 
 using ubsim::BurstTrace;
+using ubsim::RecordBits;
+namespace enc = ubsim::enc;
+namespace rv = ubsim::rtl_variant;
 
 namespace {
 
@@ -27,78 +37,237 @@ BurstTrace run(ubsim::VerilatedBlock<M>& b, int n, Drive drive, const std::funct
 
 auto always = [](uint64_t) { return true; };
 
+// Spec §5: a 56 B TP-channel record read over the context RAM's port.
+constexpr int kTpRecordBytes = 56;
+constexpr int kUbWords = (kTpRecordBytes + rv::kCtxPortBytes - 1) / rv::kCtxPortBytes;
+// RoCE: issue the read, wait its latency, increment, write back, turnaround.
+constexpr int kRoceInterval = 1 + rv::kCtxRamLatency + 1 + 1 + rv::kCtxRamTurnaround;
+// UB lookup: one read issue per word, the last word's read latency, then
+// the output FIFO; RoCE: issue, read latency, increment into the output register.
+constexpr int kUbLookupLatency = kUbWords + rv::kCtxRamLatency + 1;
+constexpr int kRoceRmwLatency = 1 + rv::kCtxRamLatency + 1;
+
+// Writes records into a send pipeline's context RAM through its fill port
+// (before a burst: the RAM keeps its contents through the burst's reset).
+template <class M>
+void fill_records(ubsim::VerilatedBlock<M>& b, const std::vector<std::pair<uint32_t, RecordBits>>& records) {
+  M& m = b.model();
+  m.s_valid = 0;
+  b.reset(4);
+  size_t next = 0;
+  for (int c = 0; c < 100000 && (next < records.size() || m.busy); ++c) {
+    m.s_fill_valid = next < records.size();
+    if (m.s_fill_valid) {
+      m.s_fill_entry = records[next].first;
+      const auto& w = records[next].second.words();
+      constexpr size_t kWords = sizeof(m.s_fill_data) / sizeof(uint32_t);
+      for (size_t i = 0; i < kWords; ++i) m.s_fill_data[i] = i < w.size() ? w[i] : 0u;
+    }
+    bool taken = false;
+    b.cycle([&] { taken = m.s_fill_valid && m.s_fill_ready; });
+    if (taken) ++next;
+  }
+  m.s_fill_valid = 0;
+  REQUIRE(next == records.size());
+}
+
+RecordBits tp_record(uint32_t next_psn, uint32_t peer_tp, uint64_t eid_hi, uint64_t eid_lo) {
+  RecordBits r(enc::tp_record::kBits);
+  r.set(enc::tp_record::next_psn, next_psn);
+  r.set(enc::tp_record::peer_tp_id, peer_tp);
+  r.set_wide(enc::tp_record::remote_eid, eid_hi, eid_lo);
+  r.set(enc::tp_record::mtu, 4096);
+  return r;
+}
+
 }  // namespace
 
 TEST_CASE("UB send pipeline: latency equals the configured depth on both routes", "[rtl]") {
-  for (int depth : {7, 8, 25, 40}) {
+  const int fixed_async = 4 + kUbLookupLatency, fixed_load = 2 + kUbLookupLatency;
+  for (int depth : {fixed_load, fixed_async, 25, 40}) {
     ubsim::VerilatedBlock<Vub_tx_pipeline> m_b("ub");
     auto& m = m_b.model();
-    m.cfg_depth_async = static_cast<uint8_t>(depth);
-    m.cfg_depth_load = 8;
-    m.cfg_tpc_beats = 2;
+    m.cfg_depth_async = static_cast<uint8_t>(std::max(depth, fixed_async));
+    m.cfg_depth_load = static_cast<uint8_t>(depth);
     m.eval();
-    CHECK(m.fixed_async == 7);
-    CHECK(m.fixed_load == 5);
+    CHECK(m.fixed_async == fixed_async);
+    CHECK(m.fixed_load == fixed_load);
     auto t = run(m_b, 1, [](auto& mm, uint32_t) { mm.s_ctx = 0; mm.s_load = 0; mm.s_bytes = 96; }, always);
-    CHECK(t.out_cycle.at(0) - t.in_cycle.at(0) == static_cast<uint64_t>(depth));
-    ubsim::VerilatedBlock<Vub_tx_pipeline> l_b("ubl");
-    auto& l = l_b.model();
-    l.cfg_depth_async = 25;
-    l.cfg_depth_load = static_cast<uint8_t>(depth);
-    l.cfg_tpc_beats = 2;
-    auto tl = run(l_b, 1, [](auto& mm, uint32_t) { mm.s_ctx = 0; mm.s_load = 1; mm.s_bytes = 96; }, always);
+    CHECK(t.out_cycle.at(0) - t.in_cycle.at(0) == static_cast<uint64_t>(std::max(depth, fixed_async)));
+    auto tl = run(m_b, 1, [](auto& mm, uint32_t) { mm.s_ctx = 0; mm.s_load = 1; mm.s_bytes = 96; }, always);
     CHECK(tl.out_cycle.at(0) - tl.in_cycle.at(0) == static_cast<uint64_t>(depth));
   }
 }
 
-TEST_CASE("UB send pipeline: issue interval is the TP-context read occupancy", "[rtl]") {
-  for (int beats : {1, 2, 3, 4}) {
+TEST_CASE("UB send pipeline: the interval is the record's words on the context-RAM port", "[rtl]") {
+  INFO("56 B record over a " << rv::kCtxPortBytes << " B port: " << kUbWords << " words");
+  for (int channels : {1, 5}) {   // one TP channel (the PSN bypass) or several
     ubsim::VerilatedBlock<Vub_tx_pipeline> m_b("ub");
     auto& m = m_b.model();
     m.cfg_depth_async = 25;
     m.cfg_depth_load = 8;
-    m.cfg_tpc_beats = static_cast<uint8_t>(beats);
     const int n = 64;
-    auto t = run(m_b, n, [](auto& mm, uint32_t id) { mm.s_ctx = id % 5; mm.s_load = 0; mm.s_bytes = 96; }, always);
+    auto t = run(m_b, n, [channels](auto& mm, uint32_t id) {
+      mm.s_ctx = id % static_cast<uint32_t>(channels);
+      mm.s_load = 0;
+      mm.s_bytes = 96;
+    }, always);
     REQUIRE(t.delivered == static_cast<uint64_t>(n));
-    // first input handshake -> last first flit = L + (N-1) * beats
-    CHECK(t.out_cycle.at(n - 1) - t.in_cycle.at(0) == static_cast<uint64_t>(25 + (n - 1) * beats));
-    for (int i = 1; i < n; ++i) CHECK(t.out_cycle.at(i) - t.out_cycle.at(i - 1) == static_cast<uint64_t>(beats));
+    // first input handshake -> last first flit = L + (N-1)·δ
+    CHECK(t.out_cycle.at(n - 1) - t.in_cycle.at(0) == static_cast<uint64_t>(25 + (n - 1) * kUbWords));
+    for (int i = 1; i < n; ++i) CHECK(t.out_cycle.at(i) - t.out_cycle.at(i - 1) == static_cast<uint64_t>(kUbWords));
+    // every lookup read its whole record, one port word per cycle, and wrote word 0 back
+    CHECK(m.ctx_reads == static_cast<uint32_t>(n * kUbWords));
+    CHECK(m.ctx_writebacks == static_cast<uint32_t>(n));
+    CHECK(m.ctx_hazard_cycles == 0);
   }
 }
 
-TEST_CASE("RoCE send pipeline: the PSN read-modify-write holds the QP-context port", "[rtl]") {
-  struct Case { int rd, turn; };
-  for (Case k : {Case{2, 1}, Case{1, 1}, Case{3, 2}}) {
-    for (int qps : {1, 7}) {   // one QP or many: the single port serializes both
-      ubsim::VerilatedBlock<Vroce_tx_pipeline> m_b("roce");
-      auto& m = m_b.model();
-      m.cfg_depth = 12;
-      m.cfg_qpc_rd_latency = static_cast<uint8_t>(k.rd);
-      m.cfg_qpc_turnaround = static_cast<uint8_t>(k.turn);
-      const int n = 40;
-      auto t = run(m_b, n, [qps](auto& mm, uint32_t id) { mm.s_ctx = id % static_cast<uint32_t>(qps); mm.s_bytes = 96; }, always);
-      REQUIRE(t.delivered == static_cast<uint64_t>(n));
-      const uint64_t interval = static_cast<uint64_t>(3 + k.rd + k.turn);
-      CHECK(t.out_cycle.at(n - 1) - t.in_cycle.at(0) == 12 + (n - 1) * interval);
+TEST_CASE("UB: back-to-back lookups of one TP channel get consecutive PSNs without a stall", "[rtl]") {
+  ubsim::VerilatedBlock<Vub_tx_pipeline> m_b("ub");
+  auto& m = m_b.model();
+  m.cfg_depth_async = 25;
+  m.cfg_depth_load = 8;
+  fill_records(m_b, {{9, tp_record(0xfffff0, 0x123456, 0xfd00000000000002ull, 77)}});
+  std::vector<uint32_t> psns, peers, eid_lo;
+  const int n = 40;
+  auto t = ubsim::drive_burst(
+      m_b, n, [](auto& mm, uint32_t) { mm.s_ctx = 9; mm.s_load = 0; mm.s_bytes = 96; }, always, 100000,
+      [&](const Vub_tx_pipeline& mm) {
+        psns.push_back(mm.m_psn);
+        peers.push_back(mm.m_peer_tp);
+        eid_lo.push_back(mm.m_remote_eid[0]);
+      });
+  REQUIRE(t.delivered == static_cast<uint64_t>(n));
+  for (int i = 0; i < n; ++i) {
+    CHECK(psns[static_cast<size_t>(i)] == ((0xfffff0u + static_cast<uint32_t>(i)) & 0xffffffu));   // wraps at 2^24
+    CHECK(peers[static_cast<size_t>(i)] == 0x123456u);   // header fields come from the record
+    CHECK(eid_lo[static_cast<size_t>(i)] == 77u);
+  }
+  for (int i = 1; i < n; ++i) CHECK(t.out_cycle.at(i) - t.out_cycle.at(i - 1) == static_cast<uint64_t>(kUbWords));
+  // when a lookup's word-0 read passed the RAM before the previous write-back
+  // landed, the PSN came through the forwarding path
+  if (kUbWords + rv::kCtxRamLatency > kUbWords) CHECK(m.ctx_forwards >= static_cast<uint32_t>(n - 1));
+  CHECK(m.ctx_hazard_cycles == 0);
+}
+
+TEST_CASE("UB: interleaved TP channels each keep their own PSN sequence", "[rtl]") {
+  ubsim::VerilatedBlock<Vub_tx_pipeline> m_b("ub");
+  auto& m = m_b.model();
+  m.cfg_depth_async = 25;
+  m.cfg_depth_load = 8;
+  // an irregular pattern over 4 channels: runs of one channel, alternation, both routes
+  auto channel = [](uint32_t id) { return (id * 7 + id / 3 + (id % 5 == 0 ? 1 : 0)) % 4; };
+  std::map<uint32_t, std::vector<uint32_t>> psn_by_channel;
+  const int n = 300;
+  auto t = ubsim::drive_burst(
+      m_b, n, [&](auto& mm, uint32_t id) { mm.s_ctx = channel(id); mm.s_load = id % 3 == 0; mm.s_bytes = 96; },
+      [](uint64_t c) { return c % 5 != 0; }, 100000,
+      [&](const Vub_tx_pipeline& mm) { psn_by_channel[channel(mm.m_id)].push_back(mm.m_psn); });
+  REQUIRE(t.delivered == static_cast<uint64_t>(n));
+  REQUIRE(psn_by_channel.size() == 4);
+  for (auto& [ch, psns] : psn_by_channel) {
+    INFO("TP channel " << ch);
+    for (size_t i = 0; i < psns.size(); ++i) CHECK(psns[i] == i);
+  }
+  CHECK(m.ctx_reads == static_cast<uint32_t>(n * kUbWords));
+}
+
+TEST_CASE("UB: a lookup of an entry whose refill is still being written waits for it", "[rtl]") {
+  // A Load enters at cycle `in`; its lookup starts `start` cycles later (bus
+  // interface, the load chain that pads the route to 8 cycles). A refill of
+  // its entry that arrives up to that cycle must be what the lookup reads.
+  const int start = 1 + (8 - (2 + kUbLookupLatency));
+  const RecordBits rec = tp_record(500, 0xabcdef, 1, 2);
+  for (int k = 1; k <= start; ++k) {
+    INFO("refill arrives " << k << " cycles after the request, the lookup starts after " << start);
+    ubsim::VerilatedBlock<Vub_tx_pipeline> m_b("ub");
+    auto& m = m_b.model();
+    m.cfg_depth_async = 25;
+    m.cfg_depth_load = 8;
+    m.s_valid = 0;
+    m_b.reset(4);
+    m.s_valid = 1;
+    m.s_id = 1;
+    m.s_ctx = 3;
+    m.s_load = 1;
+    m.s_bytes = 96;
+    uint32_t psn = 0, peer = 0;
+    bool out = false;
+    int in = -1;
+    for (int c = 0; c < 200 && !out; ++c) {
+      m.s_fill_valid = in >= 0 && c == in + k;
+      if (m.s_fill_valid) {
+        m.s_fill_entry = 3;
+        for (size_t i = 0; i < rec.words().size(); ++i) m.s_fill_data[i] = rec.words()[i];
+      }
+      bool in_fire = false;
+      m_b.cycle([&] {
+        in_fire = m.s_valid && m.s_ready;
+        if (m.m_valid && m.m_first) {
+          out = true;
+          psn = m.m_psn;
+          peer = m.m_peer_tp;
+        }
+      });
+      if (in_fire) {
+        m.s_valid = 0;
+        in = c;
+      }
     }
+    REQUIRE(out);
+    CHECK(psn == 500);
+    CHECK(peer == 0xabcdef);
+    CHECK(m.ctx_fill_words == static_cast<uint32_t>(kUbWords));
+    if (k >= start - 1) CHECK(m.ctx_hazard_cycles > 0);   // its words were still to be written
   }
 }
 
-TEST_CASE("RoCE PSNs are allocated in order per QP", "[rtl]") {
+TEST_CASE("RoCE send pipeline: the PSN read-modify-write holds the single QP-context port", "[rtl]") {
+  INFO("read latency " << rv::kCtxRamLatency << ", turnaround " << rv::kCtxRamTurnaround);
+  for (int qps : {1, 7}) {   // one QP or many: the single port serializes both
+    ubsim::VerilatedBlock<Vroce_tx_pipeline> m_b("roce");
+    auto& m = m_b.model();
+    m.cfg_depth = 12;
+    m.eval();
+    CHECK(m.fixed_depth == 3 + kRoceRmwLatency);
+    const int n = 40;
+    auto t = run(m_b, n, [qps](auto& mm, uint32_t id) { mm.s_ctx = id % static_cast<uint32_t>(qps); mm.s_bytes = 96; },
+                 always);
+    REQUIRE(t.delivered == static_cast<uint64_t>(n));
+    CHECK(t.out_cycle.at(n - 1) - t.in_cycle.at(0) == static_cast<uint64_t>(12 + (n - 1) * kRoceInterval));
+    CHECK(m.ctx_reads == static_cast<uint32_t>(n));        // word 0 only
+    CHECK(m.ctx_writebacks == static_cast<uint32_t>(n));
+    // the port is held for the whole read-modify-write of every request
+    CHECK(m.ctx_port_busy_cycles >= static_cast<uint32_t>((n - 1) * kRoceInterval));
+  }
+}
+
+TEST_CASE("RoCE: PSNs in order per QP; the header's destination QP comes from the context", "[rtl]") {
   ubsim::VerilatedBlock<Vroce_tx_pipeline> m_b("roce");
   auto& m = m_b.model();
   m.cfg_depth = 9;
-  m.cfg_qpc_rd_latency = 2;
-  m.cfg_qpc_turnaround = 1;
+  std::vector<std::pair<uint32_t, RecordBits>> qpcs;
+  for (uint32_t qp = 0; qp < 3; ++qp) {
+    RecordBits r(enc::qp_context::kBits);
+    r.set(enc::qp_context::next_psn, 100 * qp);
+    r.set(enc::qp_context::dest_qpn, 0x500 + qp);
+    qpcs.emplace_back(qp, r);
+  }
+  fill_records(m_b, qpcs);
+  CHECK(m.ctx_fill_words == static_cast<uint32_t>(3 * enc::qp_context::kBits / (8 * rv::kCtxPortBytes)));
+  m.cfg_depth = 9;
   std::map<uint32_t, std::vector<uint32_t>> psn_by_qp;
   auto t = ubsim::drive_burst(
       m_b, 200, [](auto& mm, uint32_t id) { mm.s_ctx = id % 3; mm.s_bytes = 96; }, always, 100000,
-      [&](const Vroce_tx_pipeline& mm) { psn_by_qp[mm.m_id % 3].push_back(mm.m_psn); });
+      [&](const Vroce_tx_pipeline& mm) {
+        CHECK(mm.m_dest_qpn == 0x500 + mm.m_id % 3);
+        psn_by_qp[mm.m_id % 3].push_back(mm.m_psn);
+      });
   REQUIRE(t.delivered == 200);
   REQUIRE(psn_by_qp.size() == 3);
   for (auto& [qp, psns] : psn_by_qp)
-    for (size_t i = 0; i < psns.size(); ++i) CHECK(psns[i] == i);
+    for (size_t i = 0; i < psns.size(); ++i) CHECK(psns[i] == 100 * qp + i);
 }
 
 TEST_CASE("a stalled output back-pressures the submitter and loses nothing", "[rtl]") {
@@ -106,7 +275,6 @@ TEST_CASE("a stalled output back-pressures the submitter and loses nothing", "[r
   auto& m = m_b.model();
   m.cfg_depth_async = 25;
   m.cfg_depth_load = 8;
-  m.cfg_tpc_beats = 2;
   const int n = 300;
   // output ready only 1 cycle in 7, with long stretches of none
   // several Jetties/TP channels, both routes, packets of 1 to 5 flits
@@ -139,15 +307,14 @@ TEST_CASE("receive pipeline: both routes take their configured depth", "[rtl]") 
   CHECK(t.out_cycle.at(1) - t.in_cycle.at(1) == 8);
 }
 
-TEST_CASE("multi-flit packets: interval is the larger of port beats and flits", "[rtl]") {
+TEST_CASE("multi-flit packets: interval is the larger of record words and flits", "[rtl]") {
   for (int payload : {64, 480, 1024, 4096}) {
     const int bytes = 32 + payload;
-    const int flits = (bytes + 255) / 256;
+    const int flits = (bytes + rv::kFlitBytes - 1) / rv::kFlitBytes;
     ubsim::VerilatedBlock<Vub_tx_pipeline> m_b("ub");
     auto& m = m_b.model();
     m.cfg_depth_async = 25;
     m.cfg_depth_load = 8;
-    m.cfg_tpc_beats = 2;
     const int n = 100;
     auto t = run(m_b, n, [bytes](auto& mm, uint32_t id) {
           mm.s_ctx = id % 7;
@@ -159,7 +326,7 @@ TEST_CASE("multi-flit packets: interval is the larger of port beats and flits", 
     // the driver stops at the last packet's first flit
     CHECK(t.flits == static_cast<uint64_t>((n - 1) * flits + 1));
     CHECK(t.out_cycle.at(0) - t.in_cycle.at(0) == 25);   // first flit latency unchanged
-    const uint64_t interval = static_cast<uint64_t>(std::max(2, flits));
+    const uint64_t interval = static_cast<uint64_t>(std::max(kUbWords, flits));
     CHECK(t.out_cycle.at(n - 1) - t.out_cycle.at(n - 2) == interval);
   }
 }

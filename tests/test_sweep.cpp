@@ -198,11 +198,12 @@ TEST_CASE("area: the context cache's synthesized state follows its entries exact
     REQUIRE(at[entries].ff_bits > 0);
     CHECK(at[entries].latch_bits == 0);   // no inferred latch
   }
-  // per entry: a 26-bit key, a 32-bit LRU stamp, valid and pending = 60 flip-flops
-  CHECK(at[64].ff_bits - at[32].ff_bits == 32 * 60);
-  CHECK(at[128].ff_bits - at[64].ff_bits == 64 * 60);
-  // the reorder buffer's 32 slot fields (2 keys x 16) each gain one index bit per doubling
-  CHECK(at[64].mem_bits - at[32].mem_bits == 32);
+  // per entry: a 26-bit key, a 32-bit LRU stamp, valid, pending and pinned = 61 flip-flops
+  CHECK(at[64].ff_bits - at[32].ff_bits == 32 * 61);
+  CHECK(at[128].ff_bits - at[64].ff_bits == 64 * 61);
+  // per entry an 8-bit pin count (an array); and the reorder buffer's 32 slot
+  // fields (2 keys x 16) each gain one index bit per doubling
+  CHECK(at[64].mem_bits - at[32].mem_bits == 32 * 8 + 32);
   // one comparator per entry: the search logic grows linearly with the entries
   const double ratio = static_cast<double>(at[128].logic_bits) / static_cast<double>(at[64].logic_bits);
   CHECK(ratio > 1.9);

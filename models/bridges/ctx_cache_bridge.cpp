@@ -8,31 +8,18 @@ namespace ubsim {
 using sc_core::sc_time;
 using sc_core::SC_FS;
 
-CtxKeys context_keys(Stack stack, NodeId node, const Request& r) {
-  const bool at_initiator = node == NodeId::A;
-  const uint32_t local = at_initiator ? r.local_ep : r.remote_ep;
-  const uint32_t peer = at_initiator ? r.remote_ep : r.local_ep;
-  CtxKeys k;
-  if (stack == Stack::Roce) {
-    k.n = 1;
-    k.key[0] = ctx_key::qp(local, peer);
-  } else if (r.current().op == Op::UbLoadTx || r.current().op == Op::UbLoadRx) {
-    k.n = 1;
-    k.key[0] = ctx_key::tp_channel(peer);
-  } else {
-    k.n = 2;
-    k.key[0] = ctx_key::jetty(local);
-    k.key[1] = ctx_key::tp_channel(peer);
-  }
-  return k;
-}
-
 CtxCacheBridge::CtxCacheBridge(sc_core::sc_module_name name, const Config& c, NodeId node, Stack stack,
                                uint32_t entries, uint32_t ways)
-    : VerilatedBridge(name, c), node_(node), stack_(stack), entries_(entries), ways_(ways), refill_out_("refill_out") {
+    : VerilatedBridge(name, c),
+      node_(node),
+      stack_(stack),
+      entries_(entries),
+      ways_(ways),
+      memory_(stack, node, static_cast<uint32_t>(c.count("transport.mtu")), static_cast<uint32_t>(c.count("sack.window"))),
+      launch_out_("launch_out") {
   SC_HAS_PROCESS(CtxCacheBridge);
-  SC_METHOD(launch_refills);
-  sensitive << refill_out_.get_event();
+  SC_METHOD(launch_transactions);
+  sensitive << launch_out_.get_event();
   dont_initialize();
   reset_block();
 }
@@ -42,6 +29,7 @@ void CtxCacheBridge::configure() { ubsim::configure(*m_, entries_, ways_); }
 void CtxCacheBridge::drive_idle() {
   m_->s_valid = 0;
   m_->s_fill_valid = 0;
+  m_->s_rel_valid = 0;
   m_->m_ready = 1;
   m_->m_refill_ready = 1;
 }
@@ -51,12 +39,27 @@ void CtxCacheBridge::lookup(const Request& r, PipelineBridge* client) {
   wake(now_fs());
 }
 
+void CtxCacheBridge::release(const CtxGrant& g, uint64_t at_fs) {
+  releases_.push_back({at_fs, g});
+  wake(at_fs);
+}
+
 void CtxCacheBridge::accept(Transaction& t) {
   Request& r = as_request(t);
+  if (r.verb == Verb::Write) {   // a write-back reached memory
+    ++writebacks_done_;
+    refill_pool_.release(&r);
+    return;
+  }
   const uint64_t took = now_fs() - r.issued_fs;
   refill_fs_sum_ += took;
   refill_max_fs_ = std::max(refill_max_fs_, took);
   fills_.push_back({now_fs(), r.ctx});
+  // the record's words go to the data array in the cycle the tag turns valid
+  auto key = refill_key_.find(r.ctx);
+  sc_assert(key != refill_key_.end() && "a refill came back for a slot with no refill");
+  if (data_array_) data_array_->fill(r.ctx, memory_.read(key->second), now_fs());
+  refill_key_.erase(key);
   refill_pool_.release(&r);
   wake(now_fs());
 }
@@ -65,6 +68,7 @@ void CtxCacheBridge::drive(uint64_t e) {
   edge_ = Edge{};
   edge_.head = !lookups_.empty() && lookups_.front().arrive_fs < e ? &lookups_.front() : nullptr;
   edge_.fill = !fills_.empty() && fills_.front().arrive_fs < e ? &fills_.front() : nullptr;
+  edge_.rel = !releases_.empty() && releases_.front().arrive_fs < e ? &releases_.front() : nullptr;
   m_->s_valid = edge_.head != nullptr;
   if (edge_.head) {
     m_->s_id = edge_.head->id;
@@ -74,45 +78,91 @@ void CtxCacheBridge::drive(uint64_t e) {
   }
   m_->s_fill_valid = edge_.fill != nullptr;
   m_->s_fill_slot = edge_.fill ? edge_.fill->slot : 0;
+  m_->s_rel_valid = edge_.rel != nullptr;
+  if (edge_.rel) {
+    m_->s_rel_keys = edge_.rel->g.n == 2 ? 3 : 1;
+    m_->s_rel_slot0 = edge_.rel->g.entry[0];
+    m_->s_rel_slot1 = edge_.rel->g.entry[1];
+  }
 }
 
 void CtxCacheBridge::sample(uint64_t) {
-  edge_.lk_fire = m_->lk_fire;
-  edge_.resp = m_->m_valid;
-  edge_.resp_id = m_->m_id;
-  edge_.refills = m_->m_refill_valid;
-  edge_.refill_slot[0] = m_->m_refill_slot0;
-  edge_.refill_slot[1] = m_->m_refill_slot1;
-  if (edge_.head && !edge_.lk_fire) ++lookup_stall_cycles_;
+  Edge& x = edge_;
+  x.lk_fire = m_->lk_fire;
+  x.resp = m_->m_valid;
+  x.resp_id = m_->m_id;
+  x.resp_entry[0] = m_->m_entry0;
+  x.resp_entry[1] = m_->m_entry1;
+  x.refills = m_->m_refill_valid;
+  x.refill_slot[0] = m_->m_refill_slot0;
+  x.refill_slot[1] = m_->m_refill_slot1;
+  x.refill_key[0] = m_->m_refill_key0;
+  x.refill_key[1] = m_->m_refill_key1;
+  x.evicts = x.lk_fire ? m_->lk_evict : 0;
+  x.evict_key[0] = m_->lk_evict_key0;
+  x.evict_key[1] = m_->lk_evict_key1;
+  if (x.head && !x.lk_fire) ++lookup_stall_cycles_;
+}
+
+void CtxCacheBridge::write_back(uint32_t key, uint32_t slot, uint64_t e) {
+  if (!data_array_ || !memory_.holds_psn(key) || !data_array_->entry_dirty(slot)) return;
+  memory_.write_back_psn(key, data_array_->entry_psn(slot));
+  ++writebacks_;
+  if (writeback_route_.hops.empty()) return;
+  Request* r = refill_pool_.acquire();
+  r->reset(&writeback_route_);
+  r->id = next_refill_id_++;
+  r->verb = Verb::Write;
+  r->ctx = slot;
+  r->payload_bytes = static_cast<uint32_t>(memory_.record_bits(key) / 8);
+  r->issued_fs = e;
+  launch_out_.notify(*r, fs_from_now(e));
 }
 
 bool CtxCacheBridge::apply(uint64_t e) {
   const Edge& x = edge_;
   if (x.fill) fills_.pop_front();
+  if (x.rel) {
+    releases_.pop_front();
+    ++releases_taken_;
+  }
   if (x.lk_fire) {
     responses_due_.push_back(*x.head);
     lookups_.pop_front();
   }
   if (x.resp) {
-    sc_assert(!responses_due_.empty() && responses_due_.front().id == x.resp_id &&
-              "ctx_cache answered out of lookup order");
-    responses_due_.front().client->grant(x.resp_id, e);
+    const Lookup& l = responses_due_.front();
+    sc_assert(!responses_due_.empty() && l.id == x.resp_id && "ctx_cache answered out of lookup order");
+    CtxGrant g;
+    g.id = x.resp_id;
+    g.n = l.keys.n;
+    g.entry[0] = x.resp_entry[0];
+    g.entry[1] = x.resp_entry[1];
+    g.data_entry = x.resp_entry[l.keys.data];
+    g.data_key = l.keys.key[l.keys.data];
+    l.client->grant(g, e);
     responses_due_.pop_front();
   }
+  // refills first: a posted write-back queues behind the reads it shares hops with
   for (int i = 0; i < 2; ++i) {
     if (!(x.refills & (1u << i))) continue;
+    refill_key_[x.refill_slot[i]] = x.refill_key[i];
     Request* r = refill_pool_.acquire();
     r->reset(&refill_route_);
     r->id = next_refill_id_++;
+    r->verb = Verb::Read;
     r->ctx = x.refill_slot[i];
+    r->payload_bytes = static_cast<uint32_t>(memory_.record_bits(x.refill_key[i]) / 8);
     r->issued_fs = e;
-    refill_out_.notify(*r, fs_from_now(e));
+    launch_out_.notify(*r, fs_from_now(e));
   }
+  for (int i = 0; i < 2; ++i)
+    if (x.evicts & (1u << i)) write_back(x.evict_key[i], x.refill_slot[i], e);
   return x.resp || x.refills != 0;
 }
 
-void CtxCacheBridge::launch_refills() {
-  while (Transaction* t = refill_out_.get_next_transaction()) launch(*t);
+void CtxCacheBridge::launch_transactions() {
+  while (Transaction* t = launch_out_.get_next_transaction()) launch(*t);
 }
 
 CacheCounters CtxCacheBridge::counters() const {
@@ -132,12 +182,18 @@ void CtxCacheBridge::collect_stats(StatsTable& table) const {
   table.add(n, "merges", static_cast<double>(c.merges), "records", "records found with their refill in flight");
   table.add(n, "evictions", static_cast<double>(c.evictions), "records", "valid records replaced");
   table.add(n, "fills", static_cast<double>(c.fills), "records", "refills returned");
+  table.add(n, "writebacks", static_cast<double>(writebacks_), "records",
+            "evicted records whose next PSN the send pipeline had advanced, written back to memory");
+  table.add(n, "writebacks_done", static_cast<double>(writebacks_done_), "records",
+            "write-backs that reached memory over the write-back route");
+  table.add(n, "releases", static_cast<double>(releases_taken_), "requests",
+            "pipelines done with a response's records (pins released)");
   table.add(n, "hit_rate", keys > 0 ? static_cast<double>(c.hits) / keys : 0.0, "fraction", "hits / records looked up");
   table.add(n, "refill_mean_ns", c.fills ? static_cast<double>(c.refill_fs_sum) / static_cast<double>(c.fills) / 1e6 : 0.0,
             "ns", "refill request to fill, through the node's memory path (measured)");
   table.add(n, "refill_max_ns", static_cast<double>(refill_max_fs_) / 1e6, "ns", "longest refill");
   table.add(n, "lookup_stall_cycles", static_cast<double>(lookup_stall_cycles_), "cycles",
-            "cycles a lookup was refused (reorder buffer, MSHRs or all victims pending)");
+            "cycles a lookup was refused (reorder buffer, MSHRs, all victims pending or pinned)");
   collect_clock_stats(table);
 }
 

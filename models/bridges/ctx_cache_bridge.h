@@ -3,18 +3,28 @@
 //
 // A pipeline bridge hands every request to lookup() when it reaches the
 // controller; the bridge presents its record keys to the RTL, passes the
-// RTL's in-order responses back to that pipeline as grants, and serves each
-// refill request the RTL issues through the node's modelled memory path
-// (a refill route of TLM hops: PCIe DMA read for the peripheral NIC, on-chip
-// bus + DRAM row miss for the bus-attached controller). The refill time is
-// therefore whatever that path costs in the model, contention included.
+// RTL's in-order responses back to that pipeline as grants (with the
+// entries of the records, which stay pinned until the pipeline releases
+// them), and serves each refill request the RTL issues through the node's
+// modelled memory path (a refill route of TLM hops: PCIe DMA read for the
+// peripheral NIC, on-chip bus + DRAM row miss for the bus-attached
+// controller). The refill time is therefore whatever that path costs in the
+// model, contention included.
+//
+// The cache's data array is the send pipeline's context RAM: a returning
+// refill carries the record (read from the node's ContextMemory) into it,
+// at the entry the RTL chose, in the cycle the tag turns valid. Evicting a
+// record whose PSN the pipeline advanced writes it back (a posted write
+// over the write-back route).
 #pragma once
 #include <deque>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 #include <tlm_utils/peq_with_get.h>
 
+#include "context_memory.h"
 #include "pool.h"
 #include "request.h"
 #include "rtl_bridge.h"
@@ -24,28 +34,6 @@
 namespace ubsim {
 
 class PipelineBridge;
-
-enum class Stack { Ub, Roce };
-
-// Record keys (26 bits): a UB Jetty or TP-channel record by endpoint, or a
-// RoCE QP context by (owner endpoint, peer endpoint), 12 bits each.
-namespace ctx_key {
-inline constexpr int kEndpointBits = 12;
-inline constexpr uint32_t kMaxEndpoints = 1u << kEndpointBits;
-inline constexpr uint32_t jetty(uint32_t ep) { return (1u << 24) | ep; }
-inline constexpr uint32_t tp_channel(uint32_t peer) { return (2u << 24) | peer; }
-inline constexpr uint32_t qp(uint32_t owner, uint32_t peer) { return (owner << kEndpointBits) | peer; }
-}  // namespace ctx_key
-
-struct CtxKeys {
-  int n = 0;
-  uint32_t key[2] = {0, 0};
-};
-
-// The records a request needs at one node: on the URMA async path the local
-// endpoint's Jetty and the TP channel to the peer; on the Load/Store path
-// the TP channel only; on RoCE the QP context of the (local, peer) pair.
-CtxKeys context_keys(Stack stack, NodeId node, const Request& r);
 
 struct CacheCounters {
   uint64_t lookups = 0, hits = 0, misses = 0, merges = 0, evictions = 0, fills = 0;
@@ -64,14 +52,24 @@ class CtxCacheBridge : public VerilatedBridge<Vctx_cache> {
   // The TLM hops a refill takes (component ids filled in; sink = this).
   void set_refill_route(Route route) { refill_route_ = std::move(route); }
   const Route& refill_route() const { return refill_route_; }
+  // The TLM hops a dirty record's write-back takes (sink = this).
+  void set_writeback_route(Route route) { writeback_route_ = std::move(route); }
+  // The send pipeline whose context RAM is this cache's data array.
+  void set_data_array(PipelineBridge* tx) { data_array_ = tx; }
+  NodeId node() const { return node_; }
+  Stack stack() const { return stack_; }
   // A pipeline asks for the records of r (at r's arrival at the pipeline).
   void lookup(const Request& r, PipelineBridge* client);
+  // A pipeline is done with the records of grant g (at at_fs >= now).
+  void release(const CtxGrant& g, uint64_t at_fs);
   CacheCounters counters() const;
   void collect_stats(StatsTable& table) const override;
 
  protected:
-  void accept(Transaction& t) override;   // a refill came back
-  bool has_work() const override { return !lookups_.empty() || !fills_.empty() || m_->busy; }
+  void accept(Transaction& t) override;   // a refill (or a write-back) came back
+  bool has_work() const override {
+    return !lookups_.empty() || !fills_.empty() || !releases_.empty() || m_->busy;
+  }
   void configure() override;
   void drive(uint64_t e) override;
   void sample(uint64_t e) override;
@@ -89,30 +87,41 @@ class CtxCacheBridge : public VerilatedBridge<Vctx_cache> {
     uint64_t arrive_fs;
     uint32_t slot;
   };
-  void launch_refills();
+  struct Release {
+    uint64_t arrive_fs;
+    CtxGrant g;
+  };
+  void launch_transactions();
+  void write_back(uint32_t key, uint32_t slot, uint64_t e);
 
   NodeId node_;
   Stack stack_;
   const uint32_t entries_, ways_;
-  Route refill_route_;
+  Route refill_route_, writeback_route_;
+  PipelineBridge* data_array_ = nullptr;
+  ContextMemory memory_;
   std::deque<Lookup> lookups_;           // waiting for the RTL to take them
   std::deque<Lookup> responses_due_;     // taken, answered in this order
   std::deque<Fill> fills_;
+  std::deque<Release> releases_;
+  std::unordered_map<uint32_t, uint32_t> refill_key_;   // slot -> key being refilled into it
   Pool<Request> refill_pool_;
-  tlm_utils::peq_with_get<Transaction> refill_out_;
+  tlm_utils::peq_with_get<Transaction> launch_out_;
   // this edge
   struct Edge {
     const Lookup* head = nullptr;
     const Fill* fill = nullptr;
+    const Release* rel = nullptr;
     bool lk_fire = false, resp = false;
-    uint32_t resp_id = 0;
-    uint8_t refills = 0;
-    uint32_t refill_slot[2] = {0, 0};
+    uint32_t resp_id = 0, resp_entry[2] = {0, 0};
+    uint8_t refills = 0, evicts = 0;
+    uint32_t refill_slot[2] = {0, 0}, refill_key[2] = {0, 0}, evict_key[2] = {0, 0};
   } edge_;
   uint64_t refill_fs_sum_ = 0;
   uint64_t refill_max_fs_ = 0;
   uint64_t lookup_stall_cycles_ = 0;
   uint64_t next_refill_id_ = 0;
+  uint64_t writebacks_ = 0, writebacks_done_ = 0, releases_taken_ = 0;
 };
 
 }  // namespace ubsim

@@ -1,8 +1,12 @@
 #include "pipeline_bridge.h"
 
 #include <algorithm>
+#include <stdexcept>
+
+#include <fmt/format.h>
 
 #include "ctx_cache_bridge.h"
+#include "rtl_variant.h"
 
 namespace ubsim {
 
@@ -31,9 +35,42 @@ void PipelineBridge::attach_cache(CtxCacheBridge* cache) {
   reset_block();   // cfg_ctx_gate is a configuration input loaded at reset
 }
 
-void PipelineBridge::grant(uint32_t id, uint64_t at_fs) {
-  grants_.emplace_back(at_fs, id);
+void PipelineBridge::grant(const CtxGrant& g, uint64_t at_fs) {
+  grants_.emplace_back(at_fs, g);
   wake(at_fs);
+}
+
+void PipelineBridge::fill(uint32_t entry, const RecordBits& record, uint64_t at_fs) {
+  fills_.push_back({at_fs, entry, record});
+  wake(at_fs);
+}
+
+void PipelineBridge::release_records(uint32_t id, uint64_t e) {
+  auto it = pinned_.find(id);
+  if (it == pinned_.end()) return;
+  cache_->release(it->second, e);
+  pinned_.erase(it);
+}
+
+// The header of r's packet: the peer its record names, and the next PSN of
+// that record (consecutive per TP channel / QP, across evictions and refills).
+void PipelineBridge::check_header(const Request& r, const Header& h) {
+  uint32_t record = r.ctx;   // without a cache: the entry the request names
+  auto pin = pinned_.find(static_cast<uint32_t>(r.id));
+  if (cache_) {
+    sc_assert(pin != pinned_.end() && "a packet left without its grant");
+    record = pin->second.data_key;
+    const uint32_t want = expected_peer_id(cache_->stack(), cache_->node(), r);
+    if (h.peer != want)
+      throw std::runtime_error(fmt::format(
+          "{}: the packet of request {} names peer {:#x}, its record's peer is {:#x} (a stale context record)",
+          name(), r.id, h.peer, want));
+  }
+  auto [it, first] = expected_psn_.emplace(record, h.psn);
+  if (!first && h.psn != it->second)
+    throw std::runtime_error(fmt::format("{}: the packet of request {} carries PSN {}, its record's next PSN is {}",
+                                         name(), r.id, h.psn, it->second));
+  it->second = (h.psn + 1) & 0xffffffu;
 }
 
 void PipelineBridge::accept(Transaction& t) {
@@ -47,8 +84,9 @@ void PipelineBridge::accept(Transaction& t) {
 void PipelineBridge::drive_idle() {
   set_output_ready(true);   // m_ready is held high: the fabric never refuses
   drive_input(nullptr);
-  drive_grant(false, 0);
+  drive_grant(false, 0, 0);
   drive_completion(false, 0, 0);
+  drive_fill(false, 0, nullptr);
 }
 
 void PipelineBridge::drive(uint64_t e) {
@@ -56,8 +94,12 @@ void PipelineBridge::drive(uint64_t e) {
   if (!input_queue_.empty() && input_queue_.front()->now_times().arrive_fs < e) edge_.head = input_queue_.front();
   edge_.grant_offered = !grants_.empty() && grants_.front().first < e;
   edge_.cpl_offered = !completions_.empty() && completions_.front().arrive_fs < e;
+  edge_.fill_offered = !fills_.empty() && fills_.front().arrive_fs < e;
   drive_input(edge_.head);
-  drive_grant(edge_.grant_offered, edge_.grant_offered ? grants_.front().second : 0);
+  drive_grant(edge_.grant_offered, edge_.grant_offered ? grants_.front().second.id : 0,
+              edge_.grant_offered ? grants_.front().second.data_entry : 0);
+  drive_fill(edge_.fill_offered, edge_.fill_offered ? fills_.front().entry : 0,
+             edge_.fill_offered ? &fills_.front().record : nullptr);
   drive_completion(edge_.cpl_offered, edge_.cpl_offered ? completions_.front().slot : 0,
                    edge_.cpl_offered ? completions_.front().seq : 0);
 }
@@ -70,11 +112,21 @@ void PipelineBridge::sample(uint64_t e) {
   // serializes the whole packet.
   x.out_fire = output_valid() && output_first();
   x.out_id = x.out_fire ? output_id() : 0;
+  if (x.out_fire && has_context_ram()) x.header = output_header();
+  x.fill_fire = x.fill_offered && fill_ready();
+  if (x.fill_offered && !x.fill_fire) ++fill_stall_cycles_;
+  x.wb = context_writeback(x.wb_entry, x.wb_psn);
   uint32_t waiting_id = 0;
   if (ctx_waiting(waiting_id)) {
     ++ctx_wait_cycles_;
     Request* w = in_flight(waiting_id);
     sc_assert(w && "RTL reports a context wait for an unknown id");
+    w->now_times().ctx_wait_fs += period_fs_;
+  }
+  if (ctx_fill_waiting(waiting_id)) {   // the record is on chip, its words still being written
+    ++ctx_fill_wait_cycles_;
+    Request* w = in_flight(waiting_id);
+    sc_assert(w && "RTL reports a context-RAM wait for an unknown id");
     w->now_times().ctx_wait_fs += period_fs_;
   }
   if (x.head && !x.in_fire) ++stall_cycles_;
@@ -100,7 +152,23 @@ void PipelineBridge::sample(uint64_t e) {
 
 bool PipelineBridge::apply(uint64_t e) {
   Edge& x = edge_;
-  if (x.grant_fire) grants_.pop_front();
+  if (x.grant_fire) {
+    pinned_.emplace(grants_.front().second.id, grants_.front().second);
+    grants_.pop_front();
+  }
+  if (x.wb) {   // the RTL wrote an entry's next PSN back (at the previous edge)
+    if (psn_.empty()) psn_.assign(rtl_variant::kCacheMaxEntries, 0), dirty_.assign(rtl_variant::kCacheMaxEntries, 0);
+    psn_[x.wb_entry] = x.wb_psn;
+    dirty_[x.wb_entry] = 1;
+  }
+  if (x.fill_fire) {
+    if (psn_.empty()) psn_.assign(rtl_variant::kCacheMaxEntries, 0), dirty_.assign(rtl_variant::kCacheMaxEntries, 0);
+    const Fill& f = fills_.front();
+    psn_[f.entry] = static_cast<uint32_t>(f.record.get(psn_field()));
+    dirty_[f.entry] = 0;
+    fills_.pop_front();
+    ++fills_taken_;
+  }
   if (x.cpl_offered) {   // the tracker takes a completion every cycle
     completions_.pop_front();
     ++completions_taken_;
@@ -109,6 +177,7 @@ bool PipelineBridge::apply(uint64_t e) {
     x.errored->error = true;
     x.errored->error_code = x.ord.error_code;
     in_flight_.erase(static_cast<uint32_t>(x.errored->id));
+    release_records(static_cast<uint32_t>(x.errored->id), e);
     error_queue_.notify(*x.errored, fs_from_now(e));
     ++errors_;
   }
@@ -125,6 +194,8 @@ bool PipelineBridge::apply(uint64_t e) {
     auto it = in_flight_.find(x.out_id);
     sc_assert(it != in_flight_.end() && "RTL emitted an id it was never given");
     Request* r = it->second;
+    if (has_context_ram()) check_header(*r, x.header);
+    release_records(x.out_id, e);
     output_queue_.notify(*r, fs_from_now(e));
     in_flight_.erase(it);
     ++delivered_;
@@ -170,6 +241,14 @@ void PipelineBridge::collect_stats(StatsTable& table) const {
             "completions taken by the order tracker");
   table.add(n, "ctx_wait_cycles", static_cast<double>(ctx_wait_cycles_), "cycles",
             "cycles a request waited at ctx_gate for its context records (cache refill)");
+  if (has_context_ram()) {
+    table.add(n, "ctx_fills", static_cast<double>(fills_taken_), "records",
+              "refilled records taken into the context RAM's fill buffer");
+    table.add(n, "ctx_fill_wait_cycles", static_cast<double>(ctx_fill_wait_cycles_), "cycles",
+              "cycles a request waited at the context RAM while refill words were written (part of the refill wait)");
+    table.add(n, "ctx_fill_stall_cycles", static_cast<double>(fill_stall_cycles_), "cycles",
+              "cycles a refilled record waited for room in the fill buffer");
+  }
   table.add(n, "queue_mean", queue_.mean(end), "requests", "time-weighted mean of requests waiting at the input");
   table.add(n, "queue_max", queue_.max(), "requests", "most requests waiting at the input at once");
 }

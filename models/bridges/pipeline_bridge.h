@@ -6,15 +6,26 @@
 // With a context cache attached, every request is looked up in the node's
 // cache the moment it reaches the controller (the bus interface decodes the
 // record ids as it presents the request), and the cache's in-order grants
-// are fed to the pipeline's ctx_gate. The cycles a request waits at the gate
-// are read from the RTL (ctx_wait / ctx_wait_id) and itemized per hop.
+// are fed to the pipeline's ctx_gate with the entry of the record the
+// pipeline reads; the request's records stay pinned in the cache until its
+// packet leaves (or it is rejected), when the bridge releases them. The
+// cycles a request waits at the gate are read from the RTL (ctx_wait /
+// ctx_wait_id) and itemized per hop.
+//
+// A send pipeline's context RAM is its cache's data array: refilled records
+// arrive by fill() and are written through the RTL's s_fill port; the
+// bridge mirrors each entry's next PSN from the RTL's write-backs (what an
+// eviction writes back) and checks every packet's header against the
+// request: the peer named by its record, and PSNs consecutive per record.
 #pragma once
 #include <deque>
 #include <unordered_map>
 #include <utility>
+#include <vector>
 
 #include <tlm_utils/peq_with_get.h>
 
+#include "context_memory.h"
 #include "request.h"
 #include "rtl_bridge.h"
 
@@ -28,8 +39,13 @@ class PipelineBridge : public RtlBridge {
   void collect_stats(StatsTable& table) const override;
   // Consult `cache` for every request (call before the simulation starts).
   void attach_cache(CtxCacheBridge* cache);
-  // The cache grants request `id` at time at_fs (a clock edge, >= now).
-  void grant(uint32_t id, uint64_t at_fs);
+  // The cache grants request g.id at time at_fs (a clock edge, >= now).
+  void grant(const CtxGrant& g, uint64_t at_fs);
+  // Send pipelines: a refilled record for context-RAM entry `entry` arrives
+  // at at_fs (>= now); and what an eviction of `entry` writes back.
+  void fill(uint32_t entry, const RecordBits& record, uint64_t at_fs);
+  bool entry_dirty(uint32_t entry) const { return entry < dirty_.size() && dirty_[entry]; }
+  uint32_t entry_psn(uint32_t entry) const { return entry < psn_.size() ? psn_[entry] : 0; }
   // Send pipelines with an order tracker: request r (issued by this
   // pipeline) completed, known to the controller at at_fs (>= now).
   void complete(const Request& r, uint64_t at_fs);
@@ -47,7 +63,7 @@ class PipelineBridge : public RtlBridge {
   virtual uint32_t output_id() const = 0;           // m_id
   virtual bool output_first() const = 0;            // m_first: the packet starts on the wire
   virtual void set_output_ready(bool ready) = 0;    // m_ready
-  virtual void drive_grant(bool valid, uint32_t id) = 0;  // s_grant_valid / s_grant_id
+  virtual void drive_grant(bool valid, uint32_t id, uint32_t entry) = 0;  // s_grant_valid / _id / _entry
   virtual bool grant_ready() const = 0;             // s_grant_ready
   virtual bool ctx_waiting(uint32_t& id) const = 0;  // ctx_wait / ctx_wait_id
   virtual bool model_busy() const = 0;              // any stage holds an item
@@ -60,6 +76,20 @@ class PipelineBridge : public RtlBridge {
     int slot = 0, seq = 0, error_code = 0;
   };
   virtual OrderEvents order_events() const { return {}; }
+  // Send pipelines' context RAM (defaults: none).
+  virtual bool has_context_ram() const { return false; }
+  virtual enc::Field psn_field() const { return {0, 24}; }
+  virtual void drive_fill(bool /*valid*/, uint32_t /*entry*/, const RecordBits* /*record*/) {}
+  virtual bool fill_ready() const { return true; }
+  virtual bool context_writeback(uint32_t& /*entry*/, uint32_t& /*psn*/) const { return false; }
+  // A request waits at the context RAM for refill words (ctx_fill_wait / _id).
+  virtual bool ctx_fill_waiting(uint32_t& /*id*/) const { return false; }
+  // The header of the packet on m_* (send pipelines): PSN and the peer id
+  // the record names (the peer's TP channel, or the destination QP).
+  struct Header {
+    uint32_t psn = 0, peer = 0;
+  };
+  virtual Header output_header() const { return {}; }
   Request* in_flight(uint32_t id) const {
     auto it = in_flight_.find(id);
     return it == in_flight_.end() ? nullptr : it->second;
@@ -70,7 +100,8 @@ class PipelineBridge : public RtlBridge {
   // (its input refused meanwhile) changes nothing until a grant (or a
   // completion) arrives: it sleeps; on_skipped accounts the wait.
   bool has_work() const override {
-    return (!model_quiet() && (!input_queue_.empty() || model_busy())) || !grants_.empty() || !completions_.empty();
+    return (!model_quiet() && (!input_queue_.empty() || model_busy())) || !grants_.empty() || !completions_.empty() ||
+           !fills_.empty();
   }
   void on_skipped(uint64_t first, uint64_t count) override;
   void drive(uint64_t e) override;
@@ -79,10 +110,18 @@ class PipelineBridge : public RtlBridge {
   void drive_idle() override;
   void on_output();
   void on_error();
+  void release_records(uint32_t id, uint64_t e);
+  void check_header(const Request& r, const Header& h);
 
   CtxCacheBridge* cache_ = nullptr;
   std::deque<Request*> input_queue_;
-  std::deque<std::pair<uint64_t, uint32_t>> grants_;   // (arrival fs, id)
+  std::deque<std::pair<uint64_t, CtxGrant>> grants_;   // (arrival fs, grant)
+  std::unordered_map<uint32_t, CtxGrant> pinned_;        // granted, records not yet released
+  struct Fill { uint64_t arrive_fs; uint32_t entry; RecordBits record; };
+  std::deque<Fill> fills_;
+  std::vector<uint32_t> psn_;      // context RAM mirror: next PSN per entry
+  std::vector<uint8_t> dirty_;     // advanced since the entry's fill
+  std::unordered_map<uint32_t, uint32_t> expected_psn_;   // header check: per record (or entry)
   struct Completion { uint64_t arrive_fs; int slot, seq; };
   std::deque<Completion> completions_;
   PipelineBridge* completion_sink_ = nullptr;
@@ -93,8 +132,10 @@ class PipelineBridge : public RtlBridge {
   // this edge: what is offered (drive) and what fires (sample)
   struct Edge {
     Request* head = nullptr;
-    bool grant_offered = false, cpl_offered = false;
-    bool in_fire = false, grant_fire = false, out_fire = false;
+    bool grant_offered = false, cpl_offered = false, fill_offered = false;
+    bool in_fire = false, grant_fire = false, out_fire = false, fill_fire = false, wb = false;
+    uint32_t wb_entry = 0, wb_psn = 0;
+    Header header;
     uint32_t out_id = 0;
     Request* errored = nullptr;
     OrderEvents ord;
@@ -103,6 +144,7 @@ class PipelineBridge : public RtlBridge {
   OccupancyTracker queue_;
   uint64_t stall_cycles_ = 0, ctx_wait_cycles_ = 0, accepted_ = 0, delivered_ = 0;
   uint64_t errors_ = 0, reports_ = 0, completions_taken_ = 0;
+  uint64_t fills_taken_ = 0, fill_stall_cycles_ = 0, ctx_fill_wait_cycles_ = 0;
 };
 
 }  // namespace ubsim

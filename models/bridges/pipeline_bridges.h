@@ -26,7 +26,7 @@ class VerilatedPipeline : public PipelineBridge {
   uint32_t output_id() const override { return m_->m_id; }
   bool output_first() const override { return m_->m_first; }
   void set_output_ready(bool ready) override { m_->m_ready = ready; }
-  void drive_grant(bool valid, uint32_t id) override {
+  void drive_grant(bool valid, uint32_t id, uint32_t /*entry*/) override {
     m_->s_grant_valid = valid;
     m_->s_grant_id = id;
   }
@@ -42,7 +42,9 @@ class VerilatedPipeline : public PipelineBridge {
 };
 
 // The send pipelines' order-tracker ports: completions in; issue, hold,
-// error (kErrors: the model rejects requests) and report events out.
+// error (kErrors: the model rejects requests) and report events out. And
+// their context RAM: the grant's entry, refilled records in, PSN
+// write-backs out.
 template <class Model, bool kErrors>
 class OrderedTxBridge : public VerilatedPipeline<Model> {
  public:
@@ -50,6 +52,33 @@ class OrderedTxBridge : public VerilatedPipeline<Model> {
 
  protected:
   using typename PipelineBridge::OrderEvents;
+  void drive_grant(bool valid, uint32_t id, uint32_t entry) override {
+    auto& m = *this->m_;
+    m.s_grant_valid = valid;
+    m.s_grant_id = id;
+    m.s_grant_entry = entry;
+  }
+  bool has_context_ram() const override { return true; }
+  void drive_fill(bool valid, uint32_t entry, const RecordBits* record) override {
+    auto& m = *this->m_;
+    m.s_fill_valid = valid;
+    m.s_fill_entry = entry;
+    if (!record) return;
+    constexpr size_t kWords = sizeof(m.s_fill_data) / sizeof(uint32_t);
+    const auto& w = record->words();
+    for (size_t i = 0; i < kWords; ++i) m.s_fill_data[i] = i < w.size() ? w[i] : 0u;
+  }
+  bool fill_ready() const override { return this->m_->s_fill_ready; }
+  bool ctx_fill_waiting(uint32_t& id) const override {
+    id = this->m_->ctx_fill_wait_id;
+    return this->m_->ctx_fill_wait;
+  }
+  bool context_writeback(uint32_t& entry, uint32_t& psn) const override {
+    const auto& m = *this->m_;
+    entry = m.wb_entry;
+    psn = m.wb_psn;
+    return m.wb_valid;
+  }
   void drive_completion(bool valid, int slot, int seq) override {
     auto& m = *this->m_;
     m.s_cpl_valid = valid;
@@ -83,6 +112,8 @@ class UbTxBridge : public OrderedTxBridge<Vub_tx_pipeline, true> {
  protected:
   void configure() override;
   void drive_input(const Request* head) override;
+  enc::Field psn_field() const override { return enc::tp_record::next_psn; }
+  Header output_header() const override { return {m_->m_psn, m_->m_peer_tp}; }
  private:
   const uint32_t header_bytes_;
 };
@@ -94,6 +125,8 @@ class RoceTxBridge : public OrderedTxBridge<Vroce_tx_pipeline, false> {
  protected:
   void configure() override;
   void drive_input(const Request* head) override;
+  enc::Field psn_field() const override { return enc::qp_context::next_psn; }
+  Header output_header() const override { return {m_->m_psn, m_->m_dest_qpn}; }
  private:
   const uint32_t header_bytes_;
 };

@@ -77,6 +77,14 @@ void Config::set_route(const ParamDef& def, const std::vector<std::string>& hops
   e.source = source;
 }
 
+namespace {
+ConfigError unknown_key(const std::string& source, const std::string& key) {
+  if (const std::string* hint = removed_param_hint(key)) return ConfigError(source, key, *hint);
+  return ConfigError(source, key, "unknown key (see 'ubsim params')");
+}
+
+}  // namespace
+
 void Config::apply_set(const std::string& assignment) {
   const auto eq = assignment.find('=');
   if (eq == std::string::npos)
@@ -86,7 +94,7 @@ void Config::apply_set(const std::string& assignment) {
 
 void Config::apply(const std::string& key, const std::string& text, const std::string& source) {
   const ParamDef* def = find_param(key);
-  if (!def) throw ConfigError(source, key, "unknown key (see 'ubsim params')");
+  if (!def) throw unknown_key(source, key);
   if (def->unit == Unit::Routes) {
     const std::vector<std::string> hops = split_list(text);   // comma-separated stages
     set_route(*def, hops, source);
@@ -125,7 +133,7 @@ void Config::load_file(const std::string& path) {
   flatten(root, "", items);
   for (const auto& [key, node] : items) {
     const ParamDef* def = find_param(key);
-    if (!def) throw ConfigError(path, key, "unknown key (see 'ubsim params')");
+    if (!def) throw unknown_key(path, key);
     if (def->unit == Unit::Routes) {
       const toml::array* arr = node->as_array();
       if (!arr) throw ConfigError(path, key, "expected an array of stages such as [\"A:sw.submit\", ...]");
@@ -279,6 +287,13 @@ void Config::validate() const {
   if (count("cache.ub_entries") < 2)
     throw ConfigError(source("cache.ub_entries"), "cache.ub_entries",
                       "a UB lookup needs two records at once (Jetty and TP channel): at least 2 entries");
+  // Without the caches every record is on chip: the context RAMs hold one
+  // per TP channel / QP, indexed by the peer endpoint.
+  if (!flag("cache.enabled") && count("workload.endpoints") > static_cast<uint64_t>(rtl_variant::kCacheMaxEntries))
+    throw ConfigError(source("workload.endpoints"), "workload.endpoints",
+                      fmt::format("{} endpoints without context caches (cache.enabled = false) need that many "
+                                  "records on chip: the context RAMs hold UBSIM_RTL_CACHE_ENTRIES = {}",
+                                  count("workload.endpoints"), rtl_variant::kCacheMaxEntries));
   if (count("workload.warmup") >= count("workload.ops"))
     throw ConfigError(source("workload.warmup"), "workload.warmup",
                       fmt::format("{} warm-up requests leave none of the {} (workload.ops) to measure",

@@ -38,9 +38,6 @@ const std::vector<ParamDef>& param_table() {
       {"pipeline.pcie_nic", Unit::Cycles, "9", 0, depth_max, "latency", "NIC pipeline traversal, PCIe NIC (input handshake to first flit out)"},
       {"pipeline.ub_async", Unit::Cycles, "25", 0, depth_max, "latency", "controller pipeline traversal, UB async path"},
       {"pipeline.ub_load", Unit::Cycles, "8", 0, depth_max, "latency", "controller pipeline traversal, UB Load/Store path"},
-      {"ub.tpc_read_beats", Unit::Cycles, "2", 1, rtl_variant::kMaxTpcBeats, "latency", "TP-channel record read beats on the context-RAM port (56 B over 32 B): UB issue interval"},
-      {"roce.qpc_read_latency", Unit::Cycles, "2", 1, rtl_variant::kMaxQpcReadLatency, "latency", "QP-context RAM read latency in the PSN read-modify-write"},
-      {"roce.qpc_turnaround", Unit::Cycles, "1", 1, rtl_variant::kMaxQpcTurnaround, "latency", "QP-context RAM write-to-read turnaround in the PSN read-modify-write"},
       {"transport.header_bytes", Unit::Bytes, "32B", 0, 4096, "latency", "transport + transaction header bytes of every packet on the wire"},
       {"transport.mtu", Unit::Bytes, "4096B", 64, 65536, "latency", "largest packet payload"},
       {"workload.ops", Unit::Count, "1000", 1, 1e12, "latency", "requests per path"},
@@ -84,6 +81,25 @@ const std::vector<ParamDef>& param_table() {
       {"path.ub-load.write", Unit::Routes, "(built in)", 0, 0, "latency", "stages of a Store on the UB Load/Store path"},
   };
   return table;
+}
+
+const std::string* removed_param_hint(const std::string& key) {
+  // Keys of earlier versions whose value is now a property of the RTL:
+  // a build option (rtl/blocks.json) and a variant (rtl/variants.toml).
+  static const std::vector<std::pair<std::string, std::string>> removed = {
+      {"ub.tpc_read_beats",
+       "no longer a runtime key: a TP-channel lookup reads ceil(56 B / context-RAM port) words, so the port width "
+       "sets it (build option UBSIM_RTL_CTX_PORT_BYTES; variant ctx-port-64 in rtl/variants.toml)"},
+      {"roce.qpc_read_latency",
+       "no longer a runtime key: the read latency is the QP-context RAM macro's (build option "
+       "UBSIM_RTL_CTX_RAM_LATENCY; variant qpc-lat-1 in rtl/variants.toml)"},
+      {"roce.qpc_turnaround",
+       "no longer a runtime key: the write-to-read turnaround is the QP-context RAM macro's (build option "
+       "UBSIM_RTL_CTX_RAM_TURNAROUND)"},
+  };
+  for (const auto& [k, hint] : removed)
+    if (k == key) return &hint;
+  return nullptr;
 }
 
 const ParamDef* find_param(const std::string& key) {

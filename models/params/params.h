@@ -26,5 +26,8 @@ struct ParamDef {
 
 const std::vector<ParamDef>& param_table();
 const ParamDef* find_param(const std::string& key);
+// For a key that existed once and is now a build option: why, and what to
+// use instead (null for any other key).
+const std::string* removed_param_hint(const std::string& key);
 
 }  // namespace ubsim

@@ -25,15 +25,12 @@ uint16_t mtu16(const Config& c) { return static_cast<uint16_t>(std::min<uint64_t
 void configure(Vub_tx_pipeline& m, const Config& c, bool ctx_gate) {
   m.cfg_depth_async = static_cast<uint8_t>(c.count("pipeline.ub_async"));
   m.cfg_depth_load = static_cast<uint8_t>(c.count("pipeline.ub_load"));
-  m.cfg_tpc_beats = static_cast<uint8_t>(c.count("ub.tpc_read_beats"));
   m.cfg_ctx_gate = ctx_gate;
   m.cfg_mtu = mtu16(c);
 }
 
 void configure(Vroce_tx_pipeline& m, const Config& c, bool ctx_gate) {
   m.cfg_depth = static_cast<uint8_t>(c.count("pipeline.pcie_nic"));
-  m.cfg_qpc_rd_latency = static_cast<uint8_t>(c.count("roce.qpc_read_latency"));
-  m.cfg_qpc_turnaround = static_cast<uint8_t>(c.count("roce.qpc_turnaround"));
   m.cfg_ctx_gate = ctx_gate;
 }
 
@@ -60,14 +57,11 @@ void configure(Vorder_tracker& m, bool strict, uint32_t mtu_bytes) {
 
 void configure(Vub_tx_multi& m, const Config& c) {
   m.cfg_depth_async = static_cast<uint8_t>(c.count("pipeline.ub_async"));
-  m.cfg_tpc_beats = static_cast<uint8_t>(c.count("ub.tpc_read_beats"));
   m.cfg_mtu = mtu16(c);
 }
 
 void configure(Vroce_tx_multi& m, const Config& c) {
   m.cfg_depth = static_cast<uint8_t>(c.count("pipeline.pcie_nic"));
-  m.cfg_qpc_rd_latency = static_cast<uint8_t>(c.count("roce.qpc_read_latency"));
-  m.cfg_qpc_turnaround = static_cast<uint8_t>(c.count("roce.qpc_turnaround"));
 }
 
 void configure(Vsack_sender& m, const Config& c, bool gbn, uint32_t first_psn) {

@@ -10,6 +10,13 @@
 
 namespace ubsim {
 
+int ub_record_words() {
+  const int port = rtl_variant::kCtxPortBytes;
+  return (enc::TP_RECORD_BITS / 8 + port - 1) / port;
+}
+
+int roce_psn_update_cycles() { return 1 + rtl_variant::kCtxRamLatency + 1 + 1 + rtl_variant::kCtxRamTurnaround; }
+
 PipelineLimits query_pipeline_limits(const Config& c) {
   PipelineLimits l{};
   VerilatedBlock<Vub_tx_pipeline> ub("probe_ub");

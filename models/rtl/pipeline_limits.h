@@ -6,6 +6,12 @@
 
 namespace ubsim {
 
+// The context RAMs' occupancy per request, derived from this build's RAM
+// macro (rtl_variant) and the record layouts (ubsim_pkg): what the send
+// pipelines' issue intervals should be. Labelled "derived" wherever shown.
+int ub_record_words();          // TP-channel record words on the context-RAM port
+int roce_psn_update_cycles();   // PSN read-modify-write: issue, latency, increment, write, turnaround
+
 struct PipelineLimits {
   int ub_tx_min_async, ub_tx_min_load, roce_tx_min, rx_min, max_chain;
 };

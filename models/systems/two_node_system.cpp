@@ -62,6 +62,19 @@ void TwoNodeSystem::build_caches(Node& n, const char* tag, NodeId id) {
   refill_route(*n.ub_cache, {{Op::BusTraversal, id, "context refill: on-chip bus"},
                              {Op::DramRowMiss, id, "context refill: DRAM row miss"}});
   refill_route(*n.nic_cache, {{Op::PcieDmaRead, id, "context refill: PCIe DMA read"}});
+  // a dirty record goes back the same way as a posted write
+  auto writeback_route = [&](CtxCacheBridge& c, std::vector<HopSpec> hops) {
+    Route r;
+    r.hops = std::move(hops);
+    for (const HopSpec& h : r.hops) r.component.push_back(owner(h)->fabric_id);
+    r.sink = c.fabric_id;
+    c.set_writeback_route(std::move(r));
+  };
+  writeback_route(*n.ub_cache, {{Op::BusTraversal, id, "context write-back: on-chip bus"},
+                                {Op::DramRowMiss, id, "context write-back: DRAM"}});
+  writeback_route(*n.nic_cache, {{Op::PcieDmaWrite, id, "context write-back: PCIe DMA write"}});
+  n.ub_cache->set_data_array(n.ub_tx.get());
+  n.nic_cache->set_data_array(n.nic_tx.get());
   n.ub_tx->attach_cache(n.ub_cache.get());
   n.ub_rx->attach_cache(n.ub_cache.get());
   n.nic_tx->attach_cache(n.nic_cache.get());

@@ -19,6 +19,7 @@
 #include "json.h"
 #include "output.h"
 #include "params.h"
+#include "pipeline_limits.h"
 #include "rtl_variant.h"
 #include "subprocess.h"
 #include "sweep.h"
@@ -185,10 +186,17 @@ int cmd_params(const std::vector<std::string>& args) {
                            rtl_variant::kName);
   for (const auto& [name, value] : rtl_variant::kOptions) {
     const json::Value* o = manifest.get("options")->get(name);
-    std::cout << fmt::format("  {:<24} {:>6}  (default {}, {}..{}{})  {}\n", name, value, o->get("default")->text,
+    std::cout << fmt::format("  {:<29} {:>6}  (default {}, {}..{}{})  {}\n", name, value, o->get("default")->text,
                              o->get("min")->text, o->get("max")->text,
                              o->get("pow2")->text == "true" ? ", a power of two" : "", o->get("doc")->text);
   }
+  std::cout << fmt::format(
+      "\nDerived from this build's RTL (read-only; ub.tpc_read_beats, roce.qpc_read_latency and roce.qpc_turnaround\n"
+      "were runtime keys once):\n"
+      "  UB TP-channel lookup     {} words per {} B record over a {} B context-RAM port: issue interval {} cycles\n"
+      "  RoCE PSN update          1 issue + {} read latency + 1 increment + 1 write + {} turnaround = {} cycles\n",
+      ub_record_words(), enc::TP_RECORD_BITS / 8, rtl_variant::kCtxPortBytes, ub_record_words(),
+      rtl_variant::kCtxRamLatency, rtl_variant::kCtxRamTurnaround, roce_psn_update_cycles());
   return 0;
 }
 

@@ -7,6 +7,8 @@
 
 #include "burst.h"
 #include "experiment.h"
+#include "pipeline_limits.h"
+#include "rtl_variant.h"
 
 namespace ubsim {
 
@@ -42,7 +44,12 @@ IssueRateResult run_issue_rate(const Config& cfg, const std::string& stack, uint
   r.interval_ns = r.interval_cycles * cycle_ns;
   r.ceiling_gbytes_per_s = r.interval_ns > 0 ? static_cast<double>(payload) / r.interval_ns : 0;
   r.link_gbytes_per_s = cfg.value("wire.rate") / 1e9;
-  r.derived_span_cycles = static_cast<double>(r.latency_cycles) + static_cast<double>(burst - 1) * r.interval_cycles;
+  const int ram_cycles = stack == "ub" ? ub_record_words() : roce_psn_update_cycles();
+  const uint64_t flit = static_cast<uint64_t>(rtl_variant::kFlitBytes);
+  const uint64_t flits = std::max<uint64_t>(1, (bytes + flit - 1) / flit);
+  r.derived_interval_cycles = static_cast<double>(std::max<uint64_t>(static_cast<uint64_t>(ram_cycles), flits));
+  r.derived_span_cycles = static_cast<double>(cfg.count(stack == "ub" ? "pipeline.ub_async" : "pipeline.pcie_nic")) +
+                          static_cast<double>(burst - 1) * r.derived_interval_cycles;
   return r;
 }
 
@@ -62,6 +69,7 @@ json::Value issue_rate_row(const IssueRateResult& r) {
       .add("rate_per_us", V::number(r.rate_per_us))
       .add("interval_cycles", V::number(r.interval_cycles))
       .add("interval_ns", V::number(r.interval_ns))
+      .add("derived_interval_cycles", V::number(r.derived_interval_cycles))
       .add("derived_span_cycles", V::number(r.derived_span_cycles))
       .add("derived_ceiling_GBps", V::number(r.ceiling_gbytes_per_s))
       .add("link_GBps", V::number(r.link_gbytes_per_s));
@@ -81,8 +89,11 @@ ResultSet run(Config& cfg, const Options& o) {
     for (uint64_t n : lengths)
       rs.rows.push_back(issue_rate_row(
           run_issue_rate(cfg, s, n, initiators, trace.empty() ? "" : fmt::format("{}.{}.burst{}.fst", trace, s, n))));
-  rs.notes = "span = first input handshake -> last first flit out; rate = delivered / span; interval = steady-state\n"
-             "interval between deliveries; derived_ceiling = payload / interval (request-rate bound of small messages).\n";
+  rs.notes = fmt::format(
+      "span = first input handshake -> last first flit out; rate = delivered / span; interval = steady-state\n"
+      "interval between deliveries; derived_ceiling = payload / interval (request-rate bound of small messages).\n"
+      "Context RAMs of this build: {} B port, read latency {}, turnaround {} (UBSIM_RTL_CTX_*; variants change them).\n",
+      rtl_variant::kCtxPortBytes, rtl_variant::kCtxRamLatency, rtl_variant::kCtxRamTurnaround);
   return rs;
 }
 
@@ -106,7 +117,10 @@ const Experiment& issue_rate_experiment() {
        {"rate_per_us", "1/us", "delivered / span"},
        {"interval_cycles", "cycles", "steady-state interval between deliveries (delta)"},
        {"interval_ns", "ns", "delta at the clock"},
-       {"derived_span_cycles", "cycles", "derived: L + (N - 1) delta"},
+       {"derived_interval_cycles", "cycles",
+        "derived from the design: UB ceil(56 B record / context-RAM port) words; RoCE 1 + read latency + 1 + 1 + "
+        "turnaround; or the packet's flits if more"},
+       {"derived_span_cycles", "cycles", "derived: configured traversal + (N - 1) x derived interval"},
        {"derived_ceiling_GBps", "GB/s", "derived: payload / delta"},
        {"link_GBps", "GB/s", "wire.rate"}},
       "issue_rate",

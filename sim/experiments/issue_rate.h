@@ -22,7 +22,11 @@ struct IssueRateResult {
   double interval_cycles = 0, interval_ns = 0;   // steady state, between deliveries
   double ceiling_gbytes_per_s = 0;               // payload / interval ("derived" from measured δ)
   double link_gbytes_per_s = 0;
-  double derived_span_cycles = 0;  // L + (N-1)·δ with the measured L and δ
+  // From the design parameters, not the run: the context RAM's occupancy per
+  // request (UB: the record's words on the port; RoCE: the PSN update),
+  // or the packet's flits if more; and L + (N-1) times that.
+  double derived_interval_cycles = 0;
+  double derived_span_cycles = 0;
 };
 
 // trace_path: FST waveform of the burst (empty = none).
