@@ -18,9 +18,12 @@
 //  - UNO accepts only NO without Fence/completion order and at most one MTU
 //    of payload; anything else leaves on m_err_* (error completion) instead
 //    of being reordered.
-// A held request is released (oldest first, one per cycle, ahead of new
-// requests) in the cycle after its last predecessor's completion arrives on
-// s_cpl_*. Completions are reported on m_rep_* once done; one with the
+// A held request is released (one per cycle, ahead of new requests; within
+// a queue the oldest one that may go, so a request is never kept behind a
+// held one it does not depend on: an NO behind a Fence is not kept behind a
+// held SO once the Fence has gone) in the cycle after its last
+// predecessor's completion arrives on s_cpl_*; in strict mode only the
+// oldest held request of a queue may go (in order). Completions are reported on m_rep_* once done; one with the
 // completion-order bit only after every earlier one of its queue.
 // Queues are slots: a queue id takes a free slot on its first request and
 // gives it back when nothing of it is left. A request waits at s_* (and
@@ -151,32 +154,39 @@ module order_tracker #(
         end
     end
 
-    // ---------------- release of the oldest eligible held request ----------------
-    // Per slot with a held request: its oldest held entry, and whether every
-    // earlier entry it waits for has completed (scanned only while held).
+    // ---------------- release of the oldest held request that may go ----------------
+    // Per slot with a held request, its entries from the oldest: a held one
+    // may go when nothing earlier it waits for is pending (an earlier held
+    // Fence, or in strict mode any earlier held request; earlier RO/SO or
+    // Reads/Atomics not completed, by its tag and Fence). Scanned only while
+    // something is held; the scan stops at the first that may go.
     logic             rel_found;
     logic [SLOT_W-1:0] rel_slot;
     logic [SEQ_W-1:0]  rel_seq;
-    logic             r_seen, r_roso_pend, r_rdat_pend, r_ok;
+    logic             r_roso_pend, r_rdat_pend, r_held_before, r_fence_before, r_ok;
     logic [SEQ_W-1:0] r_s;
     always_comb begin
         rel_found = 1'b0; rel_slot = '0; rel_seq = '0;
-        r_seen = 1'b0; r_roso_pend = 1'b0; r_rdat_pend = 1'b0; r_ok = 1'b0; r_s = '0;
+        r_roso_pend = 1'b0; r_rdat_pend = 1'b0; r_held_before = 1'b0; r_fence_before = 1'b0; r_ok = 1'b0;
+        r_s = '0;
         for (int i = 0; i < SLOTS; i++) begin
             if (held_cnt[i] != '0 && !rel_found) begin
-                r_seen = 1'b0; r_roso_pend = 1'b0; r_rdat_pend = 1'b0; r_ok = 1'b0;
+                r_roso_pend = 1'b0; r_rdat_pend = 1'b0; r_held_before = 1'b0; r_fence_before = 1'b0;
+                r_ok = 1'b0;
                 r_s = base[i];
                 for (int k = 0; k < WIN; k++) begin
-                    if (!r_seen && r_s != next_seq[i]) begin
+                    if (!rel_found && r_s != next_seq[i]) begin
                         if (e_held[i][wi(r_s)]) begin
-                            r_seen = 1'b1;
                             if (cfg_strict)
-                                r_ok = !((e_so[i][wi(r_s)] || e_fence[i][wi(r_s)]) && r_rdat_pend);
+                                r_ok = !r_held_before && !((e_so[i][wi(r_s)] || e_fence[i][wi(r_s)]) && r_rdat_pend);
                             else
-                                r_ok = !(e_fence[i][wi(r_s)] && r_rdat_pend)
+                                r_ok = !r_fence_before && !(e_fence[i][wi(r_s)] && r_rdat_pend)
                                      && !(e_so[i][wi(r_s)] && e_roi[i][wi(r_s)] && r_roso_pend);
                             if (r_ok) begin rel_found = 1'b1; rel_slot = SLOT_W'(i); rel_seq = r_s; end
-                        end else if (!e_done[i][wi(r_s)]) begin
+                            r_held_before = 1'b1;
+                            r_fence_before = r_fence_before || e_fence[i][wi(r_s)];
+                        end
+                        if (!e_done[i][wi(r_s)]) begin
                             r_roso_pend = r_roso_pend || e_roso[i][wi(r_s)];
                             r_rdat_pend = r_rdat_pend || e_rdat[i][wi(r_s)];
                         end

@@ -1,14 +1,32 @@
-// The order tracker RTL against the ordering rules of spec section 2, with
-// random traffic (many seeds): mixed queues, service modes, tags, Fences,
-// completion-order bits and illegal UNO requests, random completion timing
-// and back-pressure. A reference checker, written from the rules, decides
-// for every request whether it has to wait and checks every issue, release,
-// completion report and error; a watchdog fails a run that stops making
+// The order tracker RTL against an ordering reference written from the
+// rules of spec sections 2 and 7, with random traffic (many seeds): mixed
+// queues, service modes, tags, Fences, completion-order bits and illegal UNO
+// requests, random completion timing and back-pressure.
+//
+// The reference keeps its own per-queue history (what was accepted, issued
+// and completed when) and derives, for every request, the earliest cycle it
+// may be issued: one cycle after it is accepted (the tracker is a register
+// stage), and
+//   - UB (not strict): after every earlier Fence of its queue has issued (a
+//     Fence is a queue barrier); a Fence two cycles after the completion of
+//     every earlier Read/Atomic of its queue reached the tracker (registered,
+//     then released); an SO of an ROI queue likewise after every earlier RO
+//     and SO of its queue; nothing else waits (NO and RO are never blocked by
+//     an SO; ROT, ROL leave SO to the target / the channel);
+//   - RoCE RC (strict): after every earlier request of its QP has issued, and
+//     an SO or Fence two cycles after every earlier Read/Atomic completed.
+// Checked for every request: never issued before that cycle; held exactly
+// when that cycle is later than the pass-through one; and issued late only
+// by cycles in which the output was taken by another request or refused by
+// m_ready (isolation: no request is kept waiting by another queue's requests
+// or holds, only by contention for the one output). Strict mode also: every
+// QP's requests issue in order. A watchdog fails a run that stops making
 // progress.
 #include <catch2/catch.hpp>
 
 #include <map>
 #include <random>
+#include <set>
 #include <vector>
 
 #include <fmt/format.h>
@@ -24,66 +42,60 @@ namespace {
 enum Mode { ROI = ubsim::enc::MODE_ROI, ROT = ubsim::enc::MODE_ROT, ROL = ubsim::enc::MODE_ROL, UNO = ubsim::enc::MODE_UNO };
 enum Tag { NO = ubsim::enc::TAG_NO, RO = ubsim::enc::TAG_RO, SO = ubsim::enc::TAG_SO };
 constexpr int kMtu = 4096;
-constexpr int kReleaseBound = 50;   // spec 7: <= 50 cycles after the completions are known
+constexpr uint64_t kNever = ~0ull;
 
 struct Req {
   uint32_t id = 0;
   int queue = 0, mode = ROI, tag = NO;
   bool fence = false, rdat = false, corder = false, illegal = false;
   uint32_t payload = 64;
-  bool held = false, released = false, issued = false, completed = false, reported = false, errored = false;
-  uint64_t accepted_at = 0, eligible_since = 0;
+  uint64_t accepted = kNever, issued = kNever, completed = kNever;   // cycles (completion: on s_cpl)
+  bool held = false, reported = false, errored = false;
   int slot = -1, seq = -1;
 };
 
-struct Checker {
-  bool strict;
-  std::vector<Req> reqs;                       // by id
-  std::map<int, std::vector<uint32_t>> queue;  // queue -> ids in acceptance order
-
-  // Does request r (not yet in its queue's list) have to wait, given the
-  // completions seen so far?
-  bool must_hold(const Req& r) const {
-    auto it = queue.find(r.queue);
-    if (it == queue.end()) return false;
-    bool earlier_held = false, earlier_fence_held = false, rdat_pending = false, roso_pending = false;
-    for (uint32_t id : it->second) {
-      const Req& e = reqs[id];
-      if (e.errored || e.illegal) continue;
-      if (e.held && !e.released) {
-        earlier_held = true;
-        earlier_fence_held = earlier_fence_held || e.fence;
-      }
-      if (!e.completed) {
-        rdat_pending = rdat_pending || e.rdat;
-        roso_pending = roso_pending || e.tag != NO;
-      }
-    }
-    if (strict) return earlier_held || ((r.tag == SO || r.fence) && rdat_pending);
-    return earlier_fence_held || (r.fence && rdat_pending) || (r.mode == ROI && r.tag == SO && roso_pending);
+// The reference: per queue, its requests in acceptance order.
+class OrderingReference {
+ public:
+  explicit OrderingReference(bool strict) : strict_(strict) {}
+  std::vector<Req> reqs;                                   // by id
+  void accept(const Req& r) {
+    reqs.push_back(r);
+    if (!r.illegal) queue_[r.queue].push_back(r.id);
   }
+  const std::vector<uint32_t>& queue(int q) { return queue_[q]; }
 
-  // May held request r go now (every earlier request it waits for completed,
-  // and it is the oldest held request of its queue)?
-  bool may_release(const Req& r) const {
-    bool rdat_pending = false, roso_pending = false;
-    for (uint32_t id : queue.at(r.queue)) {
+  // The earliest cycle r may issue, from its queue's history; kNever while a
+  // request it waits for has not issued or completed yet.
+  uint64_t earliest_issue(const Req& r) const {
+    uint64_t e = r.accepted + 1;
+    auto after_issue = [&](const Req& p) { e = std::max(e, p.issued == kNever ? kNever : p.issued + 1); };
+    auto after_completion = [&](const Req& p) { e = std::max(e, p.completed == kNever ? kNever : p.completed + 2); };
+    for (uint32_t id : queue_.at(r.queue)) {
       if (id == r.id) break;
-      const Req& e = reqs[id];
-      if (e.errored || e.illegal) continue;
-      if (e.held && !e.released) return false;   // an older held one goes first
-      if (!e.completed) {
-        rdat_pending = rdat_pending || e.rdat;
-        roso_pending = roso_pending || e.tag != NO;
+      const Req& p = reqs[id];
+      if (strict_) {
+        after_issue(p);                                           // RC: in order
+        if ((r.tag == SO || r.fence) && p.rdat) after_completion(p);
+      } else {
+        if (p.fence) after_issue(p);                              // queue barrier
+        if (r.fence && p.rdat) after_completion(p);
+        if (r.tag == SO && r.mode == ROI && p.tag != NO) after_completion(p);
       }
     }
-    if (strict) return !((r.tag == SO || r.fence) && rdat_pending);
-    return !(r.fence && rdat_pending) && !(r.tag == SO && r.mode == ROI && roso_pending);
+    return e;
   }
+
+ private:
+  bool strict_;
+  std::map<int, std::vector<uint32_t>> queue_;
 };
 
 struct RunStats {
-  uint64_t accepted = 0, held = 0, errors = 0, issued = 0, reported = 0, max_release_wait = 0;
+  uint64_t accepted = 0, held = 0, errors = 0, issued = 0, reported = 0;
+  uint64_t max_lateness = 0;      // cycles issued after the earliest cycle (all by contention)
+  uint64_t contended = 0;         // requests issued late (by another request or m_ready)
+  uint64_t cross_queue_late = 0;  // ... of which while another queue held a request
 };
 
 RunStats run(uint64_t seed, bool strict, int queues, int cycles) {
@@ -101,17 +113,19 @@ RunStats run(uint64_t seed, bool strict, int queues, int cycles) {
   auto chance = [&](int percent) { return static_cast<int>(rng() % 100) < percent; };
   std::vector<int> mode_of(static_cast<size_t>(queues));
   for (int& md : mode_of) md = strict ? ROI : static_cast<int>(rng() % 4);
-  Checker ck{strict, {}, {}};
+  OrderingReference ref(strict);
   RunStats st;
   struct Due { uint64_t at; uint32_t id; };
   std::vector<Due> completions;                 // issued, to complete at `at`
+  std::vector<bool> port_taken(1, false);       // by cycle: something issued, or m_ready low
+  std::vector<bool> other_held(1, false);       // by cycle: a held request anywhere
   bool presenting = false;
   Req in;
   uint64_t last_progress = 0;
   for (uint64_t cyc = 1;; ++cyc) {
     const bool draining = cyc > static_cast<uint64_t>(cycles);
     bool all_done = !presenting;
-    for (const Req& r : ck.reqs) all_done = all_done && (r.errored || (r.issued && r.completed && r.reported));
+    for (const Req& r : ref.reqs) all_done = all_done && (r.errored || (r.issued != kNever && r.reported));
     if (draining && all_done) break;
     INFO(fmt::format("seed {} strict {} cycle {}", seed, strict, cyc));
     REQUIRE(cyc - last_progress < 5000);        // watchdog: no deadlock
@@ -119,7 +133,7 @@ RunStats run(uint64_t seed, bool strict, int queues, int cycles) {
     if (!draining && !presenting && chance(60)) {
       presenting = true;
       in = Req{};
-      in.id = static_cast<uint32_t>(ck.reqs.size());
+      in.id = static_cast<uint32_t>(ref.reqs.size());
       in.queue = static_cast<int>(rng() % static_cast<uint64_t>(queues));
       in.mode = mode_of[static_cast<size_t>(in.queue)];
       const int t = static_cast<int>(rng() % 10);
@@ -130,7 +144,6 @@ RunStats run(uint64_t seed, bool strict, int queues, int cycles) {
       if (in.mode == UNO && chance(60)) { in.tag = NO; in.fence = false; in.corder = false; }
       in.payload = in.mode == UNO && chance(10) ? kMtu + 1 : 64;
     }
-    const uint32_t payload = in.payload;
     // one completion per cycle: the earliest due one
     int cpl = -1;
     for (size_t i = 0; i < completions.size(); ++i)
@@ -150,10 +163,10 @@ RunStats run(uint64_t seed, bool strict, int queues, int cycles) {
     m.s_fence = in.fence;
     m.s_comp_order = in.corder;
     m.s_rdat = in.rdat;
-    m.s_payload = static_cast<uint16_t>(payload);
+    m.s_payload = static_cast<uint16_t>(in.payload);
     m.s_cpl_valid = cpl >= 0;
     if (cpl >= 0) {
-      const Req& c = ck.reqs[completions[static_cast<size_t>(cpl)].id];
+      const Req& c = ref.reqs[completions[static_cast<size_t>(cpl)].id];
       m.s_cpl_slot = static_cast<uint8_t>(c.slot);
       m.s_cpl_seq = static_cast<uint8_t>(c.seq);
     }
@@ -163,51 +176,43 @@ RunStats run(uint64_t seed, bool strict, int queues, int cycles) {
     m.eval();
 
     // ---- what the RTL does this cycle, against the reference ----
+    port_taken.push_back(!m_ready || (m.m_valid && m_ready));
+    other_held.push_back(m.held_any != 0);
     if (m.s_valid && m.s_ready) {
-      in.illegal = in.mode == UNO && (in.tag != NO || in.fence || in.corder || payload > kMtu);
-      in.accepted_at = cyc;
-      if (!in.illegal) {
-        const bool hold = ck.must_hold(in);
-        INFO(fmt::format("request {} queue {} mode {} tag {} fence {} rdat {}", in.id, in.queue, in.mode, in.tag,
-                         in.fence, in.rdat));
-        REQUIRE(static_cast<bool>(m.in_hold) == hold);   // waits exactly when a rule says so
-        in.held = hold;
-        in.eligible_since = 0;
-        st.held += hold;
-      }
-      ck.reqs.push_back(in);
-      ck.queue[in.queue].push_back(in.id);
+      in.illegal = in.mode == UNO && (in.tag != NO || in.fence || in.corder || in.payload > kMtu);
+      in.accepted = cyc;
+      in.held = !in.illegal && m.in_hold;
+      st.held += in.held;
+      ref.accept(in);
       presenting = false;
       ++st.accepted;
       last_progress = cyc;
     }
-    if (m.rel_take) {                           // a held request leaves the hold window
-      Req& r = ck.reqs.at(m.rel_id);
-      INFO("release of " << r.id);
-      REQUIRE(r.held);
-      REQUIRE(!r.released);
-      REQUIRE(ck.may_release(r));               // never early
-      REQUIRE(r.eligible_since != 0);
-      st.max_release_wait = std::max(st.max_release_wait, cyc - r.eligible_since);
-      r.released = true;
-    }
     if (m.m_valid && m.m_ready) {
-      Req& r = ck.reqs.at(m.m_id);
-      INFO("issue of " << r.id);
-      REQUIRE(!r.issued);                       // exactly once
+      Req& r = ref.reqs.at(m.m_id);
+      INFO(fmt::format("issue of request {} (queue {} mode {} tag {} fence {} rdat {}, accepted {}, held {})", r.id,
+                       r.queue, r.mode, r.tag, r.fence, r.rdat, r.accepted, r.held));
+      REQUIRE(r.issued == kNever);              // exactly once
       REQUIRE(!r.illegal);
       REQUIRE(static_cast<bool>(m.m_released) == r.held);
-      REQUIRE(cyc > r.accepted_at);             // through the output register
-      if (r.held) REQUIRE(r.released);
-      // a Fence is a queue barrier: nothing later of its queue went before it
-      // (strict: nothing later at all went before anything earlier)
-      for (uint32_t id : ck.queue.at(r.queue)) {
-        if (id == r.id) break;
-        const Req& e = ck.reqs[id];
-        if (e.illegal) continue;
-        if (e.fence || strict) REQUIRE((e.issued || (e.held && e.released)));
+      const uint64_t earliest = ref.earliest_issue(r);
+      REQUIRE(earliest != kNever);              // everything it waits for issued / completed
+      REQUIRE(cyc >= earliest);                 // never early
+      // held exactly when a rule makes it wait beyond the pass-through cycle
+      REQUIRE(r.held == (earliest > r.accepted + 1));
+      // late only by cycles the output was taken by another request or refused
+      for (uint64_t c = earliest; c < cyc; ++c) {
+        INFO("the output was free in cycle " << c << " while the request could go (from " << earliest << ")");
+        REQUIRE(port_taken[c]);
       }
-      r.issued = true;
+      st.max_lateness = std::max(st.max_lateness, cyc - earliest);
+      if (cyc > earliest) {
+        ++st.contended;
+        bool held_elsewhere = false;
+        for (uint64_t c = earliest; c < cyc; ++c) held_elsewhere = held_elsewhere || other_held[c];
+        st.cross_queue_late += held_elsewhere;
+      }
+      r.issued = cyc;
       r.slot = m.m_slot;
       r.seq = m.m_seq;
       completions.push_back({cyc + 1 + rng() % 40, r.id});
@@ -215,7 +220,7 @@ RunStats run(uint64_t seed, bool strict, int queues, int cycles) {
       last_progress = cyc;
     }
     if (m.m_err_valid && m.m_err_ready) {
-      Req& r = ck.reqs.at(m.m_err_id);
+      Req& r = ref.reqs.at(m.m_err_id);
       REQUIRE(r.illegal);
       REQUIRE(!r.errored);
       REQUIRE(m.m_err_code == (r.tag == NO && !r.fence && !r.corder ? ubsim::enc::ERR_UNO_OVER_MTU : ubsim::enc::ERR_ORDER_UNDER_UNO));
@@ -224,13 +229,13 @@ RunStats run(uint64_t seed, bool strict, int queues, int cycles) {
       last_progress = cyc;
     }
     if (m.m_rep_valid && m.m_rep_ready) {
-      Req& r = ck.reqs.at(m.m_rep_id);
-      REQUIRE(r.completed);
+      Req& r = ref.reqs.at(m.m_rep_id);
+      REQUIRE(r.completed != kNever);           // reported once done
       REQUIRE(!r.reported);
-      if (r.corder)
-        for (uint32_t id : ck.queue.at(r.queue)) {
+      if (r.corder)                             // completion order: every earlier one first
+        for (uint32_t id : ref.queue(r.queue)) {
           if (id == r.id) break;
-          if (!ck.reqs[id].illegal) REQUIRE(ck.reqs[id].reported);   // completion order
+          REQUIRE(ref.reqs[id].reported);
         }
       r.reported = true;
       ++st.reported;
@@ -241,18 +246,19 @@ RunStats run(uint64_t seed, bool strict, int queues, int cycles) {
     m.clk = 1;
     m.eval();
     if (cpl >= 0) {
-      ck.reqs[completions[static_cast<size_t>(cpl)].id].completed = true;
+      ref.reqs[completions[static_cast<size_t>(cpl)].id].completed = cyc;
       completions.erase(completions.begin() + cpl);
     }
-    // from the next cycle on the tracker knows these completions: note when
-    // each oldest held request became free to go, and bound its wait
-    for (Req& r : ck.reqs)
-      if (r.held && !r.released) {
-        if (r.eligible_since == 0 && ck.may_release(r)) r.eligible_since = cyc + 1;
-        if (r.eligible_since != 0) REQUIRE(cyc + 1 - r.eligible_since <= kReleaseBound);
-      }
   }
-  for (const Req& r : ck.reqs) CHECK((r.illegal ? r.errored : (r.issued && r.reported)));
+  for (const Req& r : ref.reqs) CHECK((r.illegal ? r.errored : (r.issued != kNever && r.reported)));
+  if (strict)   // RC: every QP's requests left in the order they came
+    for (int q = 0; q < queues; ++q) {
+      uint64_t last = 0;
+      for (uint32_t id : ref.queue(q)) {
+        CHECK(ref.reqs[id].issued > last);
+        last = ref.reqs[id].issued;
+      }
+    }
   return st;
 }
 
@@ -260,17 +266,20 @@ RunStats run(uint64_t seed, bool strict, int queues, int cycles) {
 
 TEST_CASE("order tracker: every ordering rule holds under random traffic (UB modes)", "[rtl][order]") {
   RunStats all;
-  for (uint64_t seed = 1; seed <= 60; ++seed) {
+  for (uint64_t seed = 1; seed <= 80; ++seed) {
     const int queues = seed % 5 == 0 ? ubsim::rtl_variant::kOrderSlots + 3 : 1 + static_cast<int>(seed % 6);
     const RunStats s = run(seed, false, queues, 1500);
     all.accepted += s.accepted; all.held += s.held; all.errors += s.errors; all.issued += s.issued;
-    all.max_release_wait = std::max(all.max_release_wait, s.max_release_wait);
+    all.contended += s.contended; all.cross_queue_late += s.cross_queue_late;
+    all.max_lateness = std::max(all.max_lateness, s.max_lateness);
   }
-  // the random mix exercised holds, releases and errors many times
+  // the random mix exercised holds, releases, errors and contention many times
   CHECK(all.held > 1000);
   CHECK(all.errors > 100);
+  CHECK(all.contended > 1000);
+  CHECK(all.cross_queue_late > 100);   // isolation was tested while other queues held requests
   CHECK(all.issued + all.errors == all.accepted);
-  CHECK(all.max_release_wait <= kReleaseBound);
+  CHECK(all.max_lateness <= 50);       // spec 7's bound, with back-pressure included
 }
 
 TEST_CASE("order tracker: strict in-order per queue (RoCE RC)", "[rtl][order]") {
