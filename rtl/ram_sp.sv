@@ -61,14 +61,18 @@ module ram_sp #(
     assign rd_valid = valid_q[READ_LATENCY-1];
 
     // Write-to-read turnaround: the cycles since the last write (saturating).
-    localparam int TA_W = $clog2(TURNAROUND + 2);
-    logic [TA_W-1:0] since_write_q;
-    always_ff @(posedge clk) begin
-        if (rst) since_write_q <= TA_W'(TURNAROUND);
-        else if (en && we) since_write_q <= '0;
-        else if (since_write_q < TA_W'(TURNAROUND)) since_write_q <= since_write_q + 1'b1;
+    if (TURNAROUND == 0) begin : g_no_turnaround
+        assign rd_ok = 1'b1;
+    end else begin : g_turnaround
+        localparam int TA_W = $clog2(TURNAROUND + 1);
+        logic [TA_W-1:0] since_write_q;
+        always_ff @(posedge clk) begin
+            if (rst) since_write_q <= TA_W'(TURNAROUND);
+            else if (en && we) since_write_q <= '0;
+            else if (since_write_q != TA_W'(TURNAROUND)) since_write_q <= since_write_q + 1'b1;
+        end
+        assign rd_ok = since_write_q == TA_W'(TURNAROUND);
     end
-    assign rd_ok = since_write_q >= TA_W'(TURNAROUND);
 
 `ifndef SYNTHESIS
     initial assert (READ_LATENCY >= 1 && TURNAROUND >= 0)
@@ -76,8 +80,7 @@ module ram_sp #(
     always_ff @(posedge clk) begin
         if (!rst) begin
             assert (!(en && !we) || rd_ok)
-                else $error("ram_sp: read %0d cycles after a write, within the turnaround of %0d", since_write_q,
-                            TURNAROUND);
+                else $error("ram_sp: read within the write-to-read turnaround of %0d cycles", TURNAROUND);
             assert (!en || int'(addr) < DEPTH) else $error("ram_sp: access of address %0d beyond %0d", addr, DEPTH);
         end
     end

@@ -80,7 +80,11 @@ module tp_ctx_lookup #(
     localparam int AW = $clog2(DEPTH);
     localparam int WA = WORDS > 1 ? $clog2(WORDS) : 1;
     localparam int FWD = WORDS + RAM_LATENCY - 1;     // word-0 writes a lookup in flight may have missed
-    localparam int OUT_DEPTH = WORDS + RAM_LATENCY + 1;
+    // every lookup accepted in the last WORDS + RAM_LATENCY cycles, the one
+    // assembled last cycle and one more: a lookup every cycle with one word
+    // per record never waits for a credit (the count is registered, so the
+    // entry leaving this cycle does not free its credit until the next)
+    localparam int OUT_DEPTH = WORDS + RAM_LATENCY + 2;
     localparam int OC_W = $clog2(OUT_DEPTH + 1);
     localparam int OP_W = $clog2(OUT_DEPTH);
     localparam int FC_W = $clog2(FILL_DEPTH + 1);

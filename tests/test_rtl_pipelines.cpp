@@ -17,8 +17,11 @@
 #include "context_memory.h"
 #include "rtl_variant.h"
 #include "verilated_block.h"
+#include "Vpsn_alloc_rmw_fast.h"
 #include "Vroce_tx_pipeline.h"
 #include "Vrx_pipeline.h"
+#include "Vtp_ctx_lookup_w1.h"
+#include "Vtp_ctx_lookup_w4.h"
 #include "Vub_tx_pipeline.h"
 
 using ubsim::BurstTrace;
@@ -221,6 +224,90 @@ TEST_CASE("UB: a lookup of an entry whose refill is still being written waits fo
     CHECK(m.ctx_fill_words == static_cast<uint32_t>(kUbWords));
     if (k >= start - 1) CHECK(m.ctx_hazard_cycles > 0);   // its words were still to be written
   }
+}
+
+namespace {
+
+// A context-RAM block alone (tp_ctx_lookup, psn_alloc_rmw): one request
+// offered every cycle, entry(i) for request i; returns per request its
+// accept and output cycle and PSN.
+struct BlockRun {
+  std::vector<uint64_t> in, out;
+  std::vector<uint32_t> psn;
+};
+template <class M, class Entry>
+BlockRun drive_block(int n, Entry entry) {
+  ubsim::VerilatedBlock<M> b("blk");
+  M& m = b.model();
+  m.s_valid = 0;
+  m.m_ready = 1;
+  m.s_fill_valid = 0;
+  b.reset(4);
+  BlockRun r;
+  r.in.assign(static_cast<size_t>(n), 0);
+  r.out.assign(static_cast<size_t>(n), 0);
+  r.psn.assign(static_cast<size_t>(n), 0);
+  int next = 0, done = 0;
+  for (uint64_t c = 1; c < 100000 && done < n; ++c) {
+    m.s_valid = next < n;
+    m.s_tag = static_cast<uint64_t>(next);
+    m.s_entry = entry(next);
+    bool in_fire = false, out_fire = false;
+    uint64_t tag = 0;
+    uint32_t psn = 0;
+    b.cycle([&] {
+      in_fire = m.s_valid && m.s_ready;
+      out_fire = m.m_valid && m.m_ready;
+      tag = m.m_tag;
+      psn = m.m_psn;
+    });
+    if (in_fire) r.in[static_cast<size_t>(next++)] = c;
+    if (out_fire) {
+      REQUIRE(tag < static_cast<uint64_t>(n));
+      REQUIRE(r.out[tag] == 0);
+      r.out[tag] = c;
+      r.psn[tag] = psn;
+      ++done;
+    }
+  }
+  REQUIRE(done == n);
+  return r;
+}
+
+template <class M>
+void check_lookup_structure(int port_bytes, int ram_latency) {
+  const int words = (56 + port_bytes - 1) / port_bytes;   // spec: a 56 B record
+  INFO(port_bytes << " B port (" << words << " words per record), read latency " << ram_latency);
+  const int n = 60;
+  // one TP channel, back to back: the PSN written by each lookup is
+  // forwarded to the next; the read port alone sets the interval
+  const BlockRun same = drive_block<M>(n, [](int) { return 5u; });
+  for (int i = 0; i < n; ++i) {
+    CHECK(same.psn[static_cast<size_t>(i)] == static_cast<uint32_t>(i));
+    CHECK(same.out[static_cast<size_t>(i)] - same.in[static_cast<size_t>(i)] ==
+          static_cast<uint64_t>(words + ram_latency + 1));
+  }
+  for (int i = 1; i < n; ++i) CHECK(same.in[static_cast<size_t>(i)] - same.in[static_cast<size_t>(i - 1)] ==
+                                    static_cast<uint64_t>(words));
+  // channels interleaved irregularly: each keeps its own sequence
+  auto channel = [](int i) { return static_cast<uint32_t>((i * 7 + i / 3) % 4); };
+  const BlockRun mixed = drive_block<M>(n, channel);
+  std::map<uint32_t, uint32_t> next;
+  for (int i = 0; i < n; ++i) CHECK(mixed.psn[static_cast<size_t>(i)] == next[channel(i)]++);
+}
+
+}  // namespace
+
+TEST_CASE("the TP-channel lookup's interval is its record's words, for other ports and latencies", "[rtl]") {
+  check_lookup_structure<Vtp_ctx_lookup_w1>(64, 2);   // the ctx-port-64 design point: 1 cycle
+  check_lookup_structure<Vtp_ctx_lookup_w4>(16, 1);   // a narrow port: 4 cycles
+}
+
+TEST_CASE("the PSN read-modify-write's interval is the RAM's occupancy, for another macro", "[rtl]") {
+  // read latency 1, no turnaround: issue 1 + latency 1 + increment 1 + write 1
+  const BlockRun r = drive_block<Vpsn_alloc_rmw_fast>(40, [](int i) { return static_cast<uint32_t>(i % 3); });
+  for (size_t i = 1; i < r.in.size(); ++i) CHECK(r.in[i] - r.in[i - 1] == 4);
+  for (size_t i = 0; i < r.psn.size(); ++i) CHECK(r.psn[i] == i / 3);
 }
 
 TEST_CASE("RoCE send pipeline: the PSN read-modify-write holds the single QP-context port", "[rtl]") {
