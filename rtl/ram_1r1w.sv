@@ -38,11 +38,12 @@ module ram_1r1w #(
     initial for (int i = 0; i < DEPTH; i++) mem[i] = '0;
 `endif
 
+    // the read data stages load only with a read in them (clock enables)
     always_ff @(posedge clk) begin
         if (wr_en) mem[wr_addr] <= wr_data;
         addr_q <= rd_addr;
-        data_q[0] <= mem[addr_q];   // the synchronous read of the registered address
-        for (int i = 1; i < READ_LATENCY; i++) data_q[i] <= data_q[i-1];
+        if (en_q) data_q[0] <= mem[addr_q];   // the synchronous read of the registered address
+        for (int i = 1; i < READ_LATENCY; i++) if (valid_q[i-1]) data_q[i] <= data_q[i-1];
     end
     always_ff @(posedge clk) begin
         if (rst) begin

@@ -41,11 +41,12 @@ module ram_sp #(
     initial for (int i = 0; i < DEPTH; i++) mem[i] = '0;
 `endif
 
+    // the read data stages load only with a read in them (clock enables)
     always_ff @(posedge clk) begin
         if (en && we) mem[addr] <= wdata;
         addr_q <= addr;
-        data_q[0] <= mem[addr_q];
-        for (int i = 1; i < READ_LATENCY; i++) data_q[i] <= data_q[i-1];
+        if (rd_q) data_q[0] <= mem[addr_q];
+        for (int i = 1; i < READ_LATENCY; i++) if (valid_q[i-1]) data_q[i] <= data_q[i-1];
     end
     always_ff @(posedge clk) begin
         if (rst) begin
