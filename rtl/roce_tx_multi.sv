@@ -69,7 +69,9 @@ module roce_tx_multi #(
     logic [$clog2(CACHE_ENTRIES)-1:0] wb_entry;
     logic [23:0] wb_psn;
     logic ctx_fill_wait;
-    logic [ID_W-1:0] ctx_fill_wait_id;
+    logic [ID_W-1:0] ctx_fill_wait_id, data_wait_id;
+    logic data_wait, m_pkt_last;
+    logic [23:0] m_pkt;
     logic [31:0] ctx_reads, ctx_writebacks, ctx_fill_words, ctx_port_busy_cycles;
     /* verilator lint_on UNUSEDSIGNAL */
     logic [ORDER_SLOTS-1:0] ord_held;
@@ -82,14 +84,15 @@ module roce_tx_multi #(
         .cfg_ctx_gate(1'b0), .s_grant_valid(1'b0), .s_grant_ready, .s_grant_id('0), .s_grant_entry('0),
         .ctx_wait, .ctx_wait_id, .ctx_fill_wait, .ctx_fill_wait_id,
         .s_valid(any), .s_ready(p_ready), .s_id({pick, s_id[pick][ID_W-INIT_W-1:0]}), .s_ctx('0),
-        .s_bytes(16'd96),
+        .s_len(32'd64), .s_data_pkts(25'd1), .s_credit_valid(1'b0), .s_credit_id('0), .data_wait, .data_wait_id,
+        .cfg_mtu(17'd4096), .cfg_header_bytes(16'd32),
         .s_ord_track(1'b1), .s_ord_tag(s_tag[pick]), .s_ord_fence(s_fence[pick]), .s_ord_comp_order(1'b0),
         .s_ord_rdat(s_rdat[pick]),
         .s_cpl_valid, .s_cpl_slot, .s_cpl_seq,
         .ord_issue, .ord_issue_id, .ord_issue_slot, .ord_issue_seq, .ord_in_hold, .ord_held,
         .ord_slot_valid, .ord_slot_queue, .ord_in_id, .ord_issue_released,
         .m_rep_valid, .m_rep_id,
-        .m_valid, .m_ready(1'b1), .m_id, .m_psn, .m_dest_qpn, .m_first, .m_last,
+        .m_valid, .m_ready(1'b1), .m_id, .m_pkt, .m_pkt_last, .m_psn, .m_dest_qpn, .m_first, .m_last,
         .s_fill_valid(1'b0), .s_fill_ready, .s_fill_entry('0), .s_fill_data('0),
         .wb_valid, .wb_entry, .wb_psn, .ctx_port_busy, .ctx_reads, .ctx_writebacks, .ctx_fill_words,
         .ctx_port_busy_cycles,

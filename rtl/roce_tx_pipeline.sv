@@ -1,6 +1,9 @@
 // roce_tx_pipeline: send pipeline of the PCIe peripheral NIC (RoCE-RC-like).
 //
-//   bus_if -> ctx_gate -> qp_order (order_tracker, strict) -> psn_alloc_rmw (single-ported QP-context RAM) -> header chain -> flit_out
+//   bus_if -> ctx_gate -> qp_order (order_tracker, strict) -> segmenter -> psn_alloc_rmw (single-ported QP-context RAM) -> header chain -> flit_out
+//
+// The tracker sees messages; the segmenter (tx_segmenter) cuts each into
+// ceil(s_len / MTU) packets, every one of which takes its own PSN.
 //
 // Every request does an in-order PSN read-modify-write on the one QP-context
 // RAM port shared by all QPs (psn_alloc_rmw on a single-ported ram_sp);
@@ -27,8 +30,11 @@ module roce_tx_pipeline #(
     parameter int CTX_RAM_LATENCY = 2,  // read latency (cycles after the registered address)
     parameter int CTX_RAM_TURNAROUND = 1, // write-to-read turnaround of the single port
     parameter int FILL_DEPTH = 8,       // refilled contexts buffered for writing (the cache's MSHRs)
+    parameter int PAYLOAD_BUFFERS = 8,  // packets' payloads the send engine holds at once (credits)
     parameter int DEPTH_W = 8,
-    parameter int BYTES_W = 16,
+    parameter int LEN_W = 32,           // message payload bytes
+    parameter int PKT_W = 24,           // packet index within a message
+    parameter int BYTES_W = 18,         // packet bytes (header + payload)
     parameter int FLIT_BYTES = 256,
     parameter int ORDER_SLOTS = 8,
     parameter int ORDER_WIN = 16,
@@ -56,7 +62,14 @@ module roce_tx_pipeline #(
     output logic               s_ready,
     input  logic [ID_W-1:0]    s_id,
     input  logic [CTX_W-1:0]   s_ctx,
-    input  logic [BYTES_W-1:0] s_bytes,     // packet length (header + payload)
+    input  logic [LEN_W-1:0]   s_len,       // message payload bytes carried in this direction (0: none)
+    input  logic [PKT_W:0]     s_data_pkts, // leading packets whose payload came with the request
+    input  logic               s_credit_valid,  // one more packet's payload fetched (in send order)
+    input  logic [ID_W-1:0]    s_credit_id,
+    output logic               data_wait,   // a message's next packet waits for its payload
+    output logic [ID_W-1:0]    data_wait_id,
+    input  logic [16:0]        cfg_mtu,
+    input  logic [15:0]        cfg_header_bytes,
     input  logic               s_ord_track,   // a new request (0: a response)
     input  logic [1:0]         s_ord_tag,     // ubsim_pkg::TAG_*
     input  logic               s_ord_fence,
@@ -81,7 +94,9 @@ module roce_tx_pipeline #(
 
     output logic               m_valid,
     input  logic               m_ready,
-    output logic [ID_W-1:0]    m_id,
+    output logic [ID_W-1:0]    m_id,        // the message
+    output logic [PKT_W-1:0]   m_pkt,       // the packet's index in it
+    output logic               m_pkt_last,  // its last packet
     output logic [PSN_W-1:0]   m_psn,
     output logic [23:0]        m_dest_qpn,  // header field from the QP context
     output logic               m_first,     // first flit of a packet: it starts on the wire
@@ -105,10 +120,12 @@ module roce_tx_pipeline #(
     output logic               quiet,       // busy only with a request waiting at ctx_gate: no change until a grant
     output logic [DEPTH_W-1:0] fixed_depth
 );
-    localparam int LEN_W = $clog2(MAX_CHAIN + 1);
-    // The PSN allocator carries {bytes, id} as its tag.
-    localparam int TAG_W = BYTES_W + ID_W;
-    localparam int W = TAG_W + PSN_W + 24;
+    localparam int CL_W = $clog2(MAX_CHAIN + 1);
+    // A message carries {data_pkts, len, id}; a packet {bytes, last, pkt, id},
+    // the PSN allocator's tag.
+    localparam int TAG_W = PKT_W + 1 + LEN_W + ID_W;
+    localparam int PTAG_W = BYTES_W + 1 + PKT_W + ID_W;
+    localparam int W = PTAG_W + PSN_W + 24;
 
     // Fixed stages: bus_if 1, QP order tracker 1, the PSN read-modify-write
     // (issue, read latency, increment: its latency), flit serializer 1 (to
@@ -119,14 +136,14 @@ module roce_tx_pipeline #(
     localparam int DW_IN = CTX_W + TAG_W;
     localparam int DW = CTX_W + ENT_W + TAG_W;   // past the gate: QP, entry, tag
 
-    logic [LEN_W-1:0] len;
-    assign len = LEN_W'(cfg_depth - fixed_depth);
+    logic [CL_W-1:0] len;
+    assign len = CL_W'(cfg_depth - fixed_depth);
 
     logic                   bif_valid, bif_ready;
     logic [ORD_W+DW_IN-1:0] bif_data;
     pipe_reg #(.W(ORD_W + DW_IN)) u_bus_if (
         .clk, .rst, .s_valid, .s_ready,
-        .s_data({s_ord_track, s_ord_tag, s_ord_fence, s_ord_comp_order, s_ord_rdat, s_ctx, s_bytes, s_id}),
+        .s_data({s_ord_track, s_ord_tag, s_ord_fence, s_ord_comp_order, s_ord_rdat, s_ctx, s_data_pkts, s_len, s_id}),
         .m_valid(bif_valid), .m_ready(bif_ready), .m_data(bif_data));
 
     logic                   bg_valid, bg_ready;
@@ -179,16 +196,31 @@ module roce_tx_pipeline #(
     assign ord_issue_released = qo_released;
     assign ord_in_id      = bg_data[ID_W-1:0];
 
-    logic             psn_valid, psn_ready, psn_busy;
-    logic [TAG_W-1:0] psn_id;
+    // segmentation: packets from here on
+    logic              sg_valid, sg_ready, sg_busy, sg_last;
+    logic [ID_W-1:0]   sg_id;
+    logic [PKT_W-1:0]  sg_pkt;
+    logic [BYTES_W-1:0] sg_bytes;
+    logic [ENT_W-1:0]  sg_entry;
+    tx_segmenter #(.ID_W(ID_W), .LEN_W(LEN_W), .PKT_W(PKT_W), .MTU_W(17), .BYTES_W(BYTES_W), .XW(ENT_W),
+                   .CREDITS(PAYLOAD_BUFFERS)) u_segmenter (
+        .clk, .rst, .cfg_mtu, .cfg_header_bytes,
+        .s_valid(qo_valid), .s_ready(qo_ready), .s_id(qo_data[ID_W-1:0]), .s_len(qo_data[ID_W +: LEN_W]),
+        .s_data_pkts(qo_data[ID_W + LEN_W +: PKT_W + 1]), .s_extra(qo_data[TAG_W +: ENT_W]),
+        .s_credit_valid, .s_credit_id,
+        .m_valid(sg_valid), .m_ready(sg_ready), .m_id(sg_id), .m_pkt(sg_pkt), .m_last(sg_last), .m_bytes(sg_bytes),
+        .m_extra(sg_entry), .data_wait, .data_wait_id, .busy(sg_busy));
+
+    logic              psn_valid, psn_ready, psn_busy;
+    logic [PTAG_W-1:0] psn_id;
     logic [PSN_W-1:0] psn_psn;
     logic [23:0]      psn_qpn;
-    psn_alloc_rmw #(.TAG_W(TAG_W), .ENTRIES(CACHE_ENTRIES), .PORT_BYTES(CTX_PORT_BYTES),
+    psn_alloc_rmw #(.TAG_W(PTAG_W), .ENTRIES(CACHE_ENTRIES), .PORT_BYTES(CTX_PORT_BYTES),
                     .RAM_LATENCY(CTX_RAM_LATENCY), .TURNAROUND(CTX_RAM_TURNAROUND), .FILL_DEPTH(FILL_DEPTH))
         u_psn_alloc (
         .clk, .rst,
-        .s_valid(qo_valid), .s_ready(qo_ready),
-        .s_tag(qo_data[TAG_W-1:0]), .s_entry(qo_data[TAG_W +: ENT_W]),
+        .s_valid(sg_valid), .s_ready(sg_ready),
+        .s_tag({sg_bytes, sg_last, sg_pkt, sg_id}), .s_entry(sg_entry),
         .m_valid(psn_valid), .m_ready(psn_ready), .m_tag(psn_id), .m_psn(psn_psn), .m_dest_qpn(psn_qpn),
         .s_fill_valid, .s_fill_ready, .s_fill_entry, .s_fill_data,
         .wb_valid, .wb_entry, .wb_psn, .latency(psn_latency), .busy(psn_busy), .port_busy(ctx_port_busy),
@@ -196,7 +228,7 @@ module roce_tx_pipeline #(
         .cnt_reads(ctx_reads), .cnt_writebacks(ctx_writebacks), .cnt_fill_words(ctx_fill_words),
         .cnt_port_busy_cycles(ctx_port_busy_cycles));
 
-    assign ctx_fill_wait_id = qo_data[ID_W-1:0];
+    assign ctx_fill_wait_id = sg_id;
 
     logic         hc_valid, hc_ready, chain_busy;
     logic [W-1:0] hc_data;
@@ -206,16 +238,17 @@ module roce_tx_pipeline #(
         .m_valid(hc_valid), .m_ready(hc_ready), .m_data(hc_data), .busy(chain_busy));
 
     // the packet header: ids and the fields of the QP context
-    localparam int HDR_W = ID_W + PSN_W + 24;
+    localparam int HDR_W = ID_W + PKT_W + 1 + PSN_W + 24;
     logic [HDR_W-1:0] flit_data;
     flit_serializer #(.W(HDR_W), .BYTES_W(BYTES_W), .FLIT_BYTES(FLIT_BYTES)) u_flit_out (
         .clk, .rst, .s_valid(hc_valid), .s_ready(hc_ready),
-        .s_data({hc_data[TAG_W +: PSN_W + 24], hc_data[ID_W-1:0]}), .s_bytes(hc_data[ID_W +: BYTES_W]),
+        .s_data({hc_data[PTAG_W +: PSN_W + 24], hc_data[ID_W +: PKT_W + 1], hc_data[ID_W-1:0]}),
+        .s_bytes(hc_data[PTAG_W-1 -: BYTES_W]),
         .m_valid, .m_ready, .m_data(flit_data), .m_first, .m_last);
-    assign {m_dest_qpn, m_psn, m_id} = flit_data;
+    assign {m_dest_qpn, m_psn, m_pkt_last, m_pkt, m_id} = flit_data;
 
-    assign busy = bif_valid || qo_busy || psn_busy || chain_busy || m_valid;
-    assign quiet = ctx_wait && !(qo_busy || psn_busy || chain_busy || m_valid);
+    assign busy = bif_valid || qo_busy || sg_busy || psn_busy || chain_busy || m_valid;
+    assign quiet = ctx_wait && !(qo_busy || sg_busy || psn_busy || chain_busy || m_valid);
 
 `ifndef SYNTHESIS
     always_ff @(posedge clk) begin

@@ -26,7 +26,7 @@ module ub_tx_multi #(
     input  logic                        clk,
     input  logic                        rst,
     input  logic [7:0]                  cfg_depth_async,
-    input  logic [15:0]                 cfg_mtu,
+    input  logic [16:0]                 cfg_mtu,
 
     input  logic [N_INIT-1:0]           s_valid,
     output logic [N_INIT-1:0]           s_ready,
@@ -77,7 +77,9 @@ module ub_tx_multi #(
     logic [$clog2(CACHE_ENTRIES)-1:0] wb_entry;
     logic [23:0] wb_psn;
     logic ctx_fill_wait;
-    logic [ID_W-1:0] ctx_fill_wait_id;
+    logic [ID_W-1:0] ctx_fill_wait_id, data_wait_id;
+    logic data_wait, m_pkt_last;
+    logic [23:0] m_pkt;
     logic [31:0] ctx_reads, ctx_writebacks, ctx_fill_words, ctx_forwards, ctx_hazard_cycles;
     /* verilator lint_on UNUSEDSIGNAL */
     localparam int PSN_W_C = 24;
@@ -91,15 +93,17 @@ module ub_tx_multi #(
         .clk, .rst, .cfg_depth_async, .cfg_depth_load(8'd8),
         .cfg_ctx_gate(1'b0), .s_grant_valid(1'b0), .s_grant_ready, .s_grant_id('0), .s_grant_entry('0),
         .ctx_wait, .ctx_wait_id, .ctx_fill_wait, .ctx_fill_wait_id,
-        .s_valid(any), .s_ready(p_ready), .s_id(p_id), .s_ctx('0), .s_load(1'b0), .s_bytes(16'd96),
+        .s_valid(any), .s_ready(p_ready), .s_id(p_id), .s_ctx('0), .s_load(1'b0),
+        .s_len(32'd64), .s_data_pkts(25'd1), .s_credit_valid(1'b0), .s_credit_id('0), .data_wait, .data_wait_id,
+        .cfg_header_bytes(16'd32),
         .s_ord_track(1'b1), .s_ord_jetty(12'(pick)), .s_ord_mode(2'(ubsim_pkg::MODE_ROI)), .s_ord_tag(s_tag[pick]),
         .s_ord_fence(s_fence[pick]), .s_ord_comp_order(1'b0), .s_ord_rdat(s_rdat[pick]),
-        .s_ord_payload(16'd64), .cfg_mtu,
+        .s_ord_payload(32'd64), .cfg_mtu,
         .s_cpl_valid, .s_cpl_slot, .s_cpl_seq,
         .ord_issue, .ord_issue_id, .ord_issue_slot, .ord_issue_seq, .ord_in_hold, .ord_held,
         .ord_slot_valid, .ord_slot_queue, .ord_in_id, .ord_issue_released,
         .m_err_valid, .m_err_id, .m_err_code, .m_rep_valid, .m_rep_id,
-        .m_valid, .m_ready(1'b1), .m_id, .m_psn, .m_peer_tp, .m_remote_eid, .m_first, .m_last,
+        .m_valid, .m_ready(1'b1), .m_id, .m_pkt, .m_pkt_last, .m_psn, .m_peer_tp, .m_remote_eid, .m_first, .m_last,
         .s_fill_valid(1'b0), .s_fill_ready, .s_fill_entry('0), .s_fill_data('0),
         .wb_valid, .wb_entry, .wb_psn, .ctx_reads, .ctx_writebacks, .ctx_fill_words, .ctx_forwards,
         .ctx_hazard_cycles,

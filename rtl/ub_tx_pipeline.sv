@@ -1,7 +1,7 @@
 // ub_tx_pipeline: send pipeline of the bus-attached UB controller.
 //
 //   bus_if -> ctx_gate -> jetty_sched -> order_tracker -> header chain --+
-//                    \                                                 +-> arb -> tp_ctx_lookup -> flit_out
+//                    \                                                 +-> arb -> segmenter -> tp_ctx_lookup -> flit_out
 //                     `-> (Load/Store short path) ----- load chain ----+
 //
 // URMA async requests take the full route; CPU Load/Store accesses (s_load)
@@ -9,7 +9,11 @@
 // (order_tracker.sv) enforces each Jetty's ordering (s_ord_*): a request
 // that must wait is held out of the stream while later ones pass; it
 // reports every request it issues (ord_issue_*) so completions can come
-// back on s_cpl_* by (slot, seq). The two routes merge round-robin
+// back on s_cpl_* by (slot, seq): the tracker sees messages. The two
+// routes merge round-robin in front of the segmenter (tx_segmenter), which
+// cuts a message of s_len payload bytes into ceil(s_len / MTU) packets
+// (those beyond the first s_data_pkts wait for payload credits on
+// s_credit_*); from there on everything is per packet:
 // in front of the TP-channel lookup (tp_ctx_lookup), which reads the
 // channel's 56 B record from the context RAM one port word per cycle:
 // ceil(56 / CTX_PORT_BYTES) cycles of the read port per request, the
@@ -34,8 +38,11 @@ module ub_tx_pipeline #(
     parameter int CTX_PORT_BYTES = 32,  // context RAM port width
     parameter int CTX_RAM_LATENCY = 2,  // context RAM read latency (cycles after the registered address)
     parameter int FILL_DEPTH = 8,       // refilled records buffered for writing (the cache's MSHRs)
+    parameter int PAYLOAD_BUFFERS = 8,  // packets' payloads the send engine holds at once (credits)
     parameter int DEPTH_W = 8,
-    parameter int BYTES_W = 16,
+    parameter int LEN_W = 32,           // message payload bytes
+    parameter int PKT_W = 24,           // packet index within a message
+    parameter int BYTES_W = 18,         // packet bytes (header + payload)
     parameter int FLIT_BYTES = 256,
     parameter int ORDER_SLOTS = 8,
     parameter int ORDER_WIN = 16,
@@ -65,7 +72,13 @@ module ub_tx_pipeline #(
     input  logic [ID_W-1:0]    s_id,
     input  logic [CTX_W-1:0]   s_ctx,
     input  logic               s_load,
-    input  logic [BYTES_W-1:0] s_bytes,     // packet length (header + payload)
+    input  logic [LEN_W-1:0]   s_len,       // message payload bytes carried in this direction (0: none)
+    input  logic [PKT_W:0]     s_data_pkts, // leading packets whose payload came with the request
+    input  logic               s_credit_valid,  // one more packet's payload fetched (in send order)
+    input  logic [ID_W-1:0]    s_credit_id,
+    output logic               data_wait,   // a message's next packet waits for its payload
+    output logic [ID_W-1:0]    data_wait_id,
+    input  logic [15:0]        cfg_header_bytes,
     // ordering of the request in its Jetty (full route only)
     input  logic               s_ord_track,   // a new request (0: a response)
     input  logic [11:0]        s_ord_jetty,
@@ -74,8 +87,8 @@ module ub_tx_pipeline #(
     input  logic               s_ord_fence,
     input  logic               s_ord_comp_order,
     input  logic               s_ord_rdat,    // Read or Atomic
-    input  logic [15:0]        s_ord_payload,
-    input  logic [15:0]        cfg_mtu,
+    input  logic [LEN_W-1:0]   s_ord_payload, // the message's size (one MTU at most under UNO)
+    input  logic [16:0]        cfg_mtu,
 
     input  logic               s_cpl_valid,   // completion of (slot, seq) reached the controller
     input  logic [OSLOT_W-1:0] s_cpl_slot,
@@ -98,7 +111,9 @@ module ub_tx_pipeline #(
 
     output logic               m_valid,
     input  logic               m_ready,
-    output logic [ID_W-1:0]    m_id,
+    output logic [ID_W-1:0]    m_id,        // the message
+    output logic [PKT_W-1:0]   m_pkt,       // the packet's index in it
+    output logic               m_pkt_last,  // its last packet
     output logic [PSN_W-1:0]   m_psn,
     output logic [23:0]        m_peer_tp,   // header fields from the TP-channel record
     output logic [127:0]       m_remote_eid,
@@ -124,15 +139,17 @@ module ub_tx_pipeline #(
     output logic [DEPTH_W-1:0] fixed_async,
     output logic [DEPTH_W-1:0] fixed_load
 );
-    // Descriptor: {ord, load, entry, bytes, id} (ctx in place of the entry
-    // until the gate); the TP lookup carries {bytes, id} as its tag; the
-    // ordering fields are spent in the order tracker.
-    localparam int TAG_W = BYTES_W + ID_W;
-    localparam int ORD_W = 1 + 12 + 2 + 2 + 1 + 1 + 1 + 16;
+    // Message descriptor: {ord, load, entry, data_pkts, len, id} (ctx in
+    // place of the entry until the gate); the ordering fields are spent in
+    // the order tracker, the rest in the segmenter. A packet carries
+    // {bytes, last, pkt, id} as the TP lookup's tag.
+    localparam int TAG_W = PKT_W + 1 + LEN_W + ID_W;    // message: data_pkts, len, id
+    localparam int PTAG_W = BYTES_W + 1 + PKT_W + ID_W;  // packet: bytes, last, pkt, id
+    localparam int ORD_W = 1 + 12 + 2 + 2 + 1 + 1 + 1 + LEN_W;
     localparam int DW = 1 + ENT_W + TAG_W;      // what travels past the gate
     localparam int W = ORD_W + DW;
     localparam int W_IN = ORD_W + 1 + CTX_W + TAG_W;
-    localparam int LEN_W = $clog2(MAX_CHAIN + 1);
+    localparam int CL_W = $clog2(MAX_CHAIN + 1);
 
     // Fixed stages: bus_if 1, jetty_sched 1, order_check 1, the TP-context
     // lookup (its latency: words + RAM read latency + output FIFO), flit
@@ -141,16 +158,16 @@ module ub_tx_pipeline #(
     assign fixed_async = DEPTH_W'(4) + DEPTH_W'(tp_latency);
     assign fixed_load  = DEPTH_W'(2) + DEPTH_W'(tp_latency);
 
-    logic [LEN_W-1:0] len_async, len_load;
-    assign len_async = LEN_W'(cfg_depth_async - fixed_async);
-    assign len_load  = LEN_W'(cfg_depth_load - fixed_load);
+    logic [CL_W-1:0] len_async, len_load;
+    assign len_async = CL_W'(cfg_depth_async - fixed_async);
+    assign len_load  = CL_W'(cfg_depth_load - fixed_load);
 
     // bus interface register
     logic            bif_valid, bif_ready;
     logic [W_IN-1:0] bif_data;
     pipe_reg #(.W(W_IN)) u_bus_if (
         .clk, .rst, .s_valid, .s_ready, .s_data({s_ord_track, s_ord_jetty, s_ord_mode, s_ord_tag, s_ord_fence, s_ord_comp_order,
-                                       s_ord_rdat, s_ord_payload, s_load, s_ctx, s_bytes, s_id}),
+                                       s_ord_rdat, s_ord_payload, s_load, s_ctx, s_data_pkts, s_len, s_id}),
         .m_valid(bif_valid), .m_ready(bif_ready), .m_data(bif_data));
 
     // context-cache gate: the Jetty and TP-channel records must be on chip
@@ -188,7 +205,7 @@ module ub_tx_pipeline #(
     logic        o_track, o_fence, o_corder, o_rdat;
     logic [11:0] o_jetty;
     logic [1:0]  o_mode, o_tag;
-    logic [15:0] o_payload;
+    logic [LEN_W-1:0] o_payload;
     assign {o_track, o_jetty, o_mode, o_tag, o_fence, o_corder, o_rdat, o_payload} = js_data[W-1:DW];
 
     logic [OSLOT_W-1:0] oc_slot;
@@ -202,8 +219,8 @@ module ub_tx_pipeline #(
     /* verilator lint_on UNUSEDSIGNAL */
     logic               ot_busy;
     order_tracker #(.W(DW), .ID_W(ID_W), .QID_W(12), .SLOTS(ORDER_SLOTS), .WIN(ORDER_WIN), .SEQ_W(8),
-                    .PAY_W(16)) u_order_tracker (
-        .clk, .rst, .cfg_strict(1'b0), .cfg_mtu,
+                    .PAY_W(LEN_W)) u_order_tracker (
+        .clk, .rst, .cfg_strict(1'b0), .cfg_mtu(LEN_W'(cfg_mtu)),
         .s_valid(js_valid), .s_ready(oc_ready), .s_data(js_data[DW-1:0]), .s_id(js_data[ID_W-1:0]),
         .s_track(o_track), .s_queue(o_jetty), .s_mode(o_mode), .s_tag(o_tag), .s_fence(o_fence),
         .s_comp_order(o_corder), .s_rdat(o_rdat), .s_payload(o_payload),
@@ -249,16 +266,31 @@ module ub_tx_pipeline #(
         .s1_valid(hl_valid), .s1_ready(hl_ready), .s1_data(hl_data),
         .m_valid(arb_valid), .m_ready(arb_ready), .m_data(arb_data));
 
+    // segmentation: packets from here on
+    logic              sg_valid, sg_ready, sg_busy, sg_last;
+    logic [ID_W-1:0]   sg_id;
+    logic [PKT_W-1:0]  sg_pkt;
+    logic [BYTES_W-1:0] sg_bytes;
+    logic [ENT_W-1:0]  sg_entry;
+    tx_segmenter #(.ID_W(ID_W), .LEN_W(LEN_W), .PKT_W(PKT_W), .MTU_W(17), .BYTES_W(BYTES_W), .XW(ENT_W),
+                   .CREDITS(PAYLOAD_BUFFERS)) u_segmenter (
+        .clk, .rst, .cfg_mtu, .cfg_header_bytes,
+        .s_valid(arb_valid), .s_ready(arb_ready), .s_id(arb_data[ID_W-1:0]), .s_len(arb_data[ID_W +: LEN_W]),
+        .s_data_pkts(arb_data[ID_W + LEN_W +: PKT_W + 1]), .s_extra(arb_data[TAG_W +: ENT_W]),
+        .s_credit_valid, .s_credit_id,
+        .m_valid(sg_valid), .m_ready(sg_ready), .m_id(sg_id), .m_pkt(sg_pkt), .m_last(sg_last), .m_bytes(sg_bytes),
+        .m_extra(sg_entry), .data_wait, .data_wait_id, .busy(sg_busy));
+
     logic              tp_valid, tp_ready, tp_busy;
-    logic [TAG_W-1:0]  tp_tag;
+    logic [PTAG_W-1:0] tp_tag;
     logic [PSN_W-1:0]  tp_psn;
     logic [23:0]       tp_peer;
     logic [127:0]      tp_eid;
-    tp_ctx_lookup #(.TAG_W(TAG_W), .ENTRIES(CACHE_ENTRIES), .PORT_BYTES(CTX_PORT_BYTES),
+    tp_ctx_lookup #(.TAG_W(PTAG_W), .ENTRIES(CACHE_ENTRIES), .PORT_BYTES(CTX_PORT_BYTES),
                     .RAM_LATENCY(CTX_RAM_LATENCY), .FILL_DEPTH(FILL_DEPTH)) u_tp_lookup (
         .clk, .rst,
-        .s_valid(arb_valid), .s_ready(arb_ready),
-        .s_tag(arb_data[TAG_W-1:0]), .s_entry(arb_data[TAG_W +: ENT_W]),
+        .s_valid(sg_valid), .s_ready(sg_ready),
+        .s_tag({sg_bytes, sg_last, sg_pkt, sg_id}), .s_entry(sg_entry),
         .m_valid(tp_valid), .m_ready(tp_ready), .m_tag(tp_tag), .m_psn(tp_psn), .m_peer_tp(tp_peer),
         .m_remote_eid(tp_eid),
         .s_fill_valid, .s_fill_ready, .s_fill_entry, .s_fill_data,
@@ -266,20 +298,21 @@ module ub_tx_pipeline #(
         .cnt_reads(ctx_reads), .cnt_writebacks(ctx_writebacks), .cnt_fill_words(ctx_fill_words),
         .cnt_forwards(ctx_forwards), .cnt_hazard_cycles(ctx_hazard_cycles));
 
-    assign ctx_fill_wait_id = arb_data[ID_W-1:0];
+    assign ctx_fill_wait_id = sg_id;
 
     // the packet header: ids and the fields of the TP-channel record
-    localparam int HDR_W = ID_W + PSN_W + 24 + 128;
+    localparam int HDR_W = ID_W + PKT_W + 1 + PSN_W + 24 + 128;
     logic [HDR_W-1:0] flit_data;
     flit_serializer #(.W(HDR_W), .BYTES_W(BYTES_W), .FLIT_BYTES(FLIT_BYTES)) u_flit_out (
         .clk, .rst, .s_valid(tp_valid), .s_ready(tp_ready),
-        .s_data({tp_eid, tp_peer, tp_psn, tp_tag[ID_W-1:0]}), .s_bytes(tp_tag[ID_W +: BYTES_W]),
+        .s_data({tp_eid, tp_peer, tp_psn, tp_tag[ID_W +: PKT_W + 1], tp_tag[ID_W-1:0]}),
+        .s_bytes(tp_tag[PTAG_W-1 -: BYTES_W]),
         .m_valid, .m_ready, .m_data(flit_data), .m_first, .m_last);
-    assign {m_remote_eid, m_peer_tp, m_psn, m_id} = flit_data;
+    assign {m_remote_eid, m_peer_tp, m_psn, m_pkt_last, m_pkt, m_id} = flit_data;
 
     assign busy = bif_valid || js_valid || ot_busy || chain_a_busy || chain_l_busy
-                  || tp_busy || m_valid;
-    assign quiet = ctx_wait && !(js_valid || ot_busy || chain_a_busy || chain_l_busy || tp_busy || m_valid);
+                  || sg_busy || tp_busy || m_valid;
+    assign quiet = ctx_wait && !(js_valid || ot_busy || chain_a_busy || chain_l_busy || sg_busy || tp_busy || m_valid);
 
 `ifndef SYNTHESIS
     always_ff @(posedge clk) begin

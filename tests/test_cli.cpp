@@ -38,7 +38,11 @@ TEST_CASE("bad input: one line naming key and file, exit status 2", "[cli]") {
   expect_bad_input("latency --ops -3", "--ops");
   expect_bad_input("frobnicate", "unknown command");
   expect_bad_input("load --points 0.5,x", "--points: 'x'");
-  expect_bad_input("issue-rate --payload 8KiB", "larger than transport.mtu");
+  expect_bad_input("issue-rate --payload 8KiB", "option --payload was renamed --size");
+  expect_bad_input("latency --size 8KiB", "workload.size");   // the two-node paths: one packet per message
+  expect_bad_input("latency --set workload.payload=64B", "renamed: workload.size");
+  expect_bad_input("issue-rate --size 2GiB", "workload.size");
+  expect_bad_input("issue-rate --size 1GiB --burst 1000", "more than 10000000 packets");
   expect_bad_input("latency --set workload.rate=5GHz", "key 'workload.rate'");
   expect_bad_input("ctx-cache --set cache.ub_ways=3", "key 'cache.ub_ways'");
   expect_bad_input("ctx-cache --set cache.roce_ways=1", "key 'cache.roce_ways'");

@@ -114,7 +114,7 @@ TEST_CASE("hostile: numbers are exact from TOML, --set and the provenance", "[ho
 }
 
 TEST_CASE("hostile: malformed numbers are refused, naming the key", "[hostile]") {
-  bad("hex", "latency --set workload.payload=0x10B", "key 'workload.payload': '0x10B'");
+  bad("hex", "latency --set workload.size=0x10B", "key 'workload.size': '0x10B'");
   bad("hexns", "latency --set wire.latency=0x10ns", "key 'wire.latency': '0x10ns'");
   bad("space", "latency --set 'wire.latency=3 0ns'", "key 'wire.latency': '3 0ns'");
   bad("inf", "latency --set wire.latency=infns", "key 'wire.latency'");

@@ -31,9 +31,21 @@ namespace rv = ubsim::rtl_variant;
 
 namespace {
 
+// The send pipelines' segmenters: a 4 KiB MTU and 32 B headers (the spec's
+// defaults); blocks without a segmenter have no such inputs.
+template <class M>
+auto segmenter_defaults(M& m, int) -> decltype(m.cfg_mtu = 0, void()) {
+  m.cfg_mtu = 4096;
+  m.cfg_header_bytes = 32;
+}
+template <class M>
+void segmenter_defaults(M&, long) {}
+
 template <class M, class Drive>
-BurstTrace run(ubsim::VerilatedBlock<M>& b, int n, Drive drive, const std::function<bool(uint64_t)>& ready) {
-  BurstTrace t = ubsim::drive_burst(b, static_cast<uint32_t>(n), drive, ready, 100000);
+BurstTrace run(ubsim::VerilatedBlock<M>& b, int n, Drive drive, const std::function<bool(uint64_t)>& ready,
+               uint32_t pkts = 1) {
+  segmenter_defaults(b.model(), 0);
+  BurstTrace t = ubsim::drive_burst(b, static_cast<uint32_t>(n), drive, ready, 1000000, ubsim::IgnoreOutput{}, 0, pkts);
   REQUIRE(t.duplicates == 0);   // exactly once
   return t;
 }
@@ -95,9 +107,11 @@ TEST_CASE("UB send pipeline: latency equals the configured depth on both routes"
     m.eval();
     CHECK(m.fixed_async == fixed_async);
     CHECK(m.fixed_load == fixed_load);
-    auto t = run(m_b, 1, [](auto& mm, uint32_t) { mm.s_ctx = 0; mm.s_load = 0; mm.s_bytes = 96; }, always);
+    auto t = run(m_b, 1, [](auto& mm, uint32_t) { mm.s_ctx = 0; mm.s_load = 0; mm.s_len = 64;
+      mm.s_data_pkts = 1; }, always);
     CHECK(t.out_cycle.at(0) - t.in_cycle.at(0) == static_cast<uint64_t>(std::max(depth, fixed_async)));
-    auto tl = run(m_b, 1, [](auto& mm, uint32_t) { mm.s_ctx = 0; mm.s_load = 1; mm.s_bytes = 96; }, always);
+    auto tl = run(m_b, 1, [](auto& mm, uint32_t) { mm.s_ctx = 0; mm.s_load = 1; mm.s_len = 64;
+      mm.s_data_pkts = 1; }, always);
     CHECK(tl.out_cycle.at(0) - tl.in_cycle.at(0) == static_cast<uint64_t>(depth));
   }
 }
@@ -113,7 +127,8 @@ TEST_CASE("UB send pipeline: the interval is the record's words on the context-R
     auto t = run(m_b, n, [channels](auto& mm, uint32_t id) {
       mm.s_ctx = id % static_cast<uint32_t>(channels);
       mm.s_load = 0;
-      mm.s_bytes = 96;
+      mm.s_len = 64;
+      mm.s_data_pkts = 1;
     }, always);
     REQUIRE(t.delivered == static_cast<uint64_t>(n));
     // first input handshake -> last first flit = L + (N-1)·δ
@@ -134,8 +149,10 @@ TEST_CASE("UB: back-to-back lookups of one TP channel get consecutive PSNs witho
   fill_records(m_b, {{9, tp_record(0xfffff0, 0x123456, 0xfd00000000000002ull, 77)}});
   std::vector<uint32_t> psns, peers, eid_lo;
   const int n = 40;
+  segmenter_defaults(m_b.model(), 0);
   auto t = ubsim::drive_burst(
-      m_b, n, [](auto& mm, uint32_t) { mm.s_ctx = 9; mm.s_load = 0; mm.s_bytes = 96; }, always, 100000,
+      m_b, n, [](auto& mm, uint32_t) { mm.s_ctx = 9; mm.s_load = 0; mm.s_len = 64;
+      mm.s_data_pkts = 1; }, always, 100000,
       [&](const Vub_tx_pipeline& mm) {
         psns.push_back(mm.m_psn);
         peers.push_back(mm.m_peer_tp);
@@ -163,8 +180,10 @@ TEST_CASE("UB: interleaved TP channels each keep their own PSN sequence", "[rtl]
   auto channel = [](uint32_t id) { return (id * 7 + id / 3 + (id % 5 == 0 ? 1 : 0)) % 4; };
   std::map<uint32_t, std::vector<uint32_t>> psn_by_channel;
   const int n = 300;
+  segmenter_defaults(m_b.model(), 0);
   auto t = ubsim::drive_burst(
-      m_b, n, [&](auto& mm, uint32_t id) { mm.s_ctx = channel(id); mm.s_load = id % 3 == 0; mm.s_bytes = 96; },
+      m_b, n, [&](auto& mm, uint32_t id) { mm.s_ctx = channel(id); mm.s_load = id % 3 == 0; mm.s_len = 64;
+      mm.s_data_pkts = 1; },
       [](uint64_t c) { return c % 5 != 0; }, 100000,
       [&](const Vub_tx_pipeline& mm) { psn_by_channel[channel(mm.m_id)].push_back(mm.m_psn); });
   REQUIRE(t.delivered == static_cast<uint64_t>(n));
@@ -194,7 +213,10 @@ TEST_CASE("UB: a lookup of an entry whose refill is still being written waits fo
     m.s_id = 1;
     m.s_ctx = 3;
     m.s_load = 1;
-    m.s_bytes = 96;
+    m.cfg_mtu = 4096;
+    m.cfg_header_bytes = 32;
+    m.s_len = 64;
+    m.s_data_pkts = 1;
     uint32_t psn = 0, peer = 0;
     bool out = false;
     int in = -1;
@@ -319,7 +341,8 @@ TEST_CASE("RoCE send pipeline: the PSN read-modify-write holds the single QP-con
     m.eval();
     CHECK(m.fixed_depth == 3 + kRoceRmwLatency);
     const int n = 40;
-    auto t = run(m_b, n, [qps](auto& mm, uint32_t id) { mm.s_ctx = id % static_cast<uint32_t>(qps); mm.s_bytes = 96; },
+    auto t = run(m_b, n, [qps](auto& mm, uint32_t id) { mm.s_ctx = id % static_cast<uint32_t>(qps); mm.s_len = 64;
+      mm.s_data_pkts = 1; },
                  always);
     REQUIRE(t.delivered == static_cast<uint64_t>(n));
     CHECK(t.out_cycle.at(n - 1) - t.in_cycle.at(0) == static_cast<uint64_t>(12 + (n - 1) * kRoceInterval));
@@ -345,8 +368,10 @@ TEST_CASE("RoCE: PSNs in order per QP; the header's destination QP comes from th
   CHECK(m.ctx_fill_words == static_cast<uint32_t>(3 * enc::qp_context::kBits / (8 * rv::kCtxPortBytes)));
   m.cfg_depth = 9;
   std::map<uint32_t, std::vector<uint32_t>> psn_by_qp;
+  segmenter_defaults(m_b.model(), 0);
   auto t = ubsim::drive_burst(
-      m_b, 200, [](auto& mm, uint32_t id) { mm.s_ctx = id % 3; mm.s_bytes = 96; }, always, 100000,
+      m_b, 200, [](auto& mm, uint32_t id) { mm.s_ctx = id % 3; mm.s_len = 64;
+      mm.s_data_pkts = 1; }, always, 100000,
       [&](const Vroce_tx_pipeline& mm) {
         CHECK(mm.m_dest_qpn == 0x500 + mm.m_id % 3);
         psn_by_qp[mm.m_id % 3].push_back(mm.m_psn);
@@ -368,7 +393,8 @@ TEST_CASE("a stalled output back-pressures the submitter and loses nothing", "[r
   auto t = run(m_b, n, [](auto& mm, uint32_t id) {
         mm.s_ctx = id % 3;
         mm.s_load = id % 4 == 0;
-        mm.s_bytes = static_cast<uint16_t>(32 + (id % 5) * 256);
+        mm.s_len = (id % 5) * 256;
+        mm.s_data_pkts = 1;
       },
                [](uint64_t c) { return c % 7 == 0 && (c / 500) % 2 == 0; });
   REQUIRE(t.delivered == static_cast<uint64_t>(n));
@@ -403,10 +429,11 @@ TEST_CASE("multi-flit packets: interval is the larger of record words and flits"
     m.cfg_depth_async = 25;
     m.cfg_depth_load = 8;
     const int n = 100;
-    auto t = run(m_b, n, [bytes](auto& mm, uint32_t id) {
+    auto t = run(m_b, n, [payload](auto& mm, uint32_t id) {
           mm.s_ctx = id % 7;
           mm.s_load = 0;
-          mm.s_bytes = static_cast<uint16_t>(bytes);
+          mm.s_len = static_cast<uint32_t>(payload);
+          mm.s_data_pkts = 1;
         }, always);
     INFO("payload " << payload);
     REQUIRE(t.delivered == static_cast<uint64_t>(n));
@@ -415,5 +442,221 @@ TEST_CASE("multi-flit packets: interval is the larger of record words and flits"
     CHECK(t.out_cycle.at(0) - t.in_cycle.at(0) == 25);   // first flit latency unchanged
     const uint64_t interval = static_cast<uint64_t>(std::max(kUbWords, flits));
     CHECK(t.out_cycle.at(n - 1) - t.out_cycle.at(n - 2) == interval);
+  }
+}
+
+// ---------------------------------------------------------------------------
+// Segmentation (spec §11): a message of m bytes leaves as ceil(m / MTU)
+// packets, each with its own PSN and its flits through the send pipeline.
+// Expected figures from the spec: 4 KiB MTU, 32 B header, 256 B flits.
+
+namespace {
+
+constexpr uint32_t kMtu = 4096, kHeader = 32;
+uint32_t flits_of(uint32_t payload) { return (kHeader + payload + rv::kFlitBytes - 1) / rv::kFlitBytes; }
+
+// One packet as it left: message id, index, last flag, PSN, cycle.
+struct PacketOut {
+  uint32_t id, pkt;
+  bool last;
+  uint32_t psn;
+  uint64_t cycle;
+};
+
+// Drives messages (sizes[i] bytes, on context ctx_of(i)) into a send
+// pipeline; payload of packets >= data_pkts arrives as credits from
+// credit_at(i, pkt) (cycle, in send order); m_ready from ready(c).
+template <class M, class Setup>
+std::vector<PacketOut> drive_messages(ubsim::VerilatedBlock<M>& b, const std::vector<uint32_t>& sizes,
+                                      uint32_t data_pkts, const std::function<uint64_t(uint32_t, uint32_t)>& credit_at,
+                                      const std::function<bool(uint64_t)>& ready, Setup setup,
+                                      uint64_t* data_wait_cycles = nullptr) {
+  M& m = b.model();
+  segmenter_defaults(m, 0);
+  m.s_valid = 0;
+  m.s_credit_valid = 0;
+  b.reset(4);
+  // credits in the order packets are sent: messages in order, packets in order
+  struct Credit { uint64_t at; uint32_t id; };
+  std::vector<Credit> credits;
+  uint64_t total = 0;
+  for (uint32_t i = 0; i < sizes.size(); ++i) {
+    const uint32_t pkts = std::max<uint32_t>(1, (sizes[i] + kMtu - 1) / kMtu);
+    total += pkts;
+    for (uint32_t k = data_pkts; k < pkts; ++k) credits.push_back({credit_at(i, k), i});
+  }
+  std::vector<PacketOut> out;
+  size_t next = 0, next_credit = 0, credited_out = 0;
+  for (uint64_t c = 1; c < 2000000 && out.size() < total; ++c) {
+    m.s_valid = next < sizes.size();
+    m.s_id = static_cast<uint32_t>(next);
+    if (m.s_valid) {
+      m.s_len = sizes[next];
+      m.s_data_pkts = data_pkts;
+      setup(m, static_cast<uint32_t>(next));
+    }
+    // a credit is offered once its payload has arrived and one of the
+    // PAYLOAD_BUFFERS is free: a buffer frees when its packet has left
+    // (conservative: the segmenter frees it when the packet passes it)
+    const bool credit = next_credit < credits.size() && credits[next_credit].at <= c &&
+                        next_credit < credited_out + rv::kPayloadBuffers;
+    m.s_credit_valid = credit;
+    m.s_credit_id = credit ? credits[next_credit].id : 0;
+    m.m_ready = ready(c);
+    bool in_fire = false, out_fire = false, waiting = false;
+    PacketOut p{};
+    b.cycle([&] {
+      in_fire = m.s_valid && m.s_ready;
+      out_fire = m.m_valid && m.m_ready && m.m_first;
+      waiting = m.data_wait;
+      if (out_fire) p = {m.m_id, m.m_pkt, static_cast<bool>(m.m_pkt_last), m.m_psn, c};
+    });
+    if (in_fire) ++next;
+    if (credit) ++next_credit;
+    if (out_fire) out.push_back(p), credited_out += p.pkt >= data_pkts;
+    if (data_wait_cycles && waiting) ++*data_wait_cycles;
+  }
+  return out;
+}
+
+// Every packet of every message exactly once, each message's packets in
+// order with the last flag on the last; PSNs consecutive per context.
+void check_packets(const std::vector<PacketOut>& out, const std::vector<uint32_t>& sizes,
+                   const std::function<uint32_t(uint32_t)>& ctx_of) {
+  std::map<uint32_t, uint32_t> next_pkt;
+  std::map<uint32_t, uint32_t> psn_of_ctx;
+  uint64_t total = 0;
+  for (uint32_t s : sizes) total += std::max<uint32_t>(1, (s + kMtu - 1) / kMtu);
+  REQUIRE(out.size() == total);
+  for (const PacketOut& p : out) {
+    REQUIRE(p.id < sizes.size());
+    const uint32_t pkts = std::max<uint32_t>(1, (sizes[p.id] + kMtu - 1) / kMtu);
+    INFO("message " << p.id << " packet " << p.pkt << " of " << pkts);
+    CHECK(p.pkt == next_pkt[p.id]++);   // in order, none twice, none skipped
+    CHECK(p.last == (p.pkt + 1 == pkts));
+    const uint32_t ctx = ctx_of(p.id);
+    auto [it, first] = psn_of_ctx.emplace(ctx, p.psn);
+    if (!first) CHECK(p.psn == ((it->second + 1) & 0xffffffu));
+    it->second = p.psn;
+  }
+  for (uint32_t i = 0; i < sizes.size(); ++i)
+    CHECK(next_pkt[i] == std::max<uint32_t>(1, (sizes[i] + kMtu - 1) / kMtu));
+}
+
+}  // namespace
+
+TEST_CASE("segmentation: 64 KiB messages leave as 16 packets at the flit rate, PSN per packet", "[rtl][segment]") {
+  const std::vector<uint32_t> sizes(8, 64 * 1024);
+  const uint32_t want_interval = std::max<uint32_t>(flits_of(kMtu), static_cast<uint32_t>(kUbWords));
+  SECTION("UB, one TP channel") {
+    ubsim::VerilatedBlock<Vub_tx_pipeline> b("ub");
+    b.model().cfg_depth_async = 25;
+    b.model().cfg_depth_load = 8;
+    auto out = drive_messages(b, sizes, 16, [](uint32_t, uint32_t) { return 0; }, always,
+                              [](Vub_tx_pipeline& m, uint32_t) { m.s_ctx = 0; m.s_load = 0; });
+    check_packets(out, sizes, [](uint32_t) { return 0u; });
+    REQUIRE(out.size() == 128);
+    // steady state: one packet every max(record words, flits) cycles: 17
+    CHECK(out.back().cycle - out[64].cycle == 63 * want_interval);
+  }
+  SECTION("RoCE, one QP") {
+    ubsim::VerilatedBlock<Vroce_tx_pipeline> b("roce");
+    b.model().cfg_depth = 9;
+    auto out = drive_messages(b, sizes, 16, [](uint32_t, uint32_t) { return 0; }, always,
+                              [](Vroce_tx_pipeline& m, uint32_t) { m.s_ctx = 0; });
+    check_packets(out, sizes, [](uint32_t) { return 0u; });
+    const uint32_t roce = std::max<uint32_t>(flits_of(kMtu), static_cast<uint32_t>(kRoceInterval));
+    CHECK(out.back().cycle - out[64].cycle == 63 * roce);
+  }
+}
+
+TEST_CASE("segmentation: later packets wait for their payload, back-pressure mid-message loses nothing",
+          "[rtl][segment]") {
+  // messages of 1..5 packets on 4 TP channels, and Load/Store accesses (one
+  // 64 B packet each: a CPU load or store) on the short route between them;
+  // only packet 0 has its payload; the rest arrives late and irregularly
+  // (credits in send order: the URMA route keeps its order); the output
+  // stalls in long stretches
+  std::vector<uint32_t> sizes;
+  for (uint32_t i = 0; i < 40; ++i) sizes.push_back(i % 5 == 0 ? 64 : 1 + (i * 7919u) % (5 * kMtu));
+  auto ctx_of = [](uint32_t id) { return id % 4; };
+  ubsim::VerilatedBlock<Vub_tx_pipeline> b("ub");
+  b.model().cfg_depth_async = 25;
+  b.model().cfg_depth_load = 8;
+  uint64_t waited = 0;
+  auto out = drive_messages(
+      b, sizes, 1, [](uint32_t i, uint32_t k) { return 200u * i + 37u * k * k; },
+      [](uint64_t c) { return c % 3 != 0 && (c / 300) % 4 != 3; },
+      [&](Vub_tx_pipeline& m, uint32_t id) { m.s_ctx = ctx_of(id); m.s_load = id % 5 == 0; }, &waited);
+  check_packets(out, sizes, ctx_of);
+  CHECK(waited > 0);   // the segmenter did wait for payload
+  // a packet never leaves before its payload arrived
+  for (const PacketOut& p : out)
+    if (p.pkt >= 1) CHECK(p.cycle > 200u * p.id + 37u * p.pkt * p.pkt);
+}
+
+TEST_CASE("the order tracker tracks messages: 16 messages of 32 packets fill a 16-entry window, not 512",
+          "[rtl][segment]") {
+  // tracked messages of one Jetty, no completion comes back: the window
+  // (UBSIM_RTL_ORDER_WIN requests in flight per queue) counts messages
+  const uint32_t n = static_cast<uint32_t>(rv::kOrderWindow);
+  const std::vector<uint32_t> sizes(n, 32 * kMtu);
+  ubsim::VerilatedBlock<Vub_tx_pipeline> b("ub");
+  b.model().cfg_depth_async = 25;
+  b.model().cfg_depth_load = 8;
+  auto out = drive_messages(b, sizes, 32, [](uint32_t, uint32_t) { return 0; }, always,
+                            [](Vub_tx_pipeline& m, uint32_t) {
+                              m.s_ctx = 0;
+                              m.s_load = 0;
+                              m.s_ord_track = 1;
+                              m.s_ord_jetty = 5;
+                              m.s_ord_mode = ubsim::enc::MODE_ROI;
+                              m.s_ord_tag = ubsim::enc::TAG_NO;
+                              m.s_ord_fence = 0;
+                              m.s_ord_comp_order = 0;
+                              m.s_ord_rdat = 0;
+                              m.s_ord_payload = 32 * kMtu;
+                            });
+  check_packets(out, sizes, [](uint32_t) { return 0u; });
+  CHECK(out.size() == n * 32);
+}
+
+TEST_CASE("UNO: a message above one MTU is an error completion; one MTU passes", "[rtl][segment]") {
+  for (uint32_t size : {kMtu, kMtu + 1, 16 * kMtu}) {
+    ubsim::VerilatedBlock<Vub_tx_pipeline> b("ub");
+    auto& m = b.model();
+    segmenter_defaults(m, 0);
+    m.cfg_depth_async = 25;
+    m.cfg_depth_load = 8;
+    m.s_valid = 0;
+    m.s_credit_valid = 0;
+    m.m_ready = 1;
+    b.reset(4);
+    bool error = false, out = false;
+    int code = 0;
+    for (int c = 0; c < 200; ++c) {
+      m.s_valid = c == 0;
+      m.s_id = 1;
+      m.s_ctx = 0;
+      m.s_load = 0;
+      m.s_len = size;
+      m.s_data_pkts = (size + kMtu - 1) / kMtu;
+      m.s_ord_track = 1;
+      m.s_ord_jetty = 1;
+      m.s_ord_mode = ubsim::enc::MODE_UNO;
+      m.s_ord_tag = ubsim::enc::TAG_NO;
+      m.s_ord_fence = 0;
+      m.s_ord_comp_order = 0;
+      m.s_ord_rdat = 0;
+      m.s_ord_payload = size;
+      b.cycle([&] {
+        if (m.m_err_valid) error = true, code = m.m_err_code;
+        if (m.m_valid && m.m_first) out = true;
+      });
+    }
+    INFO("size " << size);
+    CHECK(error == (size > kMtu));
+    CHECK(out == (size <= kMtu));
+    if (error) CHECK(code == ubsim::enc::ERR_UNO_OVER_MTU);
   }
 }

@@ -6,8 +6,21 @@
 
 namespace ubsim {
 
+namespace {
+// The message a send pipeline cuts into packets: the payload bytes this
+// direction carries (none for a read request), present with the request.
+// In the two-node model a message is one packet (payload <= MTU, checked
+// with the configuration), so no payload credits are ever needed here.
+template <class Model>
+void drive_message(Model& m, const Request& r) {
+  m.s_len = carries_payload(r) ? r.payload_bytes : 0;
+  m.s_data_pkts = 1;
+  m.s_credit_valid = 0;
+}
+}  // namespace
+
 UbTxBridge::UbTxBridge(sc_core::sc_module_name name, const Config& c)
-    : OrderedTxBridge(name, c), header_bytes_(static_cast<uint32_t>(c.count("transport.header_bytes"))) {
+    : OrderedTxBridge(name, c) {
   reset_block();
 }
 void UbTxBridge::configure() { ubsim::configure(*m_, cfg_, cache_attached()); }
@@ -17,7 +30,7 @@ void UbTxBridge::drive_input(const Request* head) {
   m_->s_id = static_cast<uint32_t>(head->id);
   m_->s_ctx = head->ctx;
   m_->s_load = head->current().op == Op::UbLoadTx;
-  m_->s_bytes = static_cast<uint16_t>(packet_bytes(*head, header_bytes_));
+  drive_message(*m_, *head);
   // A new URMA request from the initiator is ordered in its Jetty; responses
   // and Load/Store accesses are not.
   m_->s_ord_track = head->current().op == Op::UbTx && head->current().node == NodeId::A;
@@ -27,11 +40,11 @@ void UbTxBridge::drive_input(const Request* head) {
   m_->s_ord_fence = head->fence;
   m_->s_ord_comp_order = head->comp_order;
   m_->s_ord_rdat = head->verb == Verb::Read;
-  m_->s_ord_payload = static_cast<uint16_t>(std::min<uint32_t>(head->payload_bytes, 0xffff));
+  m_->s_ord_payload = head->payload_bytes;
 }
 
 RoceTxBridge::RoceTxBridge(sc_core::sc_module_name name, const Config& c)
-    : OrderedTxBridge(name, c), header_bytes_(static_cast<uint32_t>(c.count("transport.header_bytes"))) {
+    : OrderedTxBridge(name, c) {
   reset_block();
 }
 void RoceTxBridge::configure() { ubsim::configure(*m_, cfg_, cache_attached()); }
@@ -40,7 +53,7 @@ void RoceTxBridge::drive_input(const Request* head) {
   if (!head) return;
   m_->s_id = static_cast<uint32_t>(head->id);
   m_->s_ctx = head->ctx;
-  m_->s_bytes = static_cast<uint16_t>(packet_bytes(*head, header_bytes_));
+  drive_message(*m_, *head);
   // RC: a new request from the initiator is ordered in its QP
   m_->s_ord_track = head->current().op == Op::NicTx && head->current().node == NodeId::A;
   m_->s_ord_tag = head->ord_tag;

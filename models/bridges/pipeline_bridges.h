@@ -114,8 +114,6 @@ class UbTxBridge : public OrderedTxBridge<Vub_tx_pipeline, true> {
   void drive_input(const Request* head) override;
   enc::Field psn_field() const override { return enc::tp_record::next_psn; }
   Header output_header() const override { return {m_->m_psn, m_->m_peer_tp}; }
- private:
-  const uint32_t header_bytes_;
 };
 
 // PCIe NIC send pipeline (nic.tx): in-order PSN read-modify-write.
@@ -127,8 +125,6 @@ class RoceTxBridge : public OrderedTxBridge<Vroce_tx_pipeline, false> {
   void drive_input(const Request* head) override;
   enc::Field psn_field() const override { return enc::qp_context::next_psn; }
   Header output_header() const override { return {m_->m_psn, m_->m_dest_qpn}; }
- private:
-  const uint32_t header_bytes_;
 };
 
 // Receive pipeline of either stack. full_key/short_key name the depths of

@@ -16,9 +16,9 @@ namespace ubsim {
 
 struct BurstTrace {
   std::vector<uint64_t> in_cycle;    // by request id: input handshake cycle
-  std::vector<uint64_t> out_cycle;   // by request id: first flit out cycle (0 = never)
-  std::vector<uint32_t> out_order;
-  uint64_t delivered = 0;
+  std::vector<uint64_t> out_cycle;   // by packet (request id x packets + index): first flit out cycle (0 = never)
+  std::vector<uint32_t> out_order;   // packets in the order they left
+  uint64_t delivered = 0;            // packets
   uint64_t duplicates = 0;
   uint64_t flits = 0;        // every flit handed to the sink
 };
@@ -28,52 +28,72 @@ struct IgnoreOutput {
   void operator()(const Model&) const {}
 };
 
+// The packet index of the output (send pipelines cut messages into
+// packets: m_pkt); 0 for blocks that emit one packet per request.
+template <class Model>
+auto output_packet(const Model& m, int) -> decltype(static_cast<uint32_t>(m.m_pkt)) {
+  return static_cast<uint32_t>(m.m_pkt);
+}
+template <class Model>
+uint32_t output_packet(const Model&, long) {
+  return 0;
+}
+
 // observe(m) is called for every first flit out, before the clock edge.
 // With period_ps and an open trace, the waveform is dumped on that grid.
+// pkts: packets each request leaves as (a message cut by the segmenter).
 template <class Model, class Drive, class Ready, class Observe = IgnoreOutput>
 BurstTrace drive_burst(VerilatedBlock<Model>& b, uint32_t n, Drive drive, Ready ready, uint64_t max_cycles = 10000000,
-                       Observe observe = Observe{}, uint64_t period_ps = 0) {
+                       Observe observe = Observe{}, uint64_t period_ps = 0, uint32_t pkts = 1) {
   Model& m = b.model();
   BurstTrace t;
+  const uint64_t total = static_cast<uint64_t>(n) * pkts;
   t.in_cycle.assign(n, 0);
-  t.out_cycle.assign(n, 0);
+  t.out_cycle.assign(total, 0);
   m.s_valid = 0;
   m.m_ready = 1;
   b.reset(4);
   uint32_t next = 0;
-  for (uint64_t c = 1; c < max_cycles && t.delivered < n; ++c) {
+  for (uint64_t c = 1; c < max_cycles && t.delivered < total; ++c) {
     m.s_valid = next < n;
     m.s_id = next;
     drive(m, next);
     m.m_ready = ready(c);
     bool in_fire = false, out_fire = false;
-    uint32_t out_id = 0;
+    uint32_t out_id = 0, out_pkt = 0;
     b.cycle([&] {
       in_fire = m.s_valid && m.s_ready;
       out_fire = m.m_valid && m.m_ready && m.m_first;
       t.flits += m.m_valid && m.m_ready;
       out_id = m.m_id;
+      out_pkt = output_packet(m, 0);
       if (out_fire) observe(m);
     }, c, period_ps);
     if (in_fire) t.in_cycle[next++] = c;
     if (out_fire) {
-      if (out_id >= n || t.out_cycle[out_id] != 0) {
+      const uint64_t k = static_cast<uint64_t>(out_id) * pkts + out_pkt;
+      if (out_id >= n || out_pkt >= pkts || t.out_cycle[k] != 0) {
         ++t.duplicates;
         continue;
       }
-      t.out_cycle[out_id] = c;
-      t.out_order.push_back(out_id);
+      t.out_cycle[k] = c;
+      t.out_order.push_back(static_cast<uint32_t>(k));
       ++t.delivered;
     }
   }
   return t;
 }
 
-// A burst of n requests of `packet_bytes` each into a send pipeline at its
-// defaults from the configuration: UB (stack "ub", every request on one TP
-// channel) or RoCE ("roce", request i on QP i mod initiators). trace_path:
-// an FST of the burst (empty = none).
+// A burst of n messages of `message_bytes` payload each (write / send: the
+// payload leaves with the message, ceil(bytes / MTU) packets, all present:
+// an ideal source) into a send pipeline at its defaults from the
+// configuration: UB (stack "ub", every message on one TP channel) or RoCE
+// ("roce", message i on QP i mod initiators). trace_path: an FST of the
+// burst (empty = none).
 BurstTrace send_burst(const Config& c, const std::string& stack, uint32_t n, uint32_t initiators,
-                      uint32_t packet_bytes, const std::string& trace_path = "");
+                      uint64_t message_bytes, const std::string& trace_path = "");
+
+// Packets a message of `message_bytes` payload leaves as (at least one).
+uint32_t packets_of(uint64_t message_bytes, uint64_t mtu);
 
 }  // namespace ubsim

@@ -15,7 +15,7 @@ InitiatorApp::InitiatorApp(sc_core::sc_module_name name, const Config& c, const 
       ops_(c.count("workload.ops")),
       warmup_(c.count("workload.warmup")),
       outstanding_(static_cast<int>(c.count("workload.outstanding"))),
-      payload_bytes_(static_cast<uint32_t>(c.count("workload.payload"))),
+      payload_bytes_(static_cast<uint32_t>(c.count("workload.size"))),
       endpoints_(static_cast<uint32_t>(c.count("workload.endpoints"))),
       rate_per_s_(c.value("workload.rate")),
       poisson_(c.flag("workload.poisson")),

@@ -109,7 +109,6 @@ std::vector<Observed> drive_ub_pipeline(const Config& cfg, const std::vector<Scr
   VerilatedBlock<Vub_tx_pipeline> b;
   Vub_tx_pipeline& m = b.model();
   configure(m, cfg);
-  const auto bytes = static_cast<uint16_t>(cfg.count("transport.header_bytes") + 64);
   m.m_ready = 1;
   m.s_valid = 0;
   m.s_cpl_valid = 0;
@@ -124,7 +123,8 @@ std::vector<Observed> drive_ub_pipeline(const Config& cfg, const std::vector<Scr
       m.s_id = static_cast<uint32_t>(next);
       m.s_ctx = 0;
       m.s_load = 0;
-      m.s_bytes = bytes;
+      m.s_len = 64;         // a 64 B message: one packet, its payload with the request
+      m.s_data_pkts = 1;
       m.s_ord_track = 1;
       m.s_ord_jetty = static_cast<uint16_t>(s.initiator);
       m.s_ord_mode = static_cast<uint8_t>(s.mode);

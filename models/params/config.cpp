@@ -254,13 +254,14 @@ void Config::check_route(const std::string& key, const std::vector<std::string>&
     throw ConfigError(source(key), key, "the route mixes the UB controller's and the PCIe NIC's pipelines");
 }
 
-void Config::validate() const {
+void Config::validate(Messages messages) const {
   if (clock_period_fs() == 0)
     throw ConfigError(source("clock"), "clock", "the clock period is below the 1 fs time resolution");
-  if (value("workload.payload") > value("transport.mtu"))
-    throw ConfigError(source("workload.payload"), "workload.payload",
-                      fmt::format("{} is larger than transport.mtu ({}): one message is one packet in this model",
-                                  format_value(Unit::Bytes, value("workload.payload")),
+  if (messages == Messages::OnePacket && value("workload.size") > value("transport.mtu"))
+    throw ConfigError(source("workload.size"), "workload.size",
+                      fmt::format("{} is larger than transport.mtu ({}): on the two-node paths a message is still one "
+                                  "packet (the send pipelines segment it: see issue-rate --size)",
+                                  format_value(Unit::Bytes, value("workload.size")),
                                   format_value(Unit::Bytes, value("transport.mtu"))));
   const PipelineLimits lim = query_pipeline_limits(*this);
   // A depth is the traversal of both the send and the receive pipeline of a

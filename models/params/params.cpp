@@ -45,7 +45,8 @@ const std::vector<ParamDef>& param_table() {
       {"workload.rate", Unit::OpRate, "0ops/s", 0, 1e12, "latency, load", "offered load of an open-loop initiator (0 = closed loop)"},
       {"workload.poisson", Unit::Bool, "true", 0, 1, "latency, load", "open loop: Poisson arrivals (false = evenly spaced)"},
       {"workload.warmup", Unit::Count, "0", 0, 1e12, "latency, load", "requests completed before statistics start"},
-      {"workload.payload", Unit::Bytes, "64B", 1, 32768, "latency", "payload bytes of each read or write"},
+      {"workload.size", Unit::Bytes, "64B", 1, 1073741824, "latency",
+       "message bytes of each read or write (a message leaves as ceil(size / transport.mtu) packets; at most 1 GiB)"},
       {"workload.endpoints", Unit::Count, "0", 0, 4096, "latency, load, ctx-cache", "all-to-all: N local endpoints on A each reaching N remote ones on B, in the order that keeps every context live (0 = one pair)"},
       {"cache.enabled", Unit::Bool, "true", 0, 1, "latency, load, ctx-cache", "model the context caches (false: every record is always on chip)"},
       {"cache.ub_entries", Unit::Count, "2048", 1, rtl_variant::kCacheMaxEntries, "latency, load, ctx-cache", "UB Jetty/TP-channel state cache entries", "UBSIM_RTL_CACHE_ENTRIES"},
@@ -93,6 +94,7 @@ const std::string* removed_param_hint(const std::string& key) {
       {"roce.qpc_read_latency",
        "no longer a runtime key: the read latency is the QP-context RAM macro's (build option "
        "UBSIM_RTL_CTX_RAM_LATENCY; variant qpc-lat-1 in rtl/variants.toml)"},
+      {"workload.payload", "renamed: workload.size (the message's bytes; --size on the command line)"},
       {"roce.qpc_turnaround",
        "no longer a runtime key: the write-to-read turnaround is the QP-context RAM macro's (build option "
        "UBSIM_RTL_CTX_RAM_TURNAROUND)"},

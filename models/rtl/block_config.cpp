@@ -19,19 +19,24 @@
 namespace ubsim {
 
 namespace {
-uint16_t mtu16(const Config& c) { return static_cast<uint16_t>(std::min<uint64_t>(c.count("transport.mtu"), 0xffff)); }
+// the send pipelines' segmenters take the MTU as 17 bits (up to 64 KiB)
+uint32_t mtu17(const Config& c) { return static_cast<uint32_t>(std::min<uint64_t>(c.count("transport.mtu"), 0x1ffff)); }
+uint16_t header16(const Config& c) { return static_cast<uint16_t>(c.count("transport.header_bytes")); }
 }  // namespace
 
 void configure(Vub_tx_pipeline& m, const Config& c, bool ctx_gate) {
   m.cfg_depth_async = static_cast<uint8_t>(c.count("pipeline.ub_async"));
   m.cfg_depth_load = static_cast<uint8_t>(c.count("pipeline.ub_load"));
   m.cfg_ctx_gate = ctx_gate;
-  m.cfg_mtu = mtu16(c);
+  m.cfg_mtu = mtu17(c);
+  m.cfg_header_bytes = header16(c);
 }
 
 void configure(Vroce_tx_pipeline& m, const Config& c, bool ctx_gate) {
   m.cfg_depth = static_cast<uint8_t>(c.count("pipeline.pcie_nic"));
   m.cfg_ctx_gate = ctx_gate;
+  m.cfg_mtu = mtu17(c);
+  m.cfg_header_bytes = header16(c);
 }
 
 void configure(Vrx_pipeline& m, const Config& c, const char* full_key, const char* short_key, bool ctx_gate) {
@@ -57,7 +62,7 @@ void configure(Vorder_tracker& m, bool strict, uint32_t mtu_bytes) {
 
 void configure(Vub_tx_multi& m, const Config& c) {
   m.cfg_depth_async = static_cast<uint8_t>(c.count("pipeline.ub_async"));
-  m.cfg_mtu = mtu16(c);
+  m.cfg_mtu = mtu17(c);
 }
 
 void configure(Vroce_tx_multi& m, const Config& c) {

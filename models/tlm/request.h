@@ -35,13 +35,18 @@ struct Request : Transaction {
   }
 };
 
-// Bytes of the packet the current hop sends: header, plus the payload when
-// it travels in this direction (requests leave node A, responses node B; a
-// write carries its payload out, a read brings it back).
-inline uint32_t packet_bytes(const Request& r, uint32_t header_bytes) {
+// Whether the packets r's current hop sends carry the payload: requests
+// leave node A, responses node B; a write carries its payload out, a read
+// brings it back.
+inline bool carries_payload(const Request& r) {
   const bool request_direction = r.current().node == NodeId::A;
-  const bool carries_payload = request_direction == (r.verb == Verb::Write);
-  return header_bytes + (carries_payload ? r.payload_bytes : 0);
+  return request_direction == (r.verb == Verb::Write);
+}
+
+// Bytes of the packet the current hop sends: header, plus the payload when
+// it travels in this direction.
+inline uint32_t packet_bytes(const Request& r, uint32_t header_bytes) {
+  return header_bytes + (carries_payload(r) ? r.payload_bytes : 0);
 }
 
 inline Request& as_request(Transaction& t) {

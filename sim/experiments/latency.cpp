@@ -77,7 +77,7 @@ void check_horizon(const Config& cfg, const std::string& path, Verb verb) {
     const OpInfo& info = op_info(h.op);
     per_op += info.in_cycles ? cfg.value(info.param_key) * period_s : cfg.value(info.param_key) / 1e15;
   }
-  per_op += 2 * static_cast<double>(cfg.count("transport.header_bytes") + cfg.count("workload.payload")) /
+  per_op += 2 * static_cast<double>(cfg.count("transport.header_bytes") + cfg.count("workload.size")) /
             cfg.value("wire.rate");
   // a cold context refill at each end
   per_op += 2 * std::max(cfg.value("pcie.dma_read"), cfg.value("bus.traversal") + cfg.value("dram.row_miss")) / 1e15;
@@ -295,6 +295,7 @@ const Experiment& latency_experiment() {
        opt_choice("--stack", {"ub", "roce", "both"}, "", "shorthand for the paths of a stack (instead of --path)"),
        opt_choice("--verb", {"read", "write"}, "read", "read, or write (Store on ub-load)"),
        opt_key("--ops", "N", "workload.ops", "requests per path"),
+       opt_key("--size", "B", "workload.size", "message bytes of each read or write (at most transport.mtu on these paths)"),
        opt_key("--outstanding", "K", "workload.outstanding",
                "requests in flight per initiator; with --rate the send-queue depth"),
        opt_key("--rate", "R", "workload.rate", "open-loop arrivals at R (e.g. 5Mops/s, 5/us)"),

@@ -223,6 +223,9 @@ ParsedArgs parse_args(const std::string& command, const std::vector<OptionSpec>&
       p.positional.push_back(v);
       continue;
     }
+    const std::string flag = a.peek().substr(0, a.peek().find('='));
+    if (flag == "--payload")   // an earlier version's name
+      throw CliError("option --payload was renamed --size (the message's bytes, key workload.size)");
     throw CliError("unknown option '" + a.peek() + "' for 'ubsim " + command + "' (see ubsim help " + command + ")");
   }
   return p;
