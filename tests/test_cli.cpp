@@ -53,7 +53,8 @@ TEST_CASE("bad input: one line naming key and file, exit status 2", "[cli]") {
   expect_bad_input("loss --loss 0.1,1.5", "--loss: '1.5'");
   expect_bad_input("loss --set sack.rto_backoff=3", "key 'sack.rto_backoff'");
   expect_bad_input("loss --set sack.window=4096", "key 'sack.window'");
-  expect_bad_input("loss --set loss.message_bytes=8KiB", "key 'loss.message_bytes'");
+  expect_bad_input("loss --set loss.message_bytes=8KiB", "renamed: workload.size");
+  expect_bad_input("loss --size 1GiB", "more than 10000000 packets");
 }
 
 TEST_CASE("bad input writes no output directory", "[cli]") {

@@ -29,7 +29,7 @@ const std::vector<std::string> kHostile = {
 // Keys whose value sets the run's length: small values only (a realistic
 // run of a billion reads is slow, not wrong).
 const std::set<std::string> kSizeKeys = {"workload.ops", "ctx_cache.ops", "ctx_cache.max_warmup", "loss.messages",
-                                         "workload.outstanding", "workload.endpoints", "workload.warmup"};
+                                         "workload.size", "workload.outstanding", "workload.endpoints", "workload.warmup"};
 
 std::string value_for(const ubsim::ParamDef& d, std::mt19937_64& rng) {
   using ubsim::Unit;

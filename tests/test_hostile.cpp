@@ -148,7 +148,8 @@ TEST_CASE("hostile: configurations that cannot work are refused before running",
   bad("cache1", "latency --path ub-async --ops 1 --set cache.ub_entries=1", "key 'cache.ub_entries'");
   bad("cache1c", "ctx-cache --stack ub --endpoints 1 --set cache.ub_entries=1", "key 'cache.ub_entries'");
   bad("warmup", "latency --path ub-load --ops 10 --set workload.warmup=10", "key 'workload.warmup'");
-  bad("mtu", "loss --set transport.mtu=1024B --messages 5", "key 'transport.mtu'");
+  bad("mtu", "latency --set transport.mtu=64B --size 128B --ops 5", "larger than transport.mtu");
+  bad("losspackets", "loss --size 1GiB --messages 100", "more than 10000000 packets");
   bad("pathstack", "latency --path ub-load --stack ub", "--path and --stack");
   bad("xml", "params --format xml", "--format: 'xml'");
 }

@@ -13,7 +13,7 @@ namespace {
 Config worked_case(bool fast) {
   Config c;
   c.apply_set("loss.messages=8");
-  c.apply_set("loss.message_bytes=4KiB");
+  c.apply_set("workload.size=4KiB");
   c.apply_set("loss.wire_latency=1us");
   c.apply_set("sack.rto=20us");
   c.apply_set(fast ? "sack.fast_retransmit=true" : "sack.fast_retransmit=false");
@@ -95,4 +95,43 @@ TEST_CASE("soak: exactly once and in order over 100 seeds with loss, duplication
   CHECK(lost > 1000);        // losses of data and acks happened
   CHECK(dups > 100);         // the receiver saw duplicates and dropped them
   CHECK(timeouts > 10);      // some recoveries needed the timer (lost resends, lost tails)
+}
+
+TEST_CASE("multi-packet messages: 64 KiB = 16 packets, every PSN through the SACK engine, drops inside a message",
+          "[loss]") {
+  Config c;
+  c.apply_set("loss.messages=40");
+  c.apply_set("workload.size=64KiB");
+  c.apply_set("loss.wire_latency=1us");
+  LossOptions o;
+  o.losses = {0};
+  o.modes = {"sack"};
+  o.drop_once = {5, 20, 639};   // packet 5 of message 0, packet 4 of message 1, the last packet of the last message
+  const auto pts = run_loss(c, o);
+  REQUIRE(pts.size() == 1);
+  const auto& p = pts[0];
+  CHECK(p.num("packets_per_message") == 16);   // ceil(65536 / 4096)
+  CHECK(p.num("delivered") == 40);
+  CHECK(p.flag("exactly_once"));
+  CHECK(p.flag("in_order"));
+  CHECK(p.num("retransmitted_bytes") == 3 * 4096);   // the three dropped packets, resent once each
+  // 640 packets of 4096 + 32 B at 50 GB/s cannot be faster than their serialization
+  const double serialization_ns = 640.0 * (4096 + 32) / 50.0;
+  CHECK(p.num("finish_ns") > serialization_ns);
+  // goodput counts messages' bytes: below the line's payload rate, within the retransmission cost
+  CHECK(p.num("goodput_gbps") < p.num("line_gbps"));
+}
+
+TEST_CASE("a message size not a multiple of the MTU: the last packet is shorter", "[loss]") {
+  Config c;
+  c.apply_set("loss.messages=10");
+  c.apply_set("workload.size=10000B");
+  LossOptions o;
+  o.losses = {0};
+  o.modes = {"gbn"};
+  o.drop_once = {2};   // the 1808 B tail of message 0
+  const auto pts = run_loss(c, o);
+  CHECK(pts[0].num("packets_per_message") == 3);
+  CHECK(pts[0].flag("exactly_once"));
+  CHECK(pts[0].num("retransmitted_bytes") >= 10000 - 2 * 4096);
 }

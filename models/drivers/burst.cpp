@@ -7,10 +7,6 @@
 
 namespace ubsim {
 
-uint32_t packets_of(uint64_t message_bytes, uint64_t mtu) {
-  return message_bytes == 0 ? 1u : static_cast<uint32_t>((message_bytes + mtu - 1) / mtu);
-}
-
 BurstTrace send_burst(const Config& c, const std::string& stack, uint32_t n, uint32_t initiators,
                       uint64_t message_bytes, const std::string& trace_path) {
   const uint64_t period_ps = c.clock_period_fs() / 1000;

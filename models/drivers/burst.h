@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "config.h"
+#include "packet.h"
 #include "verilated_block.h"
 
 namespace ubsim {
@@ -92,8 +93,5 @@ BurstTrace drive_burst(VerilatedBlock<Model>& b, uint32_t n, Drive drive, Ready 
 // burst (empty = none).
 BurstTrace send_burst(const Config& c, const std::string& stack, uint32_t n, uint32_t initiators,
                       uint64_t message_bytes, const std::string& trace_path = "");
-
-// Packets a message of `message_bytes` payload leaves as (at least one).
-uint32_t packets_of(uint64_t message_bytes, uint64_t mtu);
 
 }  // namespace ubsim

@@ -60,8 +60,7 @@ const std::vector<ParamDef>& param_table() {
       {"record.qp_context", Unit::Bytes, "512B", 0, 65536, "ctx-cache", "RoCE QP context bytes"},
       {"ctx_cache.ops", Unit::Count, "1000", 1, 1e9, "ctx-cache", "measured reads per point (after warm-up)"},
       {"ctx_cache.max_warmup", Unit::Count, "5000", 0, 1e9, "ctx-cache", "warm-up reads per point: one pass over every context, capped here (a pass longer than the cache misses on every access anyway)"},
-      {"loss.messages", Unit::Count, "2000", 1, 1e7, "loss", "messages per point (one packet each)"},
-      {"loss.message_bytes", Unit::Bytes, "4KiB", 1, 65536, "loss", "payload of each message (at most transport.mtu)"},
+      {"loss.messages", Unit::Count, "2000", 1, 1e7, "loss", "messages per point (each ceil(workload.size / MTU) packets)"},
       {"loss.wire_latency", Unit::Time, "1us", 0, kTimeMax, "loss", "one-way propagation of the loss experiment's link (the latency experiments use wire.latency)"},
       {"loss.ack", Unit::Ratio, "-1", -1, 1, "loss", "probability that an ack/SACK packet is lost (-1: same as loss.data)"},
       {"loss.duplicate", Unit::Ratio, "0", 0, 1, "loss", "probability that a packet is delivered twice"},
@@ -95,6 +94,9 @@ const std::string* removed_param_hint(const std::string& key) {
        "no longer a runtime key: the read latency is the QP-context RAM macro's (build option "
        "UBSIM_RTL_CTX_RAM_LATENCY; variant qpc-lat-1 in rtl/variants.toml)"},
       {"workload.payload", "renamed: workload.size (the message's bytes; --size on the command line)"},
+      {"loss.message_bytes",
+       "renamed: workload.size (--size; the loss experiment takes 4 KiB when it is not set; a message above "
+       "transport.mtu is several packets)"},
       {"roce.qpc_turnaround",
        "no longer a runtime key: the write-to-read turnaround is the QP-context RAM macro's (build option "
        "UBSIM_RTL_CTX_RAM_TURNAROUND)"},

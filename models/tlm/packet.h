@@ -2,12 +2,24 @@
 // (PSN, payload, the message it carries in `id`) or an ack (cumulative ack,
 // SACK bitmap, duplicate flag).
 #pragma once
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
 #include "transaction.h"
 
 namespace ubsim {
+
+// Packets a message of `message_bytes` payload leaves as: ceil(bytes / MTU),
+// one at least (a message without payload is one packet).
+inline uint32_t packets_of(uint64_t message_bytes, uint64_t mtu) {
+  return message_bytes == 0 ? 1u : static_cast<uint32_t>((message_bytes + mtu - 1) / mtu);
+}
+// Payload of packet k of such a message.
+inline uint32_t packet_payload(uint64_t message_bytes, uint64_t mtu, uint32_t k) {
+  const uint64_t from = static_cast<uint64_t>(k) * mtu;
+  return message_bytes > from ? static_cast<uint32_t>(std::min<uint64_t>(mtu, message_bytes - from)) : 0u;
+}
 
 struct Packet : Transaction {
   Packet() : Transaction(Kind::Packet) {}

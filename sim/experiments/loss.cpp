@@ -13,11 +13,19 @@
 
 namespace ubsim {
 
+namespace {
+constexpr uint64_t kMaxLossPackets = 10000000;   // per point: a delivery flag per packet
+uint32_t packets_per_message(const Config& c) {
+  return packets_of(c.count("workload.size"), c.count("transport.mtu"));
+}
+}  // namespace
+
 double loss_watchdog_s(const Config& c) {
   const double rto_s = static_cast<double>(c.fs("sack.rto")) / 1e15;
   const double rtt_s = 2 * static_cast<double>(c.fs("loss.wire_latency") + c.fs("loss.reorder_delay")) / 1e15;
   const double transfer_s = static_cast<double>(c.count("loss.messages")) *
-                            static_cast<double>(c.count("loss.message_bytes") + c.count("transport.header_bytes")) /
+                            static_cast<double>(c.count("workload.size") +
+                                                packets_per_message(c) * c.count("transport.header_bytes")) /
                             c.value("wire.rate");
   // the longest backoff series, a round trip per retry, and the stream many times over
   return rto_s * std::pow(c.value("sack.rto_backoff"), c.value("sack.max_retries") + 1) +
@@ -25,15 +33,17 @@ double loss_watchdog_s(const Config& c) {
 }
 
 void check_loss_config(const Config& c) {
-  // one message is one packet here: it must fit the MTU (blame whichever was set)
-  if (c.count("loss.message_bytes") > c.count("transport.mtu")) {
-    const bool mtu_set = c.source("transport.mtu") != "default";
-    const std::string key = mtu_set ? "transport.mtu" : "loss.message_bytes";
-    throw ConfigError(c.source(key), key,
-                      fmt::format("loss.message_bytes ({}) is larger than transport.mtu ({}): a loss message is one packet",
-                                  format_value(Unit::Bytes, c.exact("loss.message_bytes")),
-                                  format_value(Unit::Bytes, c.exact("transport.mtu"))));
-  }
+  // a message is ceil(size / MTU) packets; every packet of a point is tracked
+  const uint64_t packets = c.count("loss.messages") * packets_per_message(c);
+  if (packets > kMaxLossPackets)
+    throw ConfigError(c.source("workload.size"), "workload.size",
+                      fmt::format("{} messages of {} packets: more than {} packets in one point", c.count("loss.messages"),
+                                  packets_per_message(c), kMaxLossPackets));
+}
+
+void default_loss_message(Config& c) {
+  // the spec's loss experiment moves 4 KiB messages unless a size is given
+  if (c.source("workload.size") == "default") c.apply("workload.size", "4KiB", "the loss experiment's default");
 }
 
 void check_loss_horizon(const Config& c) {
@@ -49,7 +59,7 @@ void check_loss_horizon(const Config& c) {
 LossPoint run_loss_point(const Config& base, const std::string& mode, double loss,
                          const std::vector<uint32_t>& drop_once, const std::string& trace_prefix) {
   sc_core::sc_set_time_resolution(1, sc_core::SC_FS);   // before any sc_time exists
-  base.validate();
+  base.validate(Config::Messages::Segmented);
   check_loss_config(base);
   check_loss_horizon(base);
   const SackMode sm{mode == "gbn", static_cast<uint32_t>(base.count("loss.first_psn"))};
@@ -57,43 +67,55 @@ LossPoint run_loss_point(const Config& base, const std::string& mode, double los
   std::set<uint32_t> drops;
   for (uint32_t off : drop_once) drops.insert((sm.first_psn + off) & 0xffffffu);
   const auto messages = base.count("loss.messages");
-  const auto bytes = static_cast<uint32_t>(base.count("loss.message_bytes"));
+  const uint64_t size = base.count("workload.size");
+  const uint64_t mtu = base.count("transport.mtu");
+  const uint32_t pkts = packets_of(size, mtu);
+  const uint64_t packets = messages * pkts;
   const uint32_t header = static_cast<uint32_t>(base.count("transport.header_bytes"));
   const double rate = base.value("wire.rate");
   const int window = static_cast<int>(base.count("sack.window"));
   // lives until the (child) process exits
   auto& sys = *new TransportSystem("transport", base, sm, loss, ack_loss, std::move(drops));
 
+  // The engines carry packets: packet k of message i is tagged i x pkts + k
+  // (its PSN follows from the order the sender takes them). A message is
+  // accepted with its first packet and delivered with its last, its packets
+  // in order and each once.
   std::vector<uint64_t> accepted(messages, 0);
-  std::vector<uint8_t> seen(messages, 0);
+  std::vector<uint8_t> seen(packets, 0);
   LatencyHistogram lat;
-  uint64_t delivered = 0, dup_deliveries = 0, last_fs = 0, next_expected = 0;
+  uint64_t delivered = 0, delivered_packets = 0, dup_deliveries = 0, last_fs = 0, next_expected = 0;
   bool in_order = true, bogus = false;
-  sys.sender().on_accepted = [&](uint32_t msg, uint64_t at) { accepted.at(msg) = at; };
-  sys.receiver().on_deliver = [&](uint32_t msg, uint32_t, uint64_t at) {
-    if (msg >= messages) {
+  sys.sender().on_accepted = [&](uint32_t tag, uint64_t at) {
+    if (tag < packets && tag % pkts == 0) accepted[tag / pkts] = at;
+  };
+  sys.receiver().on_deliver = [&](uint32_t tag, uint32_t, uint64_t at) {
+    if (tag >= packets) {
       bogus = true;
       return;
     }
-    if (seen[msg]) {
+    if (seen[tag]) {
       ++dup_deliveries;
       return;
     }
-    seen[msg] = 1;
-    ++delivered;
-    if (msg != next_expected) in_order = false;
-    next_expected = msg + 1;
-    lat.add(at - accepted[msg]);
-    last_fs = at;
+    seen[tag] = 1;
+    ++delivered_packets;
+    if (tag != next_expected) in_order = false;
+    next_expected = tag + 1;
+    if (tag % pkts == pkts - 1) {   // the message's last packet: all of it is there, in order
+      ++delivered;
+      lat.add(at - accepted[tag / pkts]);
+      last_fs = at;
+    }
   };
   // "all deliverable": the first time every PSN has reached the receiver
-  std::vector<uint8_t> arrived(messages, 0);
+  std::vector<uint8_t> arrived(packets, 0);
   uint64_t distinct = 0, complete_fs = 0;
   sys.receiver().on_arrive = [&](uint32_t psn, uint64_t at) {
     const uint32_t off = (psn - sm.first_psn) & 0xffffffu;
-    if (off < messages && !arrived[off]) {
+    if (off < packets && !arrived[off]) {
       arrived[off] = 1;
-      if (++distinct == messages) complete_fs = at;
+      if (++distinct == packets) complete_fs = at;
     }
   };
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
@@ -101,7 +123,9 @@ LossPoint run_loss_point(const Config& base, const std::string& mode, double los
     sys.sender().open_trace(trace_prefix + "." + mode + ".sack_tx.fst");
     sys.receiver().open_trace(trace_prefix + "." + mode + ".sack_rx.fst");
   }
-  for (uint64_t i = 0; i < messages; ++i) sys.sender().submit(static_cast<uint32_t>(i), bytes, 0);
+  for (uint64_t i = 0; i < messages; ++i)
+    for (uint32_t k = 0; k < pkts; ++k)
+      sys.sender().submit(static_cast<uint32_t>(i * pkts + k), packet_payload(size, mtu, k), 0);
   // Watchdog: beyond any recovery the retry budget allows (the longest
   // backoff series), plus the time to send everything many times over.
   const double limit_s = loss_watchdog_s(base);
@@ -115,15 +139,17 @@ LossPoint run_loss_point(const Config& base, const std::string& mode, double los
   p.window = window;
   p.ack_loss = ack_loss;
   p.messages = messages;
+  p.size_bytes = size;
+  p.packets_per_message = pkts;
   p.delivered = delivered;
   p.failed = sys.sender().failed();
-  p.exactly_once = delivered == messages && dup_deliveries == 0 && !bogus;
+  p.exactly_once = delivered == messages && delivered_packets == packets && dup_deliveries == 0 && !bogus;
   p.in_order = in_order && !bogus;
   const uint64_t first = accepted.empty() ? 0 : *std::min_element(accepted.begin(), accepted.end());
   const double span_s = static_cast<double>(last_fs - first) / 1e15;
   p.finish_ns = static_cast<double>(last_fs - first) / 1e6;
   p.complete_ns = complete_fs ? static_cast<double>(complete_fs - first) / 1e6 : 0;
-  p.goodput_gbps = span_s > 0 ? static_cast<double>(delivered) * bytes * 8 / span_s / 1e9 : 0;
+  p.goodput_gbps = span_s > 0 ? static_cast<double>(delivered) * static_cast<double>(size) * 8 / span_s / 1e9 : 0;
   p.retransmitted_bytes = sys.sender().retransmitted_bytes();
   p.timeouts = sys.sender().timeouts();
   p.retransmits = sys.sender().retransmits();
@@ -133,6 +159,8 @@ LossPoint run_loss_point(const Config& base, const std::string& mode, double los
   p.p99_ns = lat.quantile_ns(0.99);
   p.max_ns = lat.max_ns();
   // derived: payload share of the line, and the modes' simple loss models
+  // a packet on average: the message's bytes and headers over its packets
+  const double bytes = static_cast<double>(size) / pkts;
   const double t_pkt = (bytes + header) / rate;
   const double t_ack = (header + (sm.gbn ? 0 : window / 8)) / rate;
   const double rtt = 2 * static_cast<double>(base.fs("loss.wire_latency")) / 1e15 + t_pkt + t_ack;
@@ -142,7 +170,7 @@ LossPoint run_loss_point(const Config& base, const std::string& mode, double los
   p.derived_goodput_gbps = sm.gbn ? p.line_gbps * (1 - loss) / (1 + loss * in_flight) : p.line_gbps * (1 - loss);
   if (!p.exactly_once && delivered < messages && !p.failed)
     throw std::runtime_error(fmt::format(
-        "loss: stopped at {:.3f} us simulated (watchdog {} s): {} of {} messages delivered, next expected {} (stuck); "
+        "loss: stopped at {:.3f} us simulated (watchdog {} s): {} of {} messages delivered, next expected packet {} (stuck); "
         "sender: {} outstanding, {} timeouts, {} retransmits",
         sc_core::sc_time_stamp().to_seconds() * 1e6, limit_s, delivered, messages, next_expected,
         sys.sender().outstanding(), p.timeouts, p.retransmits));
@@ -158,6 +186,7 @@ std::vector<json::Value> run_loss(const Config& base, const LossOptions& o) {
     for (double loss : o.losses) {
       const bool first_of_mode = window == windows.front() && loss == o.losses.front();
       Config cfg = base;
+      default_loss_message(cfg);
       cfg.apply_set(fmt::format("sack.window={}", window));
       for (auto& row : rows_in_child([&] {
              return std::vector<json::Value>{
@@ -176,6 +205,8 @@ json::Value loss_row(const LossPoint& p) {
       .add("window", V::number(p.window))
       .add("ack_loss", V::number(p.ack_loss))
       .add("messages", V::number(static_cast<double>(p.messages)))
+      .add("size_bytes", V::number(static_cast<double>(p.size_bytes)))
+      .add("packets_per_message", V::number(p.packets_per_message))
       .add("delivered", V::number(static_cast<double>(p.delivered)))
       .add("goodput_gbps", V::number(p.goodput_gbps))
       .add("derived_goodput_gbps", V::number(p.derived_goodput_gbps))
@@ -210,12 +241,12 @@ ResultSet run(Config& cfg, const Options& o) {
   std::vector<json::Value> pts;
   if (o.flag("--worked-case")) {
     cfg.apply_set("loss.messages=8");
-    cfg.apply_set("loss.message_bytes=4KiB");
+    cfg.apply_set("workload.size=4KiB");
     cfg.apply_set("loss.wire_latency=1us");
     cfg.apply_set("sack.rto=20us");
     lo.losses = {0};
     lo.drop_once = {0};
-    cfg.validate();
+    cfg.validate(Config::Messages::Segmented);
     check_loss_config(cfg);
     Config off = cfg;
     off.apply_set("sack.fast_retransmit=false");
@@ -230,18 +261,19 @@ ResultSet run(Config& cfg, const Options& o) {
     rs.notes = "worked case (spec 8): the first rows with fast retransmit off (recovery by the retransmit timer),\n"
                "the last with it on (SACK).\n";
   } else {
-    cfg.validate();
+    default_loss_message(cfg);
+    cfg.validate(Config::Messages::Segmented);
     check_loss_config(cfg);
     check_loss_horizon(cfg);
     pts = run_loss(cfg, lo);
   }
   rs.rows = pts;
   rs.notes += fmt::format(
-      "{} messages of {:.0f} B, A -> B over {:.0f} Gbit/s, {:.0f} ns propagation; RTO {:.0f} ns (x{:.0f} per retry).\n"
+      "{} messages of {:.0f} B ({} packets each), A -> B over {:.0f} Gbit/s, {:.0f} ns propagation; RTO {:.0f} ns (x{:.0f} per retry).\n"
       "goodput in Gbit/s (payload delivered in order / time from the first message taken to the last delivery);\n"
       "all_deliverable = every PSN has reached the receiver, finish = the last in-order delivery (ns from the first\n"
       "message taken); derived: SACK (1-p) x line, GoBackN (1-p)/(1+p*W) x line with W packets in flight per RTT.\n",
-      cfg.count("loss.messages"), cfg.value("loss.message_bytes"), cfg.value("wire.rate") * 8 / 1e9,
+      cfg.count("loss.messages"), cfg.value("workload.size"), packets_per_message(cfg), cfg.value("wire.rate") * 8 / 1e9,
       cfg.value("loss.wire_latency") / 1e6, cfg.value("sack.rto") / 1e6, cfg.value("sack.rto_backoff"));
   return rs;
 }
@@ -252,7 +284,8 @@ const Experiment& loss_experiment() {
   static const Experiment e{
       "loss",
       "SACK engine vs GoBackN under loss (spec 8): goodput, resent bytes, message latency, exactly-once verdict",
-      "A stream of messages (one packet each) from node A's verilated SACK sender to node B's receiver over\n"
+      "A stream of messages (ceil(size / MTU) packets each) from node A's verilated SACK sender to node B's\n"
+      "receiver over\n"
       "a lossy link (serialization at wire.rate, loss.wire_latency propagation; loss, duplication and\n"
       "reordering of data and acks, seeded; scripted drops with --drop).",
       {opt_choice("--mode", {"sack", "gbn", "both"}, "both", "the transport mode(s)"),
@@ -263,6 +296,7 @@ const Experiment& loss_experiment() {
        opt_counts("--window", "LIST", 128, rtl_variant::kSackMaxWindow, "",
                   "sack.window per curve, e.g. 32,128,1024 (default: sack.window)"),
        opt_key("--messages", "N", "loss.messages", "messages per point"),
+       opt_key("--size", "B", "workload.size", "message bytes (4 KiB when not set); ceil(size / MTU) packets each"),
        opt_flag("--worked-case", "spec 8's case: 8 x 4 KiB, 1 us propagation, PSN 0 lost once, fast retransmit off, "
                                  "then on (SACK)"),
        opt_out_prefix("--trace", "PREFIX",

@@ -18,7 +18,9 @@ struct LossPoint {
   double loss = 0;             // data-packet loss probability
   int window = 0;              // sack.window of the point
   double ack_loss = 0;
-  uint64_t messages = 0, delivered = 0;
+  uint64_t messages = 0, delivered = 0;   // messages (each packets_per_message packets)
+  uint64_t size_bytes = 0;
+  uint32_t packets_per_message = 1;
   double goodput_gbps = 0;     // delivered payload bits / (first accepted -> last delivered)
   double derived_goodput_gbps = 0;   // analytic model of the mode (labelled derived)
   double line_gbps = 0;        // payload rate of the link without loss (derived)
