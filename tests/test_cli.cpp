@@ -39,7 +39,7 @@ TEST_CASE("bad input: one line naming key and file, exit status 2", "[cli]") {
   expect_bad_input("frobnicate", "unknown command");
   expect_bad_input("load --points 0.5,x", "--points: 'x'");
   expect_bad_input("issue-rate --payload 8KiB", "option --payload was renamed --size");
-  expect_bad_input("latency --size 8KiB", "workload.size");   // the two-node paths: one packet per message
+  expect_bad_input("latency --size 0B", "workload.size");
   expect_bad_input("latency --set workload.payload=64B", "renamed: workload.size");
   expect_bad_input("issue-rate --size 2GiB", "workload.size");
   expect_bad_input("issue-rate --size 1GiB --burst 1000", "more than 10000000 packets");

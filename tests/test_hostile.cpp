@@ -139,16 +139,19 @@ TEST_CASE("hostile: runs that would pass the 2^64 fs horizon are refused up fron
 
 TEST_CASE("hostile: configurations that cannot work are refused before running", "[hostile]") {
   bad("noncross", "latency --path ub-async --set path.ub-async.read=A:sw.submit", "never crosses the wire");
-  bad("endB", "latency --path ub-async --set path.ub-async.read=A:sw.submit,A:wire.request,B:dram.row_hit",
+  bad("endB", "latency --path ub-async --set path.ub-async.read=A:sw.submit,A:ub.tx,A:wire.request,B:ub.rx,B:dram.row_hit",
       "ends on node B");
-  bad("mix", "latency --path ub-async --set path.ub-async.read=A:ub.tx,A:wire.request,B:nic.rx,B:wire.response,A:ub.rx",
+  bad("mix", "latency --path ub-async --set path.ub-async.read=A:ub.tx,A:wire.request,B:nic.rx,B:nic.tx,B:wire.response,A:ub.rx",
       "mixes");
-  bad("twice", "latency --path ub-async --set path.ub-async.read=A:ub.tx,A:ub.tx", "a second time");
+  bad("twice", "latency --path ub-async --set path.ub-async.read=A:ub.tx,A:wire.request,B:ub.rx,B:ub.tx,B:wire.response,A:ub.rx,A:ub.tx,A:wire.request,B:ub.rx",
+      "a second time");
+  bad("adjacent", "latency --path ub-async --set path.ub-async.read=A:ub.tx,A:ub.tx", "go onto the wire next");
+  bad("perpacket", "latency --path ub-async --set path.ub-async.read=A:sw.submit*,A:ub.tx", "only bus, DRAM and PCIe");
   bad("node", "latency --path ub-async --set path.ub-async.read=A:sw.submit,B:dram.row_hit", "runs on node B");
   bad("cache1", "latency --path ub-async --ops 1 --set cache.ub_entries=1", "key 'cache.ub_entries'");
   bad("cache1c", "ctx-cache --stack ub --endpoints 1 --set cache.ub_entries=1", "key 'cache.ub_entries'");
   bad("warmup", "latency --path ub-load --ops 10 --set workload.warmup=10", "key 'workload.warmup'");
-  bad("mtu", "latency --set transport.mtu=64B --size 128B --ops 5", "larger than transport.mtu");
+  bad("size", "latency --size 2GiB --ops 5", "key 'workload.size'");
   bad("losspackets", "loss --size 1GiB --messages 100", "more than 10000000 packets");
   bad("pathstack", "latency --path ub-load --stack ub", "--path and --stack");
   bad("xml", "params --format xml", "--format: 'xml'");

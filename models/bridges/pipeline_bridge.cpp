@@ -6,15 +6,34 @@
 #include <fmt/format.h>
 
 #include "ctx_cache_bridge.h"
+#include "packet.h"
 #include "rtl_variant.h"
 
 namespace ubsim {
 
+namespace {
+// A write's payload up to this many bytes travels inline with its descriptor.
+constexpr uint64_t kInlineBytes = 64;
+// Later packets and payload fetches are numbered above every request id (the
+// RTL's ids and the queues' tie-break need them unique).
+uint64_t next_packet_id() {
+  static uint64_t next = uint64_t{1} << 31;
+  return next++;
+}
+}  // namespace
+
 PipelineBridge::PipelineBridge(sc_core::sc_module_name name, const Config& c, std::unique_ptr<ClockedModel> block)
-    : RtlBridge(name, c, std::move(block)), output_queue_("output_queue"), error_queue_("error_queue") {
+    : RtlBridge(name, c, std::move(block)),
+      mtu_(c.count("transport.mtu")),
+      output_queue_("output_queue"),
+      error_queue_("error_queue"),
+      fetch_queue_("fetch_queue") {
   SC_HAS_PROCESS(PipelineBridge);
   SC_METHOD(on_output);
   sensitive << output_queue_.get_event();
+  dont_initialize();
+  SC_METHOD(on_fetch);
+  sensitive << fetch_queue_.get_event();
   dont_initialize();
   SC_METHOD(on_error);
   sensitive << error_queue_.get_event();
@@ -73,8 +92,88 @@ void PipelineBridge::check_header(const Request& r, const Header& h) {
   it->second = (h.psn + 1) & 0xffffffu;
 }
 
+// A message enters a send pipeline: its packets in this direction, and how
+// many of them have their payload already (a read's first response packet
+// was fetched by the stages before; a small write's payload is inline).
+void PipelineBridge::start_segment(Request& r) const {
+  const bool carries = carries_payload(r);
+  r.pkts = carries ? packets_of(r.size, mtu_) : 1;
+  r.payload_bytes = carries ? packet_payload(r.size, mtu_, 0) : 0;
+  r.data_pkts = !carries || r.current().node == NodeId::B || r.size <= kInlineBytes ? 1 : 0;
+  r.fetch_next = r.data_pkts;
+  r.send_hop = r.hop;
+  r.seg_done = r.rx_done = 0;
+  r.seg_waiting = false;
+}
+
+// Packet k (>= 1) of message m leaves the send pipeline.
+Request* PipelineBridge::make_packet(Request& m, uint32_t k) {
+  Request* c = packets_.acquire();
+  c->reset(m.route);
+  c->hop = m.send_hop;   // the message itself may be further along by now
+  c->times[c->hop] = m.times[m.send_hop];
+  c->id = next_packet_id();
+  c->verb = m.verb;
+  c->size = m.size;
+  c->ctx = m.ctx;
+  c->local_ep = m.local_ep;
+  c->remote_ep = m.remote_ep;
+  c->ord_mode = m.ord_mode;
+  c->ord_tag = m.ord_tag;
+  c->issued_fs = m.issued_fs;
+  c->parent = &m;
+  c->home = &packets_;
+  c->pkt = k;
+  c->pkts = m.pkts;
+  c->data_pkts = m.data_pkts;
+  c->payload_bytes = packet_payload(m.size, mtu_, k);
+  ++later_packets_;
+  return c;
+}
+
+// The send engine fetches the payloads of the waiting message's packets,
+// as many as it has free buffers, starting at edge e. Returns whether it
+// started one.
+bool PipelineBridge::fetch_payloads(Request& m, uint64_t e) {
+  bool started = false;
+  while (m.fetch_next < m.pkts && buffers_in_use_ < static_cast<uint32_t>(rtl_variant::kPayloadBuffers)) {
+    if (fetch_route_.hops.empty())
+      throw std::logic_error(std::string(name()) + ": a packet's payload must be fetched but no fetch route is set");
+    Request* f = packets_.acquire();
+    f->reset(&fetch_route_);
+    f->id = next_packet_id();
+    f->verb = m.verb;
+    f->size = m.size;
+    f->parent = &m;
+    f->home = &packets_;
+    f->pkt = m.fetch_next++;
+    f->payload_bytes = packet_payload(m.size, mtu_, f->pkt);
+    f->issued_fs = e;
+    ++buffers_in_use_;
+    ++fetches_;
+    fetch_queue_.notify(*f, fs_from_now(e));
+    started = true;
+  }
+  return started;
+}
+
+void PipelineBridge::on_fetch() {
+  while (Transaction* t = fetch_queue_.get_next_transaction()) launch(*t);
+}
+
+void PipelineBridge::fetched(Request& f) {
+  ++payloads_[static_cast<uint32_t>(f.parent->id)].ready;
+  f.home->release(&f);
+  wake(now_fs());
+}
+
 void PipelineBridge::accept(Transaction& t) {
+  if (!t.on_route()) {   // a payload fetch came back
+    fetched(as_request(t));
+    return;
+  }
   Request& r = as_request(t);
+  if (segments()) start_segment(r);
   input_queue_.push_back(&r);
   queue_.change(now_fs(), +1);
   if (cache_) cache_->lookup(r, this);
@@ -87,6 +186,7 @@ void PipelineBridge::drive_idle() {
   drive_grant(false, 0, 0);
   drive_completion(false, 0, 0);
   drive_fill(false, 0, nullptr);
+  drive_credit(false, 0);
 }
 
 void PipelineBridge::drive(uint64_t e) {
@@ -102,6 +202,10 @@ void PipelineBridge::drive(uint64_t e) {
              edge_.fill_offered ? &fills_.front().record : nullptr);
   drive_completion(edge_.cpl_offered, edge_.cpl_offered ? completions_.front().slot : 0,
                    edge_.cpl_offered ? completions_.front().seq : 0);
+  // one fetched payload of the message the segmenter waits for, per cycle
+  edge_.credit_offered = credit_due();
+  edge_.credit_id = wait_id_;
+  drive_credit(edge_.credit_offered, edge_.credit_id);
 }
 
 void PipelineBridge::sample(uint64_t e) {
@@ -112,6 +216,14 @@ void PipelineBridge::sample(uint64_t e) {
   // serializes the whole packet.
   x.out_fire = output_valid() && output_first();
   x.out_id = x.out_fire ? output_id() : 0;
+  if (x.out_fire) {
+    x.out_pkt = output_packet();
+    x.out_last = output_last_packet();
+  }
+  {
+    uint32_t id = 0;
+    if (data_waiting(id)) waiting_ = true, wait_id_ = id;
+  }
   if (x.out_fire && has_context_ram()) x.header = output_header();
   x.fill_fire = x.fill_offered && fill_ready();
   if (x.fill_offered && !x.fill_fire) ++fill_stall_cycles_;
@@ -169,6 +281,16 @@ bool PipelineBridge::apply(uint64_t e) {
     fills_.pop_front();
     ++fills_taken_;
   }
+  if (x.credit_offered) {   // taken every cycle: the buffer was counted when its fetch started
+    --payloads_[x.credit_id].ready;
+    ++credits_;
+  }
+  bool fetching = false;   // a fetch is new activity outside the block: stop stepping ahead
+  if (waiting_) {
+    Request* m = in_flight(wait_id_);
+    sc_assert(m && "the segmenter waits for payload of an unknown message");
+    fetching = fetch_payloads(*m, e);
+  }
   if (x.cpl_offered) {   // the tracker takes a completion every cycle
     completions_.pop_front();
     ++completions_taken_;
@@ -193,17 +315,27 @@ bool PipelineBridge::apply(uint64_t e) {
   if (x.out_fire) {
     auto it = in_flight_.find(x.out_id);
     sc_assert(it != in_flight_.end() && "RTL emitted an id it was never given");
-    Request* r = it->second;
-    if (has_context_ram()) check_header(*r, x.header);
-    release_records(x.out_id, e);
+    Request* m = it->second;
+    if (has_context_ram()) check_header(*m, x.header);
+    Request* r = x.out_pkt == 0 ? m : make_packet(*m, x.out_pkt);
+    if (x.out_pkt >= m->data_pkts) --buffers_in_use_;   // its payload buffer is being sent from
+    if (x.out_last) {
+      release_records(x.out_id, e);
+      in_flight_.erase(it);
+      payloads_.erase(x.out_id);
+      if (waiting_ && wait_id_ == x.out_id) waiting_ = false;
+    }
     output_queue_.notify(*r, fs_from_now(e));
-    in_flight_.erase(it);
     ++delivered_;
     // a response of a tracked request: its completion is known to the
-    // controller's send side from this edge on
-    if (completion_sink_ && r->ord_slot >= 0) completion_sink_->complete(*r, e);
+    // controller's send side from this edge on, once all of its packets
+    // have passed
+    if (completion_sink_) {
+      Request& msg = r->message();
+      if (++msg.rx_done == msg.pkts && msg.ord_slot >= 0) completion_sink_->complete(msg, e);
+    }
   }
-  return x.out_fire || x.errored;
+  return x.out_fire || x.errored || fetching;
 }
 
 void PipelineBridge::on_skipped(uint64_t first, uint64_t count) {
@@ -248,6 +380,13 @@ void PipelineBridge::collect_stats(StatsTable& table) const {
               "cycles a request waited at the context RAM while refill words were written (part of the refill wait)");
     table.add(n, "ctx_fill_stall_cycles", static_cast<double>(fill_stall_cycles_), "cycles",
               "cycles a refilled record waited for room in the fill buffer");
+  }
+  if (segments()) {
+    table.add(n, "later_packets", static_cast<double>(later_packets_), "packets",
+              "packets after the first of a message (segmentation)");
+    table.add(n, "payload_fetches", static_cast<double>(fetches_), "packets",
+              "packet payloads the send engine fetched (beyond what came with the message)");
+    table.add(n, "payload_credits", static_cast<double>(credits_), "packets", "fetched payloads handed to the segmenter");
   }
   table.add(n, "queue_mean", queue_.mean(end), "requests", "time-weighted mean of requests waiting at the input");
   table.add(n, "queue_max", queue_.max(), "requests", "most requests waiting at the input at once");

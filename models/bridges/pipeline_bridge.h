@@ -12,6 +12,16 @@
 // cycles a request waits at the gate are read from the RTL (ctx_wait /
 // ctx_wait_id) and itemized per hop.
 //
+// Send pipelines cut messages into packets (the RTL's segmenter): the
+// message leaves as packet 0, the bridge makes a child Request for every
+// later packet as its first flit leaves; the grant's records stay pinned
+// until the last. Packets whose payload did not come with the message are
+// fetched by the send engine over the node's fetch route (bus + DRAM, or a
+// PCIe DMA read), at most PAYLOAD_BUFFERS at once, for the message the
+// segmenter names as waiting (data_wait), and handed to the RTL as payload
+// credits. Receive pipelines report a tracked request's completion when
+// the last packet of its response has passed.
+//
 // A send pipeline's context RAM is its cache's data array: refilled records
 // arrive by fill() and are written through the RTL's s_fill port; the
 // bridge mirrors each entry's next PSN from the RTL's write-backs (what an
@@ -26,6 +36,7 @@
 #include <tlm_utils/peq_with_get.h>
 
 #include "context_memory.h"
+#include "pool.h"
 #include "request.h"
 #include "rtl_bridge.h"
 
@@ -51,6 +62,9 @@ class PipelineBridge : public RtlBridge {
   void complete(const Request& r, uint64_t at_fs);
   // Receive pipelines: where the completion of a tracked request goes.
   void set_completion_sink(PipelineBridge* tx) { completion_sink_ = tx; }
+  // Send pipelines: the route a packet's payload is fetched over (its sink
+  // must be this bridge).
+  void set_fetch_route(Route r) { fetch_route_ = std::move(r); }
 
  protected:
   void accept(Transaction& t) override;
@@ -62,6 +76,12 @@ class PipelineBridge : public RtlBridge {
   virtual bool output_valid() const = 0;            // m_valid
   virtual uint32_t output_id() const = 0;           // m_id
   virtual bool output_first() const = 0;            // m_first: the packet starts on the wire
+  // Send pipelines: the packet's index in its message, and whether it is the last.
+  virtual uint32_t output_packet() const { return 0; }
+  virtual bool output_last_packet() const { return true; }
+  virtual bool segments() const { return false; }    // cuts messages into packets
+  virtual bool data_waiting(uint32_t& /*id*/) const { return false; }   // data_wait / data_wait_id
+  virtual void drive_credit(bool /*valid*/, uint32_t /*id*/) {}          // s_credit_valid / _id
   virtual void set_output_ready(bool ready) = 0;    // m_ready
   virtual void drive_grant(bool valid, uint32_t id, uint32_t entry) = 0;  // s_grant_valid / _id / _entry
   virtual bool grant_ready() const = 0;             // s_grant_ready
@@ -101,9 +121,15 @@ class PipelineBridge : public RtlBridge {
   // completion) arrives: it sleeps; on_skipped accounts the wait.
   bool has_work() const override {
     return (!model_quiet() && (!input_queue_.empty() || model_busy())) || !grants_.empty() || !completions_.empty() ||
-           !fills_.empty();
+           !fills_.empty() || credit_due();
   }
   void on_skipped(uint64_t first, uint64_t count) override;
+  // A fetched payload of the waiting message can be handed to the RTL.
+  bool credit_due() const {
+    if (!waiting_) return false;
+    auto it = payloads_.find(wait_id_);
+    return it != payloads_.end() && it->second.ready > 0;
+  }
   void drive(uint64_t e) override;
   void sample(uint64_t e) override;
   bool apply(uint64_t e) override;
@@ -112,8 +138,14 @@ class PipelineBridge : public RtlBridge {
   void on_error();
   void release_records(uint32_t id, uint64_t e);
   void check_header(const Request& r, const Header& h);
+  void start_segment(Request& r) const;
+  Request* make_packet(Request& m, uint32_t k);
+  bool fetch_payloads(Request& m, uint64_t e);
+  void on_fetch();
+  void fetched(Request& f);
 
   CtxCacheBridge* cache_ = nullptr;
+  const uint64_t mtu_;
   std::deque<Request*> input_queue_;
   std::deque<std::pair<uint64_t, CtxGrant>> grants_;   // (arrival fs, grant)
   std::unordered_map<uint32_t, CtxGrant> pinned_;        // granted, records not yet released
@@ -126,14 +158,26 @@ class PipelineBridge : public RtlBridge {
   std::deque<Completion> completions_;
   PipelineBridge* completion_sink_ = nullptr;
   std::unordered_map<uint32_t, Request*> in_flight_;
+  // segmentation: later packets and payload fetches come from this pool
+  Pool<Request> packets_;
+  Route fetch_route_;
+  uint32_t buffers_in_use_ = 0;    // payload buffers fetching, full, or credited and not yet sent
+  struct Payloads { uint32_t ready = 0, credited = 0; };
+  std::unordered_map<uint32_t, Payloads> payloads_;   // by message id
+  bool waiting_ = false;           // the segmenter named a message waiting for payload
+  uint32_t wait_id_ = 0;
+  uint64_t fetches_ = 0, credits_ = 0, later_packets_ = 0;
   tlm_utils::peq_with_get<Transaction> output_queue_;
   tlm_utils::peq_with_get<Transaction> error_queue_;
+  tlm_utils::peq_with_get<Transaction> fetch_queue_;
 
   // this edge: what is offered (drive) and what fires (sample)
   struct Edge {
     Request* head = nullptr;
     bool grant_offered = false, cpl_offered = false, fill_offered = false;
     bool in_fire = false, grant_fire = false, out_fire = false, fill_fire = false, wb = false;
+    bool credit_offered = false, out_last = true;
+    uint32_t out_pkt = 0, credit_id = 0;
     uint32_t wb_entry = 0, wb_psn = 0;
     Header header;
     uint32_t out_id = 0;

@@ -8,14 +8,12 @@ namespace ubsim {
 
 namespace {
 // The message a send pipeline cuts into packets: the payload bytes this
-// direction carries (none for a read request), present with the request.
-// In the two-node model a message is one packet (payload <= MTU, checked
-// with the configuration), so no payload credits are ever needed here.
+// direction carries (none for a read request), and how many of its packets
+// have their payload with it (the bridge fetches the rest).
 template <class Model>
 void drive_message(Model& m, const Request& r) {
-  m.s_len = carries_payload(r) ? r.payload_bytes : 0;
-  m.s_data_pkts = 1;
-  m.s_credit_valid = 0;
+  m.s_len = carries_payload(r) ? static_cast<uint32_t>(r.size) : 0;
+  m.s_data_pkts = r.data_pkts;
 }
 }  // namespace
 
@@ -40,7 +38,7 @@ void UbTxBridge::drive_input(const Request* head) {
   m_->s_ord_fence = head->fence;
   m_->s_ord_comp_order = head->comp_order;
   m_->s_ord_rdat = head->verb == Verb::Read;
-  m_->s_ord_payload = head->payload_bytes;
+  m_->s_ord_payload = static_cast<uint32_t>(head->size);
 }
 
 RoceTxBridge::RoceTxBridge(sc_core::sc_module_name name, const Config& c)

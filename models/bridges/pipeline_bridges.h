@@ -59,6 +59,17 @@ class OrderedTxBridge : public VerilatedPipeline<Model> {
     m.s_grant_entry = entry;
   }
   bool has_context_ram() const override { return true; }
+  bool segments() const override { return true; }
+  uint32_t output_packet() const override { return this->m_->m_pkt; }
+  bool output_last_packet() const override { return this->m_->m_pkt_last; }
+  bool data_waiting(uint32_t& id) const override {
+    id = this->m_->data_wait_id;
+    return this->m_->data_wait;
+  }
+  void drive_credit(bool valid, uint32_t id) override {
+    this->m_->s_credit_valid = valid;
+    this->m_->s_credit_id = id;
+  }
   void drive_fill(bool valid, uint32_t entry, const RecordBits* record) override {
     auto& m = *this->m_;
     m.s_fill_valid = valid;

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
 
 namespace ubsim {
 
@@ -15,7 +18,7 @@ InitiatorApp::InitiatorApp(sc_core::sc_module_name name, const Config& c, const 
       ops_(c.count("workload.ops")),
       warmup_(c.count("workload.warmup")),
       outstanding_(static_cast<int>(c.count("workload.outstanding"))),
-      payload_bytes_(static_cast<uint32_t>(c.count("workload.size"))),
+      size_(c.count("workload.size")),
       endpoints_(static_cast<uint32_t>(c.count("workload.endpoints"))),
       rate_per_s_(c.value("workload.rate")),
       poisson_(c.flag("workload.poisson")),
@@ -77,7 +80,8 @@ void InitiatorApp::issue(Request& r, uint64_t arrived_fs) {
   r.reset(&route_);
   r.id = issued_++;
   r.verb = w_.verb;
-  r.payload_bytes = payload_bytes_;
+  r.size = size_;
+  r.payload_bytes = static_cast<uint32_t>(std::min<uint64_t>(size_, 64));   // until a send pipeline cuts it
   if (endpoints_ > 0) {
     const uint64_t n = endpoints_;
     r.local_ep = static_cast<uint32_t>(r.id % n);
@@ -92,6 +96,10 @@ void InitiatorApp::issue(Request& r, uint64_t arrived_fs) {
 void InitiatorApp::accept(Transaction& t) {
   Request& r = as_request(t);
   r.completed_fs = now_fs();
+  // every byte of the message arrived exactly once where it goes (the
+  // target's memory for a write, the initiator's for a read)
+  if (!r.error && r.placed_bytes != r.size)
+    throw std::runtime_error(fmt::format("request {}: {} of its {} bytes were delivered", r.id, r.placed_bytes, r.size));
   ++completed_;
   LatencyRecord& rec = *record_;
   if (completed_ == warmup_) rec.window_start_fs = r.completed_fs;
@@ -113,6 +121,8 @@ void InitiatorApp::accept(Transaction& t) {
       s.align += t.align_fs;
       s.serialize += t.serialize_fs;
       s.ctx_wait += t.ctx_wait_fs;
+      s.transfer += t.transfer_fs;
+      s.reassembly += t.reassembly_fs;
       s.queue += waited - t.align_fs;
       s.service += measured - waited;
     }

@@ -29,7 +29,7 @@
 namespace ubsim {
 
 // What the application does beyond the workload.* keys it reads from the
-// configuration (ops, outstanding, rate, poisson, warmup, payload,
+// configuration (ops, outstanding, rate, poisson, warmup, size,
 // endpoints, seed).
 struct Workload {
   Verb verb = Verb::Read;
@@ -41,6 +41,7 @@ struct Workload {
 // Sums over measured requests, per hop of the route (fs).
 struct HopSums {
   long double measured = 0, align = 0, serialize = 0, queue = 0, service = 0, ctx_wait = 0;
+  long double transfer = 0, reassembly = 0;
 };
 
 struct LatencyRecord {
@@ -79,7 +80,8 @@ class InitiatorApp : public StageComponent {
   // the workload.* keys
   const uint64_t ops_, warmup_;
   const int outstanding_;
-  const uint32_t payload_bytes_, endpoints_;
+  const uint64_t size_;
+  const uint32_t endpoints_;
   const double rate_per_s_;
   const bool poisson_;
   std::vector<std::unique_ptr<Request>> slots_;

@@ -221,12 +221,25 @@ void Config::check_route(const std::string& key, const std::vector<std::string>&
   int crossings = 0;
   bool ub = false, nic = false;
   std::vector<std::string> pipelines;
+  Op prev = Op::Count_;
+  bool prev_per_packet = false;
   for (const auto& text : texts) {
     HopSpec h;
     std::string error;
     parse_hop(text, h, error);
     const OpInfo& info = op_info(h.op);
     auto fail = [&](const std::string& why) { throw ConfigError(source(key), key, "stage '" + text + "': " + why); };
+    // a message crosses as packets: send pipeline, wire, receive pipeline, back to back
+    if (is_link_op(h.op) && !is_send_op(prev))
+      fail("a wire stage must follow a send pipeline (nic.tx, ub.tx, ub.load_tx): the packets come from it");
+    if (is_send_op(prev) && !is_link_op(h.op)) fail("a send pipeline's packets go onto the wire next");
+    if (is_link_op(prev) && !is_receive_op(h.op)) fail("a receive pipeline must take the packets off the wire");
+    if (h.per_packet && !is_transfer_op(h.op))
+      fail("only bus, DRAM and PCIe stages can be per packet ('*'): they move each packet's payload");
+    if (h.per_packet && !is_receive_op(prev) && !prev_per_packet)
+      fail("a per-packet stage ('*') follows the receive pipeline (or another per-packet stage)");
+    prev = h.op;
+    prev_per_packet = h.per_packet;
     if (h.node != at)
       fail(fmt::format("runs on node {} while the request is on node {} (a wire stage carries it across)",
                        h.node == NodeId::A ? "A" : "B", at == NodeId::A ? "A" : "B"));
@@ -254,15 +267,9 @@ void Config::check_route(const std::string& key, const std::vector<std::string>&
     throw ConfigError(source(key), key, "the route mixes the UB controller's and the PCIe NIC's pipelines");
 }
 
-void Config::validate(Messages messages) const {
+void Config::validate() const {
   if (clock_period_fs() == 0)
     throw ConfigError(source("clock"), "clock", "the clock period is below the 1 fs time resolution");
-  if (messages == Messages::OnePacket && value("workload.size") > value("transport.mtu"))
-    throw ConfigError(source("workload.size"), "workload.size",
-                      fmt::format("{} is larger than transport.mtu ({}): on the two-node paths a message is still one "
-                                  "packet (the send pipelines segment it: see issue-rate --size)",
-                                  format_value(Unit::Bytes, value("workload.size")),
-                                  format_value(Unit::Bytes, value("transport.mtu"))));
   const PipelineLimits lim = query_pipeline_limits(*this);
   // A depth is the traversal of both the send and the receive pipeline of a
   // route: it must fit the larger structural minimum and the smaller maximum.

@@ -47,10 +47,7 @@ class Config {
 
   // Checks what needs several keys or the RTL (pipeline depths against the
   // structural minimum and the build maximum); throws ConfigError.
-  // Messages: whether the experiment cuts messages into packets (the send
-  // pipelines alone do; the two-node paths still carry one packet each).
-  enum class Messages { OnePacket, Segmented };
-  void validate(Messages messages = Messages::OnePacket) const;
+  void validate() const;
 
  private:
   struct Entry {

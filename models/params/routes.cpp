@@ -20,14 +20,15 @@ std::vector<std::string> default_route(const std::string& path, const std::strin
       r.insert(r.end(), {"B:pcie.dma_read|target NIC DMA-reads host memory",
                          "B:dram.row_hit|target DRAM row hit"});
     } else {
-      // The payload travels inline with the descriptor (64 B); the target
-      // NIC places it with a posted write before acknowledging.
-      r.insert(r.end(), {"B:pcie.dma_write|target NIC DMA-writes host memory",
-                         "B:dram.row_hit|target DRAM row hit"});
+      // Up to 64 B the payload travels inline with the descriptor (beyond,
+      // the NIC fetches it per packet); the target NIC places each packet
+      // with a posted write ('*': per packet) before acknowledging.
+      r.insert(r.end(), {"B:pcie.dma_write*|target NIC DMA-writes host memory",
+                         "B:dram.row_hit*|target DRAM row hit"});
     }
     r.insert(r.end(), {"B:nic.tx|target NIC TX response", "B:wire.response|wire back",
                        "A:nic.rx|NIC RX response"});
-    if (read) r.push_back("A:pcie.dma_write|response payload DMA write");
+    if (read) r.push_back("A:pcie.dma_write*|response payload DMA write");
     r.insert(r.end(), {"A:pcie.dma_write|completion record DMA write",
                        "A:sw.cq_poll_pcie|completion-queue poll", "A:sw.lib_poll|library poll",
                        "A:sw.seq_alloc|in-order sequence allocation"});
@@ -36,17 +37,17 @@ std::vector<std::string> default_route(const std::string& path, const std::strin
   if (path == "ub-async") {
     return {"A:sw.submit", "A:sw.build_descriptor", "A:bus.traversal|on-chip bus submit",
             "A:ub.tx|NIC TX pipeline", "A:wire.request|wire out", "B:ub.rx|target NIC RX pipeline",
-            "B:bus.traversal|target on-chip bus access", "B:dram.row_hit|target DRAM row hit",
+            "B:bus.traversal*|target on-chip bus access", "B:dram.row_hit*|target DRAM row hit",
             "B:ub.tx|target NIC TX response", "B:wire.response|wire back",
-            "A:ub.rx|NIC RX response", "A:bus.traversal|on-chip bus completion",
+            "A:ub.rx|NIC RX response", "A:bus.traversal*|on-chip bus completion",
             "A:sw.cq_poll_bus|completion-queue poll", "A:sw.lib_poll|library poll"};
   }
   if (path == "ub-load") {
     return {"A:bus.traversal|on-chip bus submit", "A:ub.load_tx|NIC TX pipeline",
             "A:wire.request|wire out", "B:ub.load_rx|target NIC RX pipeline",
-            "B:bus.traversal|target on-chip bus access", "B:dram.row_hit|target DRAM row hit",
+            "B:bus.traversal*|target on-chip bus access", "B:dram.row_hit*|target DRAM row hit",
             "B:ub.load_tx|target NIC TX response", "B:wire.response|wire back",
-            "A:ub.load_rx|NIC RX response", "A:bus.traversal|on-chip bus completion"};
+            "A:ub.load_rx|NIC RX response", "A:bus.traversal*|on-chip bus completion"};
   }
   throw std::invalid_argument("unknown path " + path);
 }
@@ -70,6 +71,8 @@ bool parse_hop(const std::string& text, HopSpec& hop, std::string& error) {
     label = rest.substr(bar + 1);
     rest = rest.substr(0, bar);
   }
+  hop.per_packet = !rest.empty() && rest.back() == '*';
+  if (hop.per_packet) rest.pop_back();
   const OpInfo* info = find_op(rest);
   if (!info) {
     std::string names;

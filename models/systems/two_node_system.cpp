@@ -22,6 +22,7 @@ TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std:
   nodes_[0].nic_rx->set_completion_sink(nodes_[0].nic_tx.get());
   route_.hops = std::move(hops);
   for (const HopSpec& h : route_.hops) route_.component.push_back(owner(h)->fabric_id);
+  route_.mark_segments(w.verb == Verb::Read);
   app_ = std::make_unique<InitiatorApp>("A_app", cfg_, route_, std::move(w));
   route_.sink = fabric_.attach(app_.get());
 }
@@ -40,6 +41,20 @@ void TwoNodeSystem::build_node(Node& n, const char* tag) {
            n.cpu.get(), n.pcie.get(), n.bus.get(), n.dram.get(), n.ub_tx.get(), n.ub_rx.get(),
            n.nic_tx.get(), n.nic_rx.get()})
     fabric_.attach(c);
+  // The send engines fetch the payload of a packet that did not come with
+  // its message: the controller over the on-chip bus from DRAM, the NIC by a
+  // PCIe DMA read (each charged for the packet's bytes).
+  const NodeId id = t == "A" ? NodeId::A : NodeId::B;
+  auto fetch_route = [&](PipelineBridge& tx, std::vector<HopSpec> hops) {
+    Route r;
+    r.hops = std::move(hops);
+    for (const HopSpec& h : r.hops) r.component.push_back(owner(h)->fabric_id);
+    r.sink = tx.fabric_id;
+    tx.set_fetch_route(std::move(r));
+  };
+  fetch_route(*n.ub_tx, {{Op::BusTraversal, id, "payload fetch: on-chip bus", true},
+                         {Op::DramRowHit, id, "payload fetch: DRAM", true}});
+  fetch_route(*n.nic_tx, {{Op::PcieDmaRead, id, "payload fetch: PCIe DMA read", true}});
 }
 
 // Each cache refills over its node's memory path: the PCIe NIC DMA-reads the

@@ -1,5 +1,11 @@
 #include "component.h"
 
+#include <stdexcept>
+#include <string>
+
+#include "pool.h"
+#include "request.h"
+
 namespace ubsim {
 
 StageComponent::StageComponent(sc_core::sc_module_name name) : sc_module(name), in("in"), out("out") {
@@ -25,12 +31,45 @@ void StageComponent::send(Transaction& t, int target) {
   out->nb_transport_fw(t.gp, phase, delay);
 }
 
-void StageComponent::forward(Transaction& t) {
+void StageComponent::advance(Transaction& t) {
   if (t.on_route()) {
     t.now_times().depart_fs = now_fs();
     ++t.hop;
   }
   send(t, t.on_route() ? t.route->component[t.hop] : t.route->sink);
+}
+
+void StageComponent::forward(Transaction& t) {
+  if (t.on_route() && t.kind == Transaction::Kind::Request && !t.route->segment_end.empty() &&
+      t.route->segment_end[t.hop] == static_cast<int>(t.hop) && !end_of_segment(t))
+    return;
+  advance(t);
+}
+
+// Returns whether t goes on now.
+bool StageComponent::end_of_segment(Transaction& t) {
+  Request& r = as_request(t);
+  Request& m = r.message();
+  // the segment carried the payload when it went to the node that receives
+  // it: a write's request to B, a read's response to A
+  const bool carrying = (r.current().node == NodeId::B) == (m.verb == Verb::Write);
+  if (carrying) m.placed_bytes += r.payload_bytes;
+  ++m.seg_done;
+  if (m.seg_done > m.pkts)
+    throw std::logic_error("message " + std::to_string(m.id) + ": more packets ended a segment than it was cut into");
+  if (&r != &m) {   // a later packet: it ends here
+    r.home->release(&r);
+    if (m.seg_waiting && m.seg_done == m.pkts) {
+      m.seg_waiting = false;
+      m.now_times().reassembly_fs = now_fs() - m.seg_wait_from;
+      advance(m);
+    }
+    return false;
+  }
+  if (m.seg_done == m.pkts) return true;
+  m.seg_waiting = true;   // packet 0 is here first: wait for the others
+  m.seg_wait_from = now_fs();
+  return false;
 }
 
 void StageComponent::finish_early(Transaction& t) {

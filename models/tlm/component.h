@@ -31,6 +31,9 @@ class StageComponent : public sc_core::sc_module {
   // route is done arrived at its sink.
   virtual void accept(Transaction& t) = 0;
   // Records the departure time and hands the transaction to its next hop.
+  // At the end of a packet segment a message's packets reassemble: a later
+  // packet ends there (back to its pool), the message goes on when the
+  // last of its packets has arrived (reassembly).
   void forward(Transaction& t);
   // Sends a transaction that starts here to the component of its first hop.
   void launch(Transaction& t);
@@ -39,6 +42,8 @@ class StageComponent : public sc_core::sc_module {
 
  private:
   void send(Transaction& t, int target);
+  void advance(Transaction& t);
+  bool end_of_segment(Transaction& t);
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
 };

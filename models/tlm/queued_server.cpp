@@ -47,6 +47,7 @@ void QueuedServer::serve() {
     HopTimes& times = w.t->now_times();
     times.start_fs = now;
     times.serialize_fs = st.serialize_fs;
+    times.transfer_fs = st.transfer_fs;
     ++served_;
     if (now > w.arrive_fs) ++waited_;
     busy_fs_ += st.occupancy_fs;

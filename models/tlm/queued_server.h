@@ -24,6 +24,7 @@ struct ServiceTime {
   uint64_t latency_fs;    // arrival at service start -> departure
   uint64_t occupancy_fs;  // how long the resource stays busy
   uint64_t serialize_fs;  // part of latency that is serialization (itemized)
+  uint64_t transfer_fs;   // part of latency that moves bytes beyond the base access (itemized)
 };
 
 class QueuedServer : public StageComponent {

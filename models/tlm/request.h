@@ -1,5 +1,15 @@
 // Request: a remote read or write of the application along its path (or a
-// context refill a cache sends over its node's memory path).
+// context refill, a write-back, a payload fetch a controller sends over its
+// node's memory path).
+//
+// A message of `size` bytes crosses the link as packets: each send pipeline
+// cuts it into ceil(payload / MTU) packets (one when the direction carries
+// no payload: a read request, an ack). The message object itself travels as
+// packet 0; the later packets are child Requests (parent = the message) the
+// send pipeline's bridge creates, which follow the same route through the
+// packet segment (send pipeline, wire, receive pipeline, per-packet
+// placement stages) and end there; the message leaves the segment when its
+// last packet has (reassembly).
 #pragma once
 #include <cstdint>
 
@@ -7,12 +17,29 @@
 
 namespace ubsim {
 
+template <class T>
+class Pool;
+
 enum class Verb { Read, Write };
 
 struct Request : Transaction {
   Request() : Transaction(Kind::Request) {}
   Verb verb = Verb::Read;
-  uint32_t payload_bytes = 64;
+  uint64_t size = 64;           // the message's bytes (what the application reads or writes)
+  uint32_t payload_bytes = 64;  // bytes this transaction carries: its packet's payload; fetches: theirs
+  // Packets in the current segment: this one's index, the message's count
+  // (children copy it), how many leading packets came with the message
+  // (the rest are fetched by the send engine).
+  uint32_t pkt = 0, pkts = 1, data_pkts = 1;
+  size_t send_hop = 0;                 // message: the hop of the send pipeline cutting it (packet 0 moves on)
+  Request* parent = nullptr;           // a later packet (or a payload fetch): its message
+  Pool<Request>* home = nullptr;       // a later packet / fetch: the pool it returns to
+  uint32_t seg_done = 0;               // message: packets that finished the segment
+  uint32_t rx_done = 0;                // message: packets past the receiving pipeline
+  uint32_t fetch_next = 0;             // message: next packet whose payload the send engine fetches
+  uint64_t seg_wait_from = 0;          // message: reached the segment's end, waiting for its other packets
+  bool seg_waiting = false;
+  uint64_t placed_bytes = 0;           // message: payload bytes that completed a payload-carrying segment
   uint32_t ctx = 0;             // TP channel (UB) or QP (RoCE) index; refills: cache slot
   uint32_t local_ep = 0;        // initiator endpoint (Jetty / QP owner) on node A
   uint32_t remote_ep = 0;       // target endpoint on node B
@@ -32,7 +59,16 @@ struct Request : Transaction {
     ord_hold_fs = ord_release_fs = 0;
     error = false;
     error_code = 0;
+    pkt = 0;
+    pkts = data_pkts = 1;
+    parent = nullptr;
+    home = nullptr;
+    seg_done = rx_done = fetch_next = 0;
+    seg_waiting = false;
+    placed_bytes = 0;
   }
+  Request& message() { return parent ? *parent : *this; }
+  const Request& message() const { return parent ? *parent : *this; }
 };
 
 // Whether the packets r's current hop sends carry the payload: requests

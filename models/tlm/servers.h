@@ -8,12 +8,16 @@
 
 #include "config.h"
 #include "queued_server.h"
+#include "packet.h"
 #include "request.h"
 
 namespace ubsim {
 
-// A stage's latency is its configured value; the resource is held for
-// min(latency, occupancy):
+// A stage's latency is its configured value (for 64 B); the resource is held
+// for min(latency, occupancy). Moving more than 64 B (a packet's payload
+// placed at the receiver, a read's data fetched at the target, a payload
+// fetched by a send engine) adds (bytes - 64) / the resource's bandwidth to
+// both: the stages' size-dependent part, itemized as transfer time.
 //  - CPU core: held for the whole software stage (occupancy = unlimited), so
 //    concurrent requests serialize on the core;
 //  - PCIe link: held for pcie.occupancy (the TLPs on the lanes), the rest of
@@ -26,21 +30,48 @@ class StageServer : public QueuedServer {
 
   // occupancy_key: the key of the resource's occupancy (empty: the whole stage).
   StageServer(sc_core::sc_module_name name, const char* resource, const Config& c, const char* occupancy_key)
-      : QueuedServer(name, resource), occupancy_fs_(*occupancy_key ? c.fs(occupancy_key) : kWholeStage) {
+      : QueuedServer(name, resource),
+        occupancy_fs_(*occupancy_key ? c.fs(occupancy_key) : kWholeStage),
+        mtu_(c.count("transport.mtu")) {
     // latency of every operation, by its key, read once
-    for (const OpInfo& op : op_catalog())
-      if (!op.in_cycles) latency_fs_[static_cast<size_t>(op.op)] = c.fs(op.param_key);
+    for (const OpInfo& op : op_catalog()) {
+      const auto i = static_cast<size_t>(op.op);
+      if (!op.in_cycles) latency_fs_[i] = c.fs(op.param_key);
+      if (!is_transfer_op(op.op)) continue;
+      const char* bw = op.owner == ComponentKind::Bus ? "bus.bandwidth"
+                       : op.owner == ComponentKind::Dram ? "dram.bandwidth" : "pcie.bandwidth";
+      fs_per_byte_[i] = 1e15 / c.value(bw);
+    }
   }
 
  protected:
   ServiceTime service_time(const Transaction& t) const override {
-    const uint64_t lat = latency_fs_[static_cast<size_t>(t.current().op)];
-    return {lat, std::min(lat, occupancy_fs_), 0};
+    const auto op = static_cast<size_t>(t.current().op);
+    const uint64_t lat = latency_fs_[op];
+    uint64_t extra = 0;
+    if (fs_per_byte_[op] > 0 && t.kind == Transaction::Kind::Request) {
+      const uint64_t bytes = transfer_bytes(static_cast<const Request&>(t));
+      if (bytes > kBaseBytes)
+        extra = static_cast<uint64_t>(static_cast<double>(bytes - kBaseBytes) * fs_per_byte_[op] + 0.5);
+    }
+    return {lat + extra, std::min(lat, occupancy_fs_) + extra, 0, extra};
   }
 
  private:
+  static constexpr uint64_t kBaseBytes = 64;   // the access the latency keys are given for
+  // Bytes this stage moves for r: a read's first packet at the target (the
+  // stages before its response), a packet's payload (per-packet stages, the
+  // send engine's fetches), else the fixed-size access.
+  uint64_t transfer_bytes(const Request& r) const {
+    const Route& rt = *r.route;
+    if (!rt.fetch.empty() && rt.fetch[r.hop]) return packet_payload(r.size, mtu_, 0);
+    if (rt.hops[r.hop].per_packet) return r.payload_bytes;
+    return 0;
+  }
   uint64_t occupancy_fs_;
+  uint64_t mtu_;
   std::array<uint64_t, kOpCount> latency_fs_{};
+  std::array<double, kOpCount> fs_per_byte_{};
 };
 
 // One direction of the link between the nodes: serializes each packet at the
@@ -59,7 +90,7 @@ class WireDirection : public QueuedServer {
     const Request& r = static_cast<const Request&>(t);
     const double ser_s = static_cast<double>(packet_bytes(r, header_bytes_)) / bytes_per_s_;
     const auto ser_fs = static_cast<uint64_t>(ser_s * 1e15 + 0.5);
-    return {ser_fs + latency_fs_, ser_fs, ser_fs};
+    return {ser_fs + latency_fs_, ser_fs, ser_fs, 0};
   }
 
  private:

@@ -40,10 +40,25 @@ const OpInfo* find_op(const std::string& name);
 enum class NodeId : uint8_t { A = 0, B = 1 };
 
 // One hop of a path: an operation, the node whose component runs it, a label.
+// per_packet ("B:dram.row_hit*" in a route): a stage after a receive
+// pipeline that every packet of a message takes on its own (placing its
+// payload), not the message once.
 struct HopSpec {
   Op op;
   NodeId node;
   std::string label;
+  bool per_packet = false;
 };
+
+// Send pipelines (where a message is cut into packets), the wire, receive
+// pipelines.
+inline bool is_send_op(Op op) { return op == Op::NicTx || op == Op::UbTx || op == Op::UbLoadTx; }
+inline bool is_link_op(Op op) { return op == Op::WireRequest || op == Op::WireResponse; }
+inline bool is_receive_op(Op op) { return op == Op::NicRx || op == Op::UbRx || op == Op::UbLoadRx; }
+// Memory-side stages whose time grows with the bytes they move.
+inline bool is_transfer_op(Op op) {
+  return op == Op::BusTraversal || op == Op::DramRowHit || op == Op::DramRowMiss || op == Op::PcieDmaRead ||
+         op == Op::PcieDmaWrite;
+}
 
 }  // namespace ubsim

@@ -24,12 +24,37 @@ struct HopTimes {
   uint64_t align_fs = 0;      // RTL: wait for the first clock edge after arrival
   uint64_t serialize_fs = 0;  // wire: first byte out to last byte out
   uint64_t ctx_wait_fs = 0;   // RTL: waiting at ctx_gate for context records (refill)
+  uint64_t transfer_fs = 0;   // bus / DRAM / PCIe: the bytes beyond the 64 B the latency is given for
+  uint64_t reassembly_fs = 0; // end of a packet segment: waiting for the message's later packets
 };
 
 struct Route {
   std::vector<HopSpec> hops;
   std::vector<int> component;   // fabric id of the component that runs each hop
   int sink = -1;                // fabric id that receives the finished transaction
+  // Packet segments: a send pipeline's hop, the wire, the receive pipeline
+  // and the per-packet stages after it. segment_end[i]: the last hop of the
+  // segment hop i is in (-1: not in one). fetch[i]: a memory stage that
+  // reads the first packet's payload of the next send (a read's data at the
+  // target), charged for those bytes.
+  std::vector<int> segment_end;
+  std::vector<uint8_t> fetch;
+
+  void mark_segments(bool read) {
+    segment_end.assign(hops.size(), -1);
+    fetch.assign(hops.size(), 0);
+    for (size_t i = 0; i < hops.size(); ++i) {
+      if (!is_send_op(hops[i].op)) continue;
+      size_t j = i + 1;
+      while (j < hops.size() && (is_link_op(hops[j].op) || is_receive_op(hops[j].op) || hops[j].per_packet)) ++j;
+      for (size_t k = i; k < j; ++k) segment_end[k] = static_cast<int>(j - 1);
+      // a read's response: the memory stages on the target before its send
+      if (read && hops[i].node == NodeId::B)
+        for (size_t k = i; k-- > 0 && hops[k].node == NodeId::B && !is_receive_op(hops[k].op);)
+          if (is_transfer_op(hops[k].op)) fetch[k] = 1;
+      i = j - 1;
+    }
+  }
 };
 
 class Transaction {

@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -15,6 +16,8 @@
 
 #include "experiment.h"
 #include "json.h"
+#include "packet.h"
+#include "rtl_variant.h"
 #include "routes.h"
 #include "two_node_system.h"
 #include "ubsim_build_info.h"
@@ -77,8 +80,11 @@ void check_horizon(const Config& cfg, const std::string& path, Verb verb) {
     const OpInfo& info = op_info(h.op);
     per_op += info.in_cycles ? cfg.value(info.param_key) * period_s : cfg.value(info.param_key) / 1e15;
   }
-  per_op += 2 * static_cast<double>(cfg.count("transport.header_bytes") + cfg.count("workload.size")) /
-            cfg.value("wire.rate");
+  // the message's packets through the slowest resource they cross, both ways
+  const uint64_t pkts = packets_of(cfg.count("workload.size"), cfg.count("transport.mtu"));
+  const double slowest = std::min({cfg.value("wire.rate"), cfg.value("bus.bandwidth"), cfg.value("dram.bandwidth"),
+                                   cfg.value("pcie.bandwidth")});
+  per_op += 2 * static_cast<double>(pkts * cfg.count("transport.header_bytes") + cfg.count("workload.size")) / slowest;
   // a cold context refill at each end
   per_op += 2 * std::max(cfg.value("pcie.dma_read"), cfg.value("bus.traversal") + cfg.value("dram.row_miss")) / 1e15;
   const double ops = static_cast<double>(cfg.count("workload.ops"));
@@ -93,6 +99,38 @@ void check_horizon(const Config& cfg, const std::string& path, Verb verb) {
                     "time horizon of {:.1f} s (2^64 fs at 1 fs resolution): fewer requests or shorter latencies",
                     cfg.count("workload.ops"), v, path, span, per_op,
                     rate > 0 ? fmt::format(", arriving at {:.4g}/s", rate) : std::string(), horizon_s));
+}
+
+// Derived (from the configuration, not the run): the time to stream a
+// message's packets through each resource the payload crosses, the slowest
+// one named. Wire: every packet with its header at wire.rate; send
+// pipeline: every packet's flits at the clock; bus / DRAM / PCIe: the bytes
+// at their bandwidth (where the route places or fetches per packet).
+static void derive_message_stream(const Config& cfg, const Route& route, LatencyResult& r) {
+  const uint64_t size = cfg.count("workload.size"), mtu = cfg.count("transport.mtu");
+  const uint64_t header = cfg.count("transport.header_bytes");
+  r.size_bytes = size;
+  r.packets = packets_of(size, mtu);
+  std::vector<std::pair<std::string, double>> stream;
+  stream.emplace_back("wire", static_cast<double>(size + r.packets * header) / cfg.value("wire.rate") * 1e9);
+  uint64_t flits = 0;
+  for (uint32_t k = 0; k < r.packets; ++k)
+    flits += (packet_payload(size, mtu, k) + header + rtl_variant::kFlitBytes - 1) / rtl_variant::kFlitBytes;
+  stream.emplace_back("send-pipeline flits", static_cast<double>(flits) * 1e9 / cfg.value("clock"));
+  for (size_t i = 0; i < route.hops.size(); ++i) {
+    const HopSpec& h = route.hops[i];
+    if (!is_transfer_op(h.op) || !(h.per_packet || (!route.fetch.empty() && route.fetch[i]))) continue;
+    const ComponentKind owner = op_info(h.op).owner;
+    const char* name = owner == ComponentKind::Bus ? "on-chip bus" : owner == ComponentKind::Dram ? "DRAM" : "PCIe";
+    const char* key = owner == ComponentKind::Bus ? "bus.bandwidth" : owner == ComponentKind::Dram ? "dram.bandwidth"
+                                                                                                : "pcie.bandwidth";
+    stream.emplace_back(name, static_cast<double>(size) / cfg.value(key) * 1e9);
+  }
+  const auto slowest = std::max_element(stream.begin(), stream.end(),
+                                        [](const auto& a, const auto& b) { return a.second < b.second; });
+  r.binding = slowest->first;
+  r.derived_stream_ns = slowest->second;
+  r.derived_message_ns = r.derived_total_ns + r.derived_stream_ns;
 }
 
 LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
@@ -147,7 +185,7 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   const LatencyRecord& rec = sys.app().record();
   const double n = static_cast<double>(rec.measured_ops);
   const double cycle_ns = 1e9 / cfg.value("clock");
-  double align = 0, ser = 0, queue = 0, hazard = 0, ctx_wait = 0;
+  double align = 0, ser = 0, queue = 0, hazard = 0, ctx_wait = 0, transfer = 0, reassembly = 0;
   for (size_t i = 0; i < sys.route().hops.size(); ++i) {
     const HopSpec& h = sys.route().hops[i];
     const OpInfo& info = op_info(h.op);
@@ -168,8 +206,11 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
     // The cycles the RTL reports waiting at its context gate are a refill,
     // itemized on their own.
     st.ctx_wait_ns = static_cast<double>(s.ctx_wait / n) / 1e6;
+    const double reassembly_ns = static_cast<double>(s.reassembly / n) / 1e6;
+    transfer += static_cast<double>(s.transfer / n) / 1e6;
+    reassembly += reassembly_ns;
     if (st.rtl)
-      st.hazard_ns = static_cast<double>(s.service / n) / 1e6 - st.ctx_wait_ns -
+      st.hazard_ns = static_cast<double>(s.service / n) / 1e6 - st.ctx_wait_ns - reassembly_ns -
                      cfg.value(info.param_key) * static_cast<double>(cfg.clock_period_fs()) / 1e6;
     align += st.align_ns;
     hazard += st.hazard_ns;
@@ -188,8 +229,11 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   const double backlog = static_cast<double>(rec.backlog_fs / n) / 1e6;
   r.effects = {{"clock-edge alignment", align}, {"wire serialization", ser}, {"queueing", queue},
                {"pipeline hazard stall", hazard}, {"context-cache refill", ctx_wait},
-               {"send-queue backlog", backlog}};
-  r.unexplained_ns = r.mean_ns - r.derived_total_ns - align - ser - queue - hazard - ctx_wait - backlog;
+               {"send-queue backlog", backlog}, {"payload transfer beyond 64 B", transfer},
+               {"later packets of the message", reassembly}};
+  r.unexplained_ns = r.mean_ns - r.derived_total_ns - align - ser - queue - hazard - ctx_wait - backlog - transfer -
+                     reassembly;
+  derive_message_stream(cfg, sys.route(), r);
   r.offered_per_us = cfg.value("workload.rate") / 1e6;
   const uint64_t window = rec.window_end_fs - rec.window_start_fs;
   r.achieved_per_us = window ? static_cast<double>(rec.window_ops) / (static_cast<double>(window) / 1e9) : 0;
@@ -234,6 +278,11 @@ json::Value latency_row(const LatencyResult& r, double reference_ns) {
       .add("outstanding", V::number(r.outstanding))
       .add("stages", stages)
       .add("derived_total_ns", V::number(r.derived_total_ns))
+      .add("size_bytes", V::number(static_cast<double>(r.size_bytes)))
+      .add("packets", V::number(r.packets))
+      .add("derived_stream_ns", V::number(r.derived_stream_ns))
+      .add("derived_message_ns", V::number(r.derived_message_ns))
+      .add("binding", V::string(r.binding))
       .add("measured_total_ns", V::object()
                                     .add("mean", V::number(r.mean_ns))
                                     .add("p50", V::number(r.p50_ns))
@@ -295,7 +344,7 @@ const Experiment& latency_experiment() {
        opt_choice("--stack", {"ub", "roce", "both"}, "", "shorthand for the paths of a stack (instead of --path)"),
        opt_choice("--verb", {"read", "write"}, "read", "read, or write (Store on ub-load)"),
        opt_key("--ops", "N", "workload.ops", "requests per path"),
-       opt_key("--size", "B", "workload.size", "message bytes of each read or write (at most transport.mtu on these paths)"),
+       opt_key("--size", "B", "workload.size", "message bytes of each read or write: ceil(size / transport.mtu) packets"),
        opt_key("--outstanding", "K", "workload.outstanding",
                "requests in flight per initiator; with --rate the send-queue depth"),
        opt_key("--rate", "R", "workload.rate", "open-loop arrivals at R (e.g. 5Mops/s, 5/us)"),

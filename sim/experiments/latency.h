@@ -38,6 +38,15 @@ struct LatencyResult {
   double clock_mhz = 0;
   std::vector<StageResult> stages;
   double derived_total_ns = 0;
+  // A message of `size` bytes: its packets in the payload direction, and the
+  // derived time to stream them through the slowest resource on the way
+  // (the wire with every packet's header, the send pipeline's flits, the
+  // bus / DRAM / PCIe moving the bytes), named; derived_message_ns =
+  // derived_total_ns + that.
+  uint64_t size_bytes = 0;
+  uint32_t packets = 1;
+  double derived_stream_ns = 0, derived_message_ns = 0;
+  std::string binding;
   double mean_ns = 0, p50_ns = 0, p99_ns = 0, max_ns = 0, min_ns = 0;
   std::vector<std::pair<std::string, double>> effects;   // cause, mean ns per op
   double unexplained_ns = 0;     // measured - derived - sum(effects): rounding only

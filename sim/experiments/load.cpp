@@ -96,7 +96,7 @@ const Experiment& load_experiment() {
                  "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,0.95,1.0,1.1", "offered load as fractions of the measured capacity"),
        opt_count("--ops", "N", 100, 100000000, "20000", "requests per point (the first 10 % warm up)"),
        opt_count("--queue-depth", "K", 1, 65536, "256", "send-queue depth: requests in flight at most"),
-       opt_key("--size", "B", "workload.size", "message bytes of each read (at most transport.mtu on these paths)")},
+       opt_key("--size", "B", "workload.size", "message bytes of each read: ceil(size / transport.mtu) packets")},
       {"path", "offered_per_us"},
       {{"offered_per_us", "1/us", "offered arrival rate"},
        {"achieved_per_us", "1/us", "completions per us over the measured window"},
