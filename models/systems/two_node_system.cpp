@@ -45,16 +45,19 @@ void TwoNodeSystem::build_node(Node& n, const char* tag) {
   // its message: the controller over the on-chip bus from DRAM, the NIC by a
   // PCIe DMA read (each charged for the packet's bytes).
   const NodeId id = t == "A" ? NodeId::A : NodeId::B;
-  auto fetch_route = [&](PipelineBridge& tx, std::vector<HopSpec> hops) {
-    Route r;
-    r.hops = std::move(hops);
-    for (const HopSpec& h : r.hops) r.component.push_back(owner(h)->fabric_id);
-    r.sink = tx.fabric_id;
-    tx.set_fetch_route(std::move(r));
-  };
-  fetch_route(*n.ub_tx, {{Op::BusTraversal, id, "payload fetch: on-chip bus", true},
-                         {Op::DramRowHit, id, "payload fetch: DRAM", true}});
-  fetch_route(*n.nic_tx, {{Op::PcieDmaRead, id, "payload fetch: PCIe DMA read", true}});
+  n.ub_tx->set_fetch_route(route_of({{Op::BusTraversal, id, "payload fetch: on-chip bus", true},
+                                     {Op::DramRowHit, id, "payload fetch: DRAM", true}},
+                                    n.ub_tx->fabric_id));
+  n.nic_tx->set_fetch_route(route_of({{Op::PcieDmaRead, id, "payload fetch: PCIe DMA read", true}},
+                                     n.nic_tx->fabric_id));
+}
+
+Route TwoNodeSystem::route_of(std::vector<HopSpec> hops, int sink) {
+  Route r;
+  r.hops = std::move(hops);
+  for (const HopSpec& h : r.hops) r.component.push_back(owner(h)->fabric_id);
+  r.sink = sink;
+  return r;
 }
 
 // Each cache refills over its node's memory path: the PCIe NIC DMA-reads the
@@ -67,27 +70,17 @@ void TwoNodeSystem::build_caches(Node& n, const char* tag, NodeId id) {
                                                 entries("cache.ub_entries"), entries("cache.ub_ways"));
   n.nic_cache = std::make_unique<CtxCacheBridge>((t + "_nic_cache").c_str(), cfg_, id, Stack::Roce,
                                                  entries("cache.roce_entries"), entries("cache.roce_ways"));
-  auto refill_route = [&](CtxCacheBridge& c, std::vector<HopSpec> hops) {
-    Route r;
-    r.hops = std::move(hops);
-    for (const HopSpec& h : r.hops) r.component.push_back(owner(h)->fabric_id);
-    r.sink = fabric_.attach(&c);
-    c.set_refill_route(std::move(r));
-  };
-  refill_route(*n.ub_cache, {{Op::BusTraversal, id, "context refill: on-chip bus"},
-                             {Op::DramRowMiss, id, "context refill: DRAM row miss"}});
-  refill_route(*n.nic_cache, {{Op::PcieDmaRead, id, "context refill: PCIe DMA read"}});
+  const int ub_sink = fabric_.attach(n.ub_cache.get()), nic_sink = fabric_.attach(n.nic_cache.get());
+  n.ub_cache->set_refill_route(route_of({{Op::BusTraversal, id, "context refill: on-chip bus"},
+                                         {Op::DramRowMiss, id, "context refill: DRAM row miss"}},
+                                        ub_sink));
+  n.nic_cache->set_refill_route(route_of({{Op::PcieDmaRead, id, "context refill: PCIe DMA read"}}, nic_sink));
   // a dirty record goes back the same way as a posted write
-  auto writeback_route = [&](CtxCacheBridge& c, std::vector<HopSpec> hops) {
-    Route r;
-    r.hops = std::move(hops);
-    for (const HopSpec& h : r.hops) r.component.push_back(owner(h)->fabric_id);
-    r.sink = c.fabric_id;
-    c.set_writeback_route(std::move(r));
-  };
-  writeback_route(*n.ub_cache, {{Op::BusTraversal, id, "context write-back: on-chip bus"},
-                                {Op::DramRowMiss, id, "context write-back: DRAM"}});
-  writeback_route(*n.nic_cache, {{Op::PcieDmaWrite, id, "context write-back: PCIe DMA write"}});
+  n.ub_cache->set_writeback_route(route_of({{Op::BusTraversal, id, "context write-back: on-chip bus"},
+                                            {Op::DramRowMiss, id, "context write-back: DRAM"}},
+                                           ub_sink));
+  n.nic_cache->set_writeback_route(
+      route_of({{Op::PcieDmaWrite, id, "context write-back: PCIe DMA write"}}, nic_sink));
   n.ub_cache->set_data_array(n.ub_tx.get());
   n.nic_cache->set_data_array(n.nic_tx.get());
   n.ub_tx->attach_cache(n.ub_cache.get());

@@ -46,6 +46,8 @@ class TwoNodeSystem : public sc_core::sc_module {
 
  private:
   StageComponent* owner(const HopSpec& h);
+  // A route of hops on this system's components, ending at fabric id `sink`.
+  Route route_of(std::vector<HopSpec> hops, int sink);
   void build_node(Node& n, const char* tag);
   void build_caches(Node& n, const char* tag, NodeId id);
 
