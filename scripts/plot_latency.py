@@ -9,17 +9,33 @@ from collections import OrderedDict
 from plot_common import cli, plt, save
 
 COLORS = {"software": "#4c72b0", "PCIe": "#dd8452", "bus": "#55a868", "NIC": "#c44e52",
-          "wire": "#8172b3", "memory": "#937860", "completion": "#da8bc3"}
+          "wire": "#8172b3", "memory": "#937860", "completion": "#da8bc3",
+          "message stream (derived)": "#bbbbbb"}
+
+
+def size_text(b):
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if b >= scale and b % scale == 0:
+            return f"{b // scale} {unit}"
+    return f"{b} B"
 
 
 def main(rows, png_path):
     data = OrderedDict()  # path -> {"derived": {cat: ns}, "measured": {cat: ns}}
+    sizes, verbs = set(), set()
     for row in rows:
         d = data.setdefault(row["path"], {"derived": OrderedDict(), "measured": OrderedDict()})
         for stage in row["stages"]:
             for kind in ("derived", "measured"):
                 cat = stage["category"]
                 d[kind][cat] = d[kind].get(cat, 0.0) + float(stage[kind + "_ns"])
+        sizes.add(int(row.get("size_bytes", 64)))
+        verbs.add(row.get("verb", "read"))
+        # a message of several packets: the derived time to stream them
+        # through the slowest resource (the measured bar holds the wait for
+        # them in the stage where packet 0 waited: the end of its segment)
+        if int(row.get("packets", 1)) > 1:
+            d["derived"]["message stream (derived)"] = float(row["derived_stream_ns"])
     fig, ax = plt.subplots(figsize=(9, 4.5))
     labels, y = [], 0
     for path, d in data.items():
@@ -44,7 +60,8 @@ def main(rows, png_path):
     handles, names = ax.get_legend_handles_labels()
     uniq = OrderedDict((n, h) for h, n in zip(handles, names) if n)
     ax.legend(uniq.values(), uniq.keys(), fontsize=8, loc="lower right")
-    ax.set_xlabel("latency of one 64 B remote access (ns)")
+    what = " or ".join(size_text(s) for s in sorted(sizes))
+    ax.set_xlabel(f"latency of one {what} remote {'/'.join(sorted(verbs))} (ns)")
     ax.set_title("ubsim latency breakdown: derived (configured) vs measured (simulated)")
     save(fig, png_path)
 
