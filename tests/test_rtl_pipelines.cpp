@@ -660,3 +660,30 @@ TEST_CASE("UNO: a message above one MTU is an error completion; one MTU passes",
     if (error) CHECK(code == ubsim::enc::ERR_UNO_OVER_MTU);
   }
 }
+
+TEST_CASE("segmentation: messages of 4 Jetties on one TP channel, each intact and once, PSNs consecutive on the channel",
+          "[rtl][segment]") {
+  // 32 tracked messages (8 per Jetty, under the 16-entry window) of 1..6
+  // packets, all on TP channel 3, payload fetched late for every packet
+  // after the first
+  std::vector<uint32_t> sizes;
+  for (uint32_t i = 0; i < 32; ++i) sizes.push_back(1 + (i * 104729u) % (6 * kMtu));
+  ubsim::VerilatedBlock<Vub_tx_pipeline> b("ub");
+  b.model().cfg_depth_async = 25;
+  b.model().cfg_depth_load = 8;
+  auto out = drive_messages(
+      b, sizes, 1, [](uint32_t i, uint32_t k) { return 50u * i + 20u * k; }, [](uint64_t c) { return c % 4 != 0; },
+      [&](Vub_tx_pipeline& m, uint32_t id) {
+        m.s_ctx = 3;
+        m.s_load = 0;
+        m.s_ord_track = 1;
+        m.s_ord_jetty = static_cast<uint16_t>(id % 4);
+        m.s_ord_mode = ubsim::enc::MODE_ROI;
+        m.s_ord_tag = ubsim::enc::TAG_NO;
+        m.s_ord_fence = 0;
+        m.s_ord_comp_order = 0;
+        m.s_ord_rdat = 0;
+        m.s_ord_payload = sizes[id];
+      });
+  check_packets(out, sizes, [](uint32_t) { return 3u; });   // one PSN sequence: the TP channel's
+}
