@@ -336,7 +336,7 @@ ResultSet run(Config& cfg, const Options& o) {
 const Experiment& latency_experiment() {
   static const Experiment e{
       "latency",
-      "measured per-stage latency breakdown of 64 B remote reads/writes on the three paths",
+      "measured per-stage latency breakdown of remote reads/writes (64 B, or --size) on the three paths",
       "Requests go along one path of the two-node model (a route of stages, path.<id>.<verb>); every stage\n"
       "is measured from the simulation's event timestamps and shown beside its derived (configured) value.\n"
       "Closed loop by default (--outstanding requests in flight); --rate makes it open loop.",
