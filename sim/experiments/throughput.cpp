@@ -1,0 +1,246 @@
+// The throughput experiment (spec §11): effective bandwidth vs request
+// slots, closed loop, per path and message size, with every bound the
+// configuration and the measurements give, the binding one named.
+//
+// A slot is one of node A's requests in flight: taken when the application
+// submits, freed when software has handled the completion (the route's last
+// stages), so the closed loop's `workload.outstanding` = N is the slot pool.
+// Per point the run measures the bandwidth (payload delivered over the
+// measured window), the slot time T (submit -> completion handled: the
+// request's latency), and the busiest component; T0 is the slot time at
+// N = 1, and δ(m) the send pipeline's interval for an m-byte message,
+// measured by the issue-rate machinery on this build.
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "experiment.h"
+#include "issue_rate.h"
+#include "latency.h"
+#include "packet.h"
+#include "rtl_variant.h"
+
+namespace ubsim {
+
+namespace {
+
+struct Measured {
+  double requests_per_us = 0, mean_ns = 0, p99_ns = 0, busiest_utilization = 0;
+  std::string busiest;
+};
+
+// One closed-loop run with N slots, in a child process.
+Measured measure(const Config& base, const std::string& path, uint64_t slots, uint64_t min_ops) {
+  const auto rows = rows_in_child([&] {
+    Config cfg = base;
+    const uint64_t ops = std::max(min_ops, 10 * slots);
+    cfg.apply_set(fmt::format("workload.outstanding={}", slots));
+    cfg.apply_set(fmt::format("workload.ops={}", ops));
+    cfg.apply_set(fmt::format("workload.warmup={}", std::max<uint64_t>(slots, ops / 10)));
+    LatencyOptions o;
+    o.path = path;
+    const LatencyResult r = run_latency(cfg, o);
+    std::string busiest = "-";
+    double util = 0;
+    for (const StatRow& row : r.stats.rows)
+      if (row.name == "utilization" && row.value > util) util = row.value, busiest = row.component;
+    using V = json::Value;
+    return std::vector<V>{V::object()
+                              .add("rate", V::number(r.achieved_per_us))
+                              .add("mean", V::number(r.mean_ns))
+                              .add("p99", V::number(r.p99_ns))
+                              .add("busiest", V::string(busiest))
+                              .add("util", V::number(util))};
+  });
+  const json::Value& v = rows.at(0);
+  return {v.num("rate"), v.num("mean"), v.num("p99"), v.num("util"), v.str("busiest")};
+}
+
+// The send pipeline's interval for one m-byte message (ns): the packet
+// interval of a back-to-back burst times the message's packets.
+double issue_interval_ns(const Config& cfg, const std::string& path) {
+  const IssueRateResult r = run_issue_rate(cfg, path == "pcie-nic" ? "roce" : "ub", 64, 1);
+  return r.interval_ns * r.packets_per_message;
+}
+
+// Software time per request on node A's core: its software stages in turn
+// (the core is held for each whole stage).
+double software_ns(const Config& cfg, const std::string& path) {
+  double ns = 0;
+  for (const HopSpec& h : cfg.route(path, "read")) {
+    const OpInfo& info = op_info(h.op);
+    if (h.node == NodeId::A && info.owner == ComponentKind::Cpu) ns += cfg.value(info.param_key) / 1e6;
+  }
+  return ns;
+}
+
+// The memory-side resources (each node's bus, DRAM, PCIe link): the time
+// each is held per request, from the route's stages as the servers charge
+// them (min(latency, occupancy), plus (bytes - 64) / bandwidth for the bytes
+// a stage moves) and the send engine's payload fetches; the most loaded one.
+struct MemoryBound {
+  std::string resource;
+  double held_ns = 0;
+};
+MemoryBound memory_bound(const Config& cfg, const std::string& path) {
+  const uint64_t size = cfg.count("workload.size"), mtu = cfg.count("transport.mtu");
+  const uint32_t pkts = packets_of(size, mtu);
+  const bool write = false;   // the experiment reads
+  Route route;
+  route.hops = cfg.route(path, write ? "write" : "read");
+  route.mark_segments(!write);
+  std::map<std::string, double> held;   // "B DRAM" -> ns per request
+  auto key_of = [](const OpInfo& info, NodeId n) {
+    const std::string node = n == NodeId::A ? "A " : "B ";
+    if (info.owner == ComponentKind::Bus) return node + "on-chip bus";
+    if (info.owner == ComponentKind::Dram) return node + "DRAM";
+    return node + "PCIe";
+  };
+  auto charge = [&](Op op, NodeId node, uint64_t bytes) {
+    const OpInfo& info = op_info(op);
+    const char* occ = info.owner == ComponentKind::Bus ? "bus.occupancy"
+                      : info.owner == ComponentKind::Dram ? "dram.occupancy" : "pcie.occupancy";
+    const char* bw = info.owner == ComponentKind::Bus ? "bus.bandwidth"
+                     : info.owner == ComponentKind::Dram ? "dram.bandwidth" : "pcie.bandwidth";
+    double ns = std::min(cfg.value(info.param_key), cfg.value(occ)) / 1e6;
+    if (is_transfer_op(op) && bytes > 64) ns += static_cast<double>(bytes - 64) / cfg.value(bw) * 1e9;
+    held[key_of(info, node)] += ns;
+  };
+  for (size_t i = 0; i < route.hops.size(); ++i) {
+    const HopSpec& h = route.hops[i];
+    const ComponentKind owner = op_info(h.op).owner;
+    if (owner != ComponentKind::Bus && owner != ComponentKind::Dram && owner != ComponentKind::Pcie) continue;
+    const bool carrying = (h.node == NodeId::B) == write;   // per-packet stages of the payload's segment
+    if (route.fetch[i]) {
+      charge(h.op, h.node, packet_payload(size, mtu, 0));
+    } else if (h.per_packet && carrying) {
+      for (uint32_t k = 0; k < pkts; ++k) charge(h.op, h.node, packet_payload(size, mtu, k));
+    } else {
+      charge(h.op, h.node, 0);
+    }
+  }
+  // the read's later response packets: fetched by node B's send engine
+  const bool nic = path == "pcie-nic";
+  for (uint32_t k = 1; k < pkts; ++k) {
+    const uint64_t bytes = packet_payload(size, mtu, k);
+    if (nic) {
+      charge(Op::PcieDmaRead, NodeId::B, bytes);
+    } else {
+      charge(Op::BusTraversal, NodeId::B, bytes);
+      charge(Op::DramRowHit, NodeId::B, bytes);
+    }
+  }
+  MemoryBound best;
+  for (const auto& [name, ns] : held)
+    if (ns > best.held_ns) best = {name, ns};
+  return best;
+}
+
+ResultSet run(Config& cfg, const Options& o) {
+  const auto paths = select_paths(o.text("--path"), "");
+  const auto slot_list = o.counts("--slots");
+  const uint64_t min_ops = o.count("--ops");
+  std::vector<Config> sized;   // one configuration per --size entry
+  for (const std::string& s : split_list(o.text("--size"))) {
+    Config c = cfg;
+    c.apply("workload.size", s, "option --size");
+    c.validate();
+    sized.push_back(std::move(c));
+  }
+  using V = json::Value;
+  ResultSet rs;
+  const double inf = std::numeric_limits<double>::infinity();
+  for (const auto& path : paths)
+    for (const Config& c : sized) {
+      const double m = static_cast<double>(c.count("workload.size"));
+      const uint64_t pkts = packets_of(c.count("workload.size"), c.count("transport.mtu"));
+      const double t0 = measure(c, path, 1, min_ops).mean_ns;
+      const double delta = issue_interval_ns(c, path);
+      const double sw = software_ns(c, path);
+      const bool tracked = path != "ub-load";   // URMA requests and RC QPs pass the order tracker
+      const double queues = std::max<double>(1, static_cast<double>(c.count("workload.endpoints")));
+      // bounds in GB/s (bytes per ns)
+      const double b_path = c.value("wire.rate") / 1e9 * m / (m + static_cast<double>(pkts * c.count("transport.header_bytes")));
+      const double b_issue = m / delta;
+      const double b_sw = sw > 0 ? m / sw : inf;
+      const MemoryBound mem = memory_bound(c, path);
+      const double b_mem = mem.held_ns > 0 ? m / mem.held_ns : inf;
+      for (uint64_t n : slot_list) {
+        const Measured x = measure(c, path, n, min_ops);
+        const double b_slots = static_cast<double>(n) * m / t0;
+        const double b_order = tracked ? rtl_variant::kOrderWindow * queues * m / t0 : inf;
+        const std::vector<std::pair<std::string, double>> bounds = {
+            {"path", b_path}, {"slots", b_slots}, {"issue", b_issue}, {"software", b_sw}, {"ordering", b_order},
+            {"memory", b_mem}};
+        const auto binding = std::min_element(bounds.begin(), bounds.end(),
+                                              [](const auto& a, const auto& b) { return a.second < b.second; });
+        V bv = V::object();
+        for (const auto& [name, gbs] : bounds) bv.add(name, std::isinf(gbs) ? V::null() : V::number(gbs));
+        const double gbs = x.requests_per_us * m / 1e3;
+        rs.rows.push_back(V::object()
+                              .add("path", V::string(path))
+                              .add("size_bytes", V::number(m))
+                              .add("slots", V::number(static_cast<double>(n)))
+                              .add("gbytes_per_s", V::number(gbs))
+                              .add("requests_per_us", V::number(x.requests_per_us))
+                              .add("slot_time_ns", V::object().add("mean", V::number(x.mean_ns)).add("p99", V::number(x.p99_ns)))
+                              .add("t0_ns", V::number(t0))
+                              .add("delta_ns", V::number(delta))
+                              .add("software_ns", V::number(sw))
+                              .add("bounds_gbytes_per_s", bv)
+                              .add("memory_resource", V::string(mem.resource))
+                              .add("bound", V::string(binding->first))
+                              .add("bound_gbytes_per_s", V::number(binding->second))
+                              .add("of_bound", V::number(gbs / binding->second))
+                              .add("busiest", V::string(x.busiest))
+                              .add("busiest_utilization", V::number(x.busiest_utilization)));
+      }
+    }
+  rs.notes =
+      "closed loop: N slots = requests in flight at node A (a slot is freed when software has handled the completion).\n"
+      "bounds (derived from this configuration and the measured T0, delta): path = wire.rate x m / (m + packets x\n"
+      "header); slots = N x m / T0; issue = m / delta(m) (the send pipeline's interval for the message, measured by\n"
+      "issue-rate); software = m / (node A's software time per request, one core); ordering = order window x queues\n"
+      "x m / T0 (tracked paths); memory = m / (the time the most loaded bus, DRAM or PCIe link is held per request:\n"
+      "min(latency, occupancy) per stage plus the bytes beyond 64 at its bandwidth). bound = the smallest;\n"
+      "of_bound = measured / bound.\n";
+  rs.table_omit = {"software_ns"};
+  return rs;
+}
+
+}  // namespace
+
+const Experiment& throughput_experiment() {
+  static const Experiment e{
+      "throughput",
+      "effective bandwidth vs request slots (closed loop) per path and size, with every bound and the binding one",
+      "N slots are N requests of m bytes in flight from node A (closed loop); per point the bandwidth (payload\n"
+      "over the measured window), the slot time T (submit -> completion handled) and the busiest component are\n"
+      "measured; T0 is T at N = 1 and delta(m) the send pipeline's interval for the message. The bounds of spec\n"
+      "11 are computed from them and the configuration, and the smallest is named.",
+      {opt_choice("--path", {"pcie-nic", "ub-async", "ub-load", "all"}, "all", "the path(s) to run"),
+       opt_text("--size", "LIST", "64B,256B,4KiB", "message sizes, comma-separated (each sets workload.size)"),
+       opt_counts("--slots", "LIST", 1, 65536, "1,2,4,8,16,32,64,128,256", "slot counts N, comma-separated"),
+       opt_count("--ops", "N", 50, 100000000, "400", "completed requests per point at least (10 x N when more)")},
+      {"path", "size_bytes", "slots"},
+      {{"gbytes_per_s", "GB/s", "payload delivered / measured window"},
+       {"requests_per_us", "1/us", "requests completed per us"},
+       {"slot_time_ns", "ns", "slot occupancy T (submit -> completion handled): mean, p99"},
+       {"t0_ns", "ns", "T at N = 1 (measured)"},
+       {"delta_ns", "ns", "the send pipeline's interval for one message (measured by issue-rate)"},
+       {"bounds_gbytes_per_s", "GB/s", "derived bounds: path, slots, issue, software, ordering, memory (null: none)"},
+       {"memory_resource", "", "the most loaded bus / DRAM / PCIe link (the memory bound's)"},
+       {"bound", "", "the smallest bound"},
+       {"of_bound", "", "measured / smallest bound"},
+       {"busiest", "", "the component with the highest utilization"}},
+      "throughput",
+      "plot_throughput.py",
+      true,
+      run};
+  return e;
+}
+
+}  // namespace ubsim

@@ -1,0 +1,78 @@
+// The throughput experiment (spec §11): bandwidth vs slots, and the bound
+// named. Expected bounds are computed here from the spec's defaults (322 MHz,
+// 2-cycle UB interval, software stage times, DRAM 51.2 GB/s), not read from
+// the experiment's own formulas.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "json_value.h"
+#include "run_command.h"
+
+namespace json = ubsim::json;
+
+namespace {
+
+json::Value run_json(const std::string& args) {
+  const auto r = ubsim::test::run_command(std::string(UBSIM_BIN) + " throughput " + args + " --format json");
+  INFO(args << "\n" << r.out);
+  REQUIRE(r.status == 0);
+  return json::parse(r.out);
+}
+
+const json::Value& point(const json::Value& doc, const std::string& path, double size, double slots) {
+  for (const auto& row : doc.get("results")->items)
+    if (row.str("path") == path && row.num("size_bytes") == size && row.num("slots") == slots) return row;
+  FAIL("no point " << path << " " << size << " " << slots);
+  throw;
+}
+
+}  // namespace
+
+TEST_CASE("throughput: every point at its smallest bound, and the bound named is the one that holds",
+          "[throughput]") {
+  const json::Value doc = run_json("--path all --size 64B,4KiB --slots 1,8,32,256");
+  // ub-load, 64 B: N x m / T0 until the send pipeline's 2-cycle interval,
+  // 64 B / (2 / 322 MHz) = 10.304 GB/s
+  const auto& l8 = point(doc, "ub-load", 64, 8);
+  CHECK(l8.str("bound") == "slots");
+  CHECK(l8.num("gbytes_per_s") == Approx(8 * 64 / l8.num("t0_ns")).epsilon(0.02));
+  const auto& l256 = point(doc, "ub-load", 64, 256);
+  CHECK(l256.str("bound") == "issue");
+  CHECK(l256.num("bound_gbytes_per_s") == Approx(64 / (2 * 1e3 / 322.0)).epsilon(0.001));
+  CHECK(l256.num("gbytes_per_s") == Approx(10.304).epsilon(0.02));
+  // ub-async: node A's one core runs 50 + 30 + 5 + 30 = 115 ns of software
+  // per request: 64 B / 115 ns = 0.5565 GB/s
+  const auto& a32 = point(doc, "ub-async", 64, 32);
+  CHECK(a32.str("bound") == "software");
+  CHECK(a32.num("bound_gbytes_per_s") == Approx(64 / 115.0).epsilon(0.001));
+  CHECK(a32.num("gbytes_per_s") == Approx(64 / 115.0).epsilon(0.02));
+  CHECK(a32.str("busiest") == "sys.A_cpu");
+  // pcie-nic: 50 + 30 + 70 + 30 + 50 = 230 ns of software per request
+  const auto& p32 = point(doc, "pcie-nic", 64, 32);
+  CHECK(p32.str("bound") == "software");
+  CHECK(p32.num("gbytes_per_s") == Approx(64 / 230.0).epsilon(0.02));
+  // ub-load, 4 KiB: node B's DRAM is held 5 ns + 4032 B / 51.2 GB/s per read
+  // (the first, only, packet's fetch): 4096 / 83.75 ns = 48.907 GB/s, below
+  // the 49.6 GB/s payload rate of the wire
+  const auto& l4k = point(doc, "ub-load", 4096, 256);
+  CHECK(l4k.str("bound") == "memory");
+  CHECK(l4k.str("memory_resource") == "B DRAM");
+  CHECK(l4k.num("bound_gbytes_per_s") == Approx(4096 / (5 + 4032 / 51.2)).epsilon(0.001));
+  CHECK(l4k.num("gbytes_per_s") == Approx(4096 / (5 + 4032 / 51.2)).epsilon(0.02));
+  CHECK(l4k.num("bounds_gbytes_per_s.path") == Approx(50.0 * 4096 / 4128).epsilon(0.001));
+  // at N = 1 the measured bandwidth is m / T0 exactly (the same run)
+  for (const char* path : {"ub-load", "ub-async", "pcie-nic"}) {
+    const auto& one = point(doc, path, 64, 1);
+    CHECK(one.num("of_bound") == Approx(1.0).epsilon(1e-6));
+  }
+}
+
+TEST_CASE("throughput: bad sizes and slot lists fail in one line, exit 2", "[throughput]") {
+  const auto bad = ubsim::test::run_command(std::string(UBSIM_BIN) + " throughput --size 2GiB");
+  CHECK(bad.status == 2);
+  CHECK(bad.out.find("option --size") != std::string::npos);
+  const auto slots = ubsim::test::run_command(std::string(UBSIM_BIN) + " throughput --slots 0");
+  CHECK(slots.status == 2);
+  CHECK(slots.out.find("--slots") != std::string::npos);
+}
