@@ -18,6 +18,14 @@ def save(fig, png_path):
     fig.savefig(png_path, dpi=120)
 
 
+def size_text(b):
+    """A byte count as the experiments write sizes: 4 KiB, 1 MiB, 100 B."""
+    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
+        if b >= scale and b % scale == 0:
+            return f"{b // scale} {unit}"
+    return f"{b} B"
+
+
 def field(row, dotted, default=None):
     """A row's field by dotted path ("latency_ns.mean")."""
     v = row

@@ -6,18 +6,11 @@ Uses Debian's matplotlib (Agg backend, no display needed).
 """
 from collections import OrderedDict
 
-from plot_common import cli, plt, save
+from plot_common import cli, plt, save, size_text
 
 COLORS = {"software": "#4c72b0", "PCIe": "#dd8452", "bus": "#55a868", "NIC": "#c44e52",
           "wire": "#8172b3", "memory": "#937860", "completion": "#da8bc3",
           "message stream (derived)": "#bbbbbb"}
-
-
-def size_text(b):
-    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if b >= scale and b % scale == 0:
-            return f"{b // scale} {unit}"
-    return f"{b} B"
 
 
 def main(rows, png_path):

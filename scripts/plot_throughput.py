@@ -6,14 +6,8 @@ usage: plot_throughput.py throughput.json out.png
 """
 from collections import OrderedDict
 
-from plot_common import cli, plt, save
+from plot_common import cli, plt, save, size_text
 
-
-def size_text(b):
-    for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
-        if b >= scale and b % scale == 0:
-            return f"{b // scale} {unit}"
-    return f"{b} B"
 
 
 def main(rows, png_path):
