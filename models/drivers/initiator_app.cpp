@@ -19,6 +19,7 @@ InitiatorApp::InitiatorApp(sc_core::sc_module_name name, const Config& c, const 
       warmup_(c.count("workload.warmup")),
       outstanding_(static_cast<int>(c.count("workload.outstanding"))),
       size_(c.count("workload.size")),
+      cores_(static_cast<uint32_t>(c.count("host.cores"))),
       endpoints_(static_cast<uint32_t>(c.count("workload.endpoints"))),
       rate_per_s_(c.value("workload.rate")),
       poisson_(c.flag("workload.poisson")),
@@ -87,6 +88,8 @@ void InitiatorApp::issue(Request& r, uint64_t arrived_fs) {
     r.local_ep = static_cast<uint32_t>(r.id % n);
     r.remote_ep = static_cast<uint32_t>((r.id % n + n - (r.id / n) % n) % n);
   }
+  r.core = static_cast<uint32_t>(r.id % cores_);   // the cores submit in turn
+  if (cores_ > 1 && endpoints_ == 0) r.local_ep = r.core;   // each core its own Jetty / QP
   r.ctx = r.remote_ep;   // the TP channel (UB) / QP PSN slot the send pipeline updates
   r.ord_tag = w_.tags.empty() ? 0 : w_.tags[std::min<size_t>(r.id, w_.tags.size() - 1)];
   r.issued_fs = arrived_fs;   // latency counts from arrival (incl. any backlog wait)

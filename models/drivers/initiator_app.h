@@ -81,6 +81,7 @@ class InitiatorApp : public StageComponent {
   const uint64_t ops_, warmup_;
   const int outstanding_;
   const uint64_t size_;
+  const uint32_t cores_;
   const uint32_t endpoints_;
   const double rate_per_s_;
   const bool poisson_;

@@ -50,6 +50,7 @@ const std::vector<ParamDef>& param_table() {
       {"workload.warmup", Unit::Count, "0", 0, 1e12, "latency, load", "requests completed before statistics start"},
       {"workload.size", Unit::Bytes, "64B", 1, 1073741824, "latency",
        "message bytes of each read or write (a message leaves as ceil(size / transport.mtu) packets; at most 1 GiB)"},
+      {"host.cores", Unit::Count, "1", 1, 64, "latency, load", "CPU cores submitting on node A, each with its own Jetty / QP; a request's software stages run on its core (requests go to the cores in turn)"},
       {"workload.endpoints", Unit::Count, "0", 0, 4096, "latency, load, ctx-cache", "all-to-all: N local endpoints on A each reaching N remote ones on B, in the order that keeps every context live (0 = one pair)"},
       {"cache.enabled", Unit::Bool, "true", 0, 1, "latency, load, ctx-cache", "model the context caches (false: every record is always on chip)"},
       {"cache.ub_entries", Unit::Count, "2048", 1, rtl_variant::kCacheMaxEntries, "latency, load, ctx-cache", "UB Jetty/TP-channel state cache entries", "UBSIM_RTL_CACHE_ENTRIES"},

@@ -29,7 +29,11 @@ TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std:
 
 void TwoNodeSystem::build_node(Node& n, const char* tag) {
   const std::string t = tag;
-  n.cpu = std::make_unique<StageServer>((t + "_cpu").c_str(), "the CPU core (software stages)", cfg_, "");
+  const size_t cores = t == "A" ? static_cast<size_t>(cfg_.count("host.cores")) : 1;
+  n.cpu = std::make_unique<StageServer>((t + "_cpu").c_str(),
+                                        cores > 1 ? "the CPU cores (software stages, each request on its core)"
+                                                  : "the CPU core (software stages)",
+                                        cfg_, "", cores);
   n.pcie = std::make_unique<StageServer>((t + "_pcie").c_str(), "the PCIe link", cfg_, "pcie.occupancy");
   n.bus = std::make_unique<StageServer>((t + "_bus").c_str(), "the on-chip bus", cfg_, "bus.occupancy");
   n.dram = std::make_unique<StageServer>((t + "_dram").c_str(), "the DRAM device", cfg_, "dram.occupancy");

@@ -5,9 +5,10 @@
 
 namespace ubsim {
 
-QueuedServer::QueuedServer(sc_core::sc_module_name name, std::string resource_description)
+QueuedServer::QueuedServer(sc_core::sc_module_name name, std::string resource_description, size_t resources)
     : StageComponent(name),
       resource_description_(std::move(resource_description)),
+      resources_(std::max<size_t>(1, resources)),
       done_queue_("done_queue") {
   SC_HAS_PROCESS(QueuedServer);
   SC_METHOD(serve);
@@ -28,8 +29,9 @@ bool QueuedServer::Waiting::operator>(const Waiting& o) const {
 }
 
 void QueuedServer::accept(Transaction& t) {
-  waiting_.push_back({now_fs(), &t});
-  std::push_heap(waiting_.begin(), waiting_.end(), std::greater<Waiting>());
+  auto& w = resources_.at(resource_of(t)).waiting;
+  w.push_back({now_fs(), &t});
+  std::push_heap(w.begin(), w.end(), std::greater<Waiting>());
   queue_.change(now_fs(), +1);
   serve_event_.notify(sc_core::SC_ZERO_TIME);   // after every arrival of this instant
 }
@@ -38,25 +40,32 @@ void QueuedServer::on_resource_free() { serve_event_.notify(sc_core::SC_ZERO_TIM
 
 void QueuedServer::serve() {
   const uint64_t now = now_fs();
-  while (!waiting_.empty() && free_at_fs_ <= now) {
-    std::pop_heap(waiting_.begin(), waiting_.end(), std::greater<Waiting>());
-    const Waiting w = waiting_.back();
-    waiting_.pop_back();
-    queue_.change(now, -1);
-    const ServiceTime st = service_time(*w.t);
-    HopTimes& times = w.t->now_times();
-    times.start_fs = now;
-    times.serialize_fs = st.serialize_fs;
-    times.transfer_fs = st.transfer_fs;
-    ++served_;
-    if (now > w.arrive_fs) ++waited_;
-    busy_fs_ += st.occupancy_fs;
-    if (st.occupancy_fs > 0) {
-      free_at_fs_ = now + st.occupancy_fs;
-      free_event_.notify(delay_fs(st.occupancy_fs));
+  uint64_t next_free = UINT64_MAX;   // a busy resource with requests waiting: wake when it frees
+  for (Resource& res : resources_) {
+    while (!res.waiting.empty() && res.free_at_fs <= now) {
+      std::pop_heap(res.waiting.begin(), res.waiting.end(), std::greater<Waiting>());
+      const Waiting w = res.waiting.back();
+      res.waiting.pop_back();
+      queue_.change(now, -1);
+      const ServiceTime st = service_time(*w.t);
+      HopTimes& times = w.t->now_times();
+      times.start_fs = now;
+      times.serialize_fs = st.serialize_fs;
+      times.transfer_fs = st.transfer_fs;
+      ++served_;
+      if (now > w.arrive_fs) ++waited_;
+      res.busy_fs += st.occupancy_fs;
+      if (st.occupancy_fs > 0) {
+        res.free_at_fs = now + st.occupancy_fs;
+        free_event_.notify(delay_fs(st.occupancy_fs));
+      }
+      done_queue_.notify(*w.t, delay_fs(st.latency_fs));
     }
-    done_queue_.notify(*w.t, delay_fs(st.latency_fs));
+    if (!res.waiting.empty()) next_free = std::min(next_free, res.free_at_fs);
   }
+  // one event for all resources: it keeps only its earliest notification, so
+  // re-arm it for the next resource to free that has requests waiting
+  if (next_free != UINT64_MAX && next_free > now) free_event_.notify(delay_fs(next_free - now));
 }
 
 void QueuedServer::on_done() {
@@ -67,8 +76,12 @@ void QueuedServer::collect_stats(StatsTable& table) const {
   const uint64_t end = now_fs();
   const std::string n = name();
   table.add(n, "ops", static_cast<double>(served_), "ops", "requests served by " + resource_description_);
-  table.add(n, "utilization", end ? static_cast<double>(busy_fs_) / static_cast<double>(end) : 0.0,
-            "fraction", "share of simulated time the resource was occupied");
+  uint64_t busy = 0;
+  for (const Resource& r : resources_) busy += r.busy_fs;
+  const double k = static_cast<double>(resources_.size());
+  table.add(n, "utilization", end ? static_cast<double>(busy) / static_cast<double>(end) / k : 0.0, "fraction",
+            resources_.size() > 1 ? "share of simulated time its resources were occupied (mean over them)"
+                                  : "share of simulated time the resource was occupied");
   table.add(n, "queued", static_cast<double>(waited_), "ops", "requests that waited for the resource");
   table.add(n, "queue_mean", queue_.mean(end), "requests", "time-weighted mean of requests waiting");
   table.add(n, "queue_max", queue_.max(), "requests", "most requests waiting at once");

@@ -1,5 +1,6 @@
 // QueuedServer: a component whose resource serves one transaction at a time
-// for an occupancy, with a per-operation latency (>= occupancy for
+// for an occupancy (or K identical resources, each with its own queue: the
+// cores of a CPU; resource_of() says which one a transaction uses), with a per-operation latency (>= occupancy for
 // pipelined resources such as a PCIe link or the bus; = latency for a CPU
 // core). Transactions that find the resource busy wait in the component's
 // queue, first come first served.
@@ -29,11 +30,12 @@ struct ServiceTime {
 
 class QueuedServer : public StageComponent {
  public:
-  QueuedServer(sc_core::sc_module_name name, std::string resource_description);
+  QueuedServer(sc_core::sc_module_name name, std::string resource_description, size_t resources = 1);
   void collect_stats(StatsTable& table) const override;
 
  protected:
   virtual ServiceTime service_time(const Transaction& t) const = 0;
+  virtual size_t resource_of(const Transaction& /*t*/) const { return 0; }   // < resources
   void accept(Transaction& t) override;
 
  private:
@@ -47,12 +49,15 @@ class QueuedServer : public StageComponent {
   void on_done();
 
   std::string resource_description_;
-  std::vector<Waiting> waiting_;   // a min-heap in service order
-  uint64_t free_at_fs_ = 0;        // the resource is busy until then
+  struct Resource {
+    std::vector<Waiting> waiting;   // a min-heap in service order
+    uint64_t free_at_fs = 0;        // busy until then
+    uint64_t busy_fs = 0;
+  };
+  std::vector<Resource> resources_;
   sc_core::sc_event serve_event_, free_event_;
   tlm_utils::peq_with_get<Transaction> done_queue_;
   OccupancyTracker queue_;
-  uint64_t busy_fs_ = 0;
   uint64_t served_ = 0;
   uint64_t waited_ = 0;
 };

@@ -42,6 +42,7 @@ struct Request : Transaction {
   uint64_t placed_bytes = 0;           // message: payload bytes that completed a payload-carrying segment
   uint32_t ctx = 0;             // TP channel (UB) or QP (RoCE) index; refills: cache slot
   uint32_t local_ep = 0;        // initiator endpoint (Jetty / QP owner) on node A
+  uint32_t core = 0;            // node A's CPU core that submits it and handles its completion
   uint32_t remote_ep = 0;       // target endpoint on node B
   // Ordering of the request in its Jetty / QP (spec 2): service mode and
   // tag as ubsim::enc::MODE_* / TAG_*; Fence; completion order.

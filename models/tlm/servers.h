@@ -29,8 +29,12 @@ class StageServer : public QueuedServer {
   static constexpr uint64_t kWholeStage = std::numeric_limits<uint64_t>::max();
 
   // occupancy_key: the key of the resource's occupancy (empty: the whole stage).
-  StageServer(sc_core::sc_module_name name, const char* resource, const Config& c, const char* occupancy_key)
-      : QueuedServer(name, resource),
+  // cores: identical resources with a queue each (a CPU's cores); a
+  // request uses the one its `core` names.
+  StageServer(sc_core::sc_module_name name, const char* resource, const Config& c, const char* occupancy_key,
+              size_t cores = 1)
+      : QueuedServer(name, resource, cores),
+        cores_(cores),
         occupancy_fs_(*occupancy_key ? c.fs(occupancy_key) : kWholeStage),
         mtu_(c.count("transport.mtu")) {
     // latency of every operation, by its key, read once
@@ -45,6 +49,9 @@ class StageServer : public QueuedServer {
   }
 
  protected:
+  size_t resource_of(const Transaction& t) const override {
+    return t.kind == Transaction::Kind::Request ? static_cast<const Request&>(t).core % cores_ : 0;
+  }
   ServiceTime service_time(const Transaction& t) const override {
     const auto op = static_cast<size_t>(t.current().op);
     const uint64_t lat = latency_fs_[op];
@@ -68,6 +75,7 @@ class StageServer : public QueuedServer {
     if (rt.hops[r.hop].per_packet) return r.payload_bytes;
     return 0;
   }
+  size_t cores_;
   uint64_t occupancy_fs_;
   uint64_t mtu_;
   std::array<uint64_t, kOpCount> latency_fs_{};

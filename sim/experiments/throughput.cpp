@@ -161,11 +161,14 @@ ResultSet run(Config& cfg, const Options& o) {
       const double delta = issue_interval_ns(c, path);
       const double sw = software_ns(c, path);
       const bool tracked = path != "ub-load";   // URMA requests and RC QPs pass the order tracker
-      const double queues = std::max<double>(1, static_cast<double>(c.count("workload.endpoints")));
+      // the order tracker's queues: the Jettys / QPs (one per endpoint, or per core)
+      const double queues = std::max<double>({1.0, static_cast<double>(c.count("workload.endpoints")),
+                                              static_cast<double>(c.count("host.cores"))});
       // bounds in GB/s (bytes per ns)
       const double b_path = c.value("wire.rate") / 1e9 * m / (m + static_cast<double>(pkts * c.count("transport.header_bytes")));
       const double b_issue = m / delta;
-      const double b_sw = sw > 0 ? m / sw : inf;
+      const double cores = static_cast<double>(c.count("host.cores"));
+      const double b_sw = sw > 0 ? cores * m / sw : inf;
       const MemoryBound mem = memory_bound(c, path);
       const double b_mem = mem.held_ns > 0 ? m / mem.held_ns : inf;
       for (uint64_t n : slot_list) {
@@ -203,7 +206,7 @@ ResultSet run(Config& cfg, const Options& o) {
       "closed loop: N slots = requests in flight at node A (a slot is freed when software has handled the completion).\n"
       "bounds (derived from this configuration and the measured T0, delta): path = wire.rate x m / (m + packets x\n"
       "header); slots = N x m / T0; issue = m / delta(m) (the send pipeline's interval for the message, measured by\n"
-      "issue-rate); software = m / (node A's software time per request, one core); ordering = order window x queues\n"
+      "issue-rate); software = host.cores x m / (node A's software time per request); ordering = order window x queues\n"
       "x m / T0 (tracked paths); memory = m / (the time the most loaded bus, DRAM or PCIe link is held per request:\n"
       "min(latency, occupancy) per stage plus the bytes beyond 64 at its bandwidth). bound = the smallest;\n"
       "of_bound = measured / bound.\n";
