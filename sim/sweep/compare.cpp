@@ -20,21 +20,6 @@ using file_util::self_binary;
 
 namespace {
 
-// A result object's numeric and text fields, nested objects flattened as
-// "a.b"; arrays and the run's own wall-time figures ("sim") left out.
-void flatten(const json::Value& v, const std::string& prefix, std::vector<std::pair<std::string, const json::Value*>>& out) {
-  for (const auto& [k, f] : v.fields) {
-    if (k == "sim" || f.kind == json::Value::Array) continue;
-    const std::string name = prefix.empty() ? k : prefix + "." + k;
-    if (f.kind == json::Value::Object) flatten(f, name, out);
-    else out.emplace_back(name, &f);
-  }
-}
-
-}  // namespace
-
-namespace {
-
 // Runs argv (no shell), returns its stdout; throws with its stderr's last line on failure.
 std::string capture(const std::vector<std::string>& argv) {
   char out_path[] = "/tmp/ubsim_compare_XXXXXX";
@@ -97,8 +82,8 @@ std::vector<CompareRow> compare_configs(const std::string& base_config, const st
         }
       if (!row_c) continue;
       std::vector<std::pair<std::string, const json::Value*>> fb, fc;
-      flatten(row_b, "", fb);
-      flatten(*row_c, "", fc);
+      flatten_result(row_b, "", fb);
+      flatten_result(*row_c, "", fc);
       for (const auto& [k, v] : fb) {
         if (v->kind != json::Value::Number) continue;
         for (const auto& [kc, vc] : fc)

@@ -14,21 +14,20 @@ namespace fs = std::filesystem;
 using file_util::read_file;
 using file_util::write_file_atomic;
 
+void flatten_result(const json::Value& v, const std::string& prefix,
+                    std::vector<std::pair<std::string, const json::Value*>>& out) {
+  for (const auto& [k, f] : v.fields) {
+    if (k == "sim" || f.kind == json::Value::Array) continue;
+    const std::string name = prefix.empty() ? k : prefix + "." + k;
+    if (f.kind == json::Value::Object) flatten_result(f, name, out);
+    else out.emplace_back(name, &f);
+  }
+}
+
 // ---------------- merge ----------------
 
 namespace {
 
-// Flattens a result object into (column, value) pairs: nested objects as
-// "a.b"; arrays and the run's own wall-time figures ("sim") are left out,
-// so the merge depends only on simulated results.
-void flatten(const json::Value& v, const std::string& prefix, std::vector<std::pair<std::string, const json::Value*>>& out) {
-  for (const auto& [k, f] : v.fields) {
-    if (k == "sim" || f.kind == json::Value::Array) continue;
-    const std::string name = prefix.empty() ? k : prefix + "." + k;
-    if (f.kind == json::Value::Object) flatten(f, name, out);
-    else out.emplace_back(name, &f);
-  }
-}
 
 std::string csv_cell(const json::Value& v) {
   if (v.kind == json::Value::Null) return "";
@@ -118,7 +117,7 @@ std::vector<std::string> merge_points(const SweepPlan& plan, bool strict) {
     if (results)
       for (const auto& r : results->items) {
         Row row{&p, {}};
-        flatten(r, "", row.cells);
+        flatten_result(r, "", row.cells);
         if (area_cols.count(p.variant))
           row.cells.insert(row.cells.end(), area_cols[p.variant].begin(), area_cols[p.variant].end());
         std::vector<std::pair<std::string, std::string>> kv;

@@ -15,9 +15,18 @@
 // (rtl/variants.toml).
 #pragma once
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "json_value.h"
+
 namespace ubsim {
+
+// A result object's fields as (column, value) pairs, nested objects as
+// "a.b"; arrays and the run's own wall-time figures ("sim") are left out,
+// so merge and compare depend only on simulated results.
+void flatten_result(const json::Value& v, const std::string& prefix,
+                    std::vector<std::pair<std::string, const json::Value*>>& out);
 
 struct SweepAxis {
   std::string key;
