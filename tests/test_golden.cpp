@@ -80,7 +80,9 @@ std::vector<Case> cases() {
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
     const auto colon = line.find(':');
-    out.push_back({line.substr(0, colon), line.substr(colon + 2)});
+    std::string args = line.substr(colon + 2);
+    if (const auto at = args.find("@CONFIGS@"); at != std::string::npos) args.replace(at, 9, UBSIM_CONFIGS);
+    out.push_back({line.substr(0, colon), args});
   }
   return out;
 }

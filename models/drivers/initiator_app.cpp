@@ -23,6 +23,12 @@ InitiatorApp::InitiatorApp(sc_core::sc_module_name name, const Config& c, const 
       endpoints_(static_cast<uint32_t>(c.count("workload.endpoints"))),
       rate_per_s_(c.value("workload.rate")),
       poisson_(c.flag("workload.poisson")),
+      per_core_slots_(std::any_of(route.hops.begin(), route.hops.end(),
+                                  [](const HopSpec& h) { return h.op == Op::UbLoadTx; })),
+      submit_interval_fs_(c.fs("slots.submit_interval")),
+      free_slots_(per_core_slots_ ? cores_ : 1,
+                  c.count(per_core_slots_ ? "core.outstanding_loads" : "slots.count")),
+      slot_waiting_(free_slots_.size()),
       rng_(c.count("seed")),
       record_(std::make_unique<LatencyRecord>()) {
   record_->hops.assign(route.hops.size(), HopSums{});
@@ -30,6 +36,9 @@ InitiatorApp::InitiatorApp(sc_core::sc_module_name name, const Config& c, const 
   SC_METHOD(start);   // runs once at time 0
   SC_METHOD(on_arrival);
   sensitive << arrival_event_;
+  dont_initialize();
+  SC_METHOD(submit_waiting);
+  sensitive << submit_event_;
   dont_initialize();
 }
 
@@ -92,8 +101,38 @@ void InitiatorApp::issue(Request& r, uint64_t arrived_fs) {
   if (cores_ > 1 && endpoints_ == 0) r.local_ep = r.core;   // each core its own Jetty / QP
   r.ctx = r.remote_ep;   // the TP channel (UB) / QP PSN slot the send pipeline updates
   r.ord_tag = w_.tags.empty() ? 0 : w_.tags[std::min<size_t>(r.id, w_.tags.size() - 1)];
-  r.issued_fs = arrived_fs;   // latency counts from arrival (incl. any backlog wait)
-  launch(r);   // the first hop's arrival is now
+  r.issued_fs = arrived_fs;   // latency counts from arrival (incl. any backlog and slot wait)
+  r.queued_fs = now_fs();
+  r.paced_fs = 0;
+  slot_waiting_[pool_of(r)].push_back(&r);
+  submit_waiting();
+}
+
+void InitiatorApp::submit_waiting() {
+  const uint64_t now = now_fs();
+  if (submit_pending_ && now >= next_submit_fs_) submit_pending_ = false;
+  for (size_t p = 0; p < slot_waiting_.size(); ++p) {
+    auto& waiting = slot_waiting_[p];
+    while (!waiting.empty() && free_slots_[p] > 0) {
+      if (submit_interval_fs_ > 0 && now < next_submit_fs_) {
+        Request& head = *waiting.front();
+        if (head.paced_fs == 0) head.paced_fs = now;   // from here it waits for the interval, not a slot
+        if (!submit_pending_) {
+          submit_event_.notify(delay_fs(next_submit_fs_ - now));
+          submit_pending_ = true;
+        }
+        return;
+      }
+      Request& r = *waiting.front();
+      waiting.pop_front();
+      --free_slots_[p];
+      slots_in_use_.change(now, +1);
+      if (r.queued_fs != now && (r.paced_fs == 0 || r.paced_fs > r.queued_fs)) ++slot_waits_;
+      r.slot_fs = now;
+      next_submit_fs_ = now + submit_interval_fs_;
+      launch(r);   // the first hop's arrival is now
+    }
+  }
 }
 
 void InitiatorApp::accept(Transaction& t) {
@@ -114,7 +153,11 @@ void InitiatorApp::accept(Transaction& t) {
   if (completed_ > warmup_) {
     ++rec.measured_ops;
     rec.total.add(r.completed_fs - r.issued_fs);
-    rec.backlog_fs += r.times.front().arrive_fs - r.issued_fs;
+    rec.backlog_fs += r.queued_fs - r.issued_fs;
+    const uint64_t paced_from = r.paced_fs ? r.paced_fs : r.slot_fs;
+    rec.slot_wait_fs += paced_from - r.queued_fs;
+    rec.pacing_fs += r.slot_fs - paced_from;
+    rec.slot_time.add(r.completed_fs - r.slot_fs);
     for (size_t i = 0; i < r.times.size(); ++i) {
       const HopTimes& t = r.times[i];
       HopSums& s = rec.hops[i];
@@ -131,6 +174,8 @@ void InitiatorApp::accept(Transaction& t) {
     }
   }
   if (on_complete) on_complete(r);
+  ++free_slots_[pool_of(r)];   // software has handled the completion: its slot is free
+  slots_in_use_.change(now_fs(), -1);
   if (!backlog_.empty()) {
     const uint64_t arrived_fs = backlog_.front();
     backlog_.pop_front();
@@ -141,6 +186,7 @@ void InitiatorApp::accept(Transaction& t) {
   } else {
     free_.push_back(&r);
   }
+  submit_waiting();   // the freed slot goes to the first request waiting for one
   if (completed_ == ops_) sc_core::sc_stop();
 }
 
@@ -149,6 +195,13 @@ void InitiatorApp::collect_stats(StatsTable& table) const {
   table.add(name(), "completed", static_cast<double>(completed_), "ops", "requests completed end to end");
   table.add(name(), "backlog_max", static_cast<double>(backlog_max_), "requests",
             "open loop: most arrivals waiting at once for a free send-queue slot");
+  table.add(name(), "slot_waits", static_cast<double>(slot_waits_), "requests",
+            per_core_slots_ ? "Loads that waited for a free miss buffer of their core"
+                            : "requests that waited for a free request slot");
+  table.add(name(), "slots_in_use_max", static_cast<double>(slots_in_use_.max()), "slots",
+            "most request slots (miss buffers) in use at once");
+  table.add(name(), "slots_in_use_mean", slots_in_use_.mean(now_fs()), "slots",
+            "time-weighted mean of request slots (miss buffers) in use");
 }
 
 }  // namespace ubsim

@@ -8,6 +8,13 @@
 // after (almost) all other records were touched: the order that keeps every
 // context live, so a cache one entry short misses every time.
 //
+// Request slots: a request takes one of node A's slots (slots.count,
+// shared by its cores) when it is submitted and frees it when software has
+// handled its completion (the route's end); on the Load/Store path a core's
+// outstanding-miss buffers (core.outstanding_loads) are its slots. A request
+// finding none waits, first come first served ("slot wait"), and node A
+// submits at most one request per slots.submit_interval.
+//
 // Closed loop (rate 0): keeps `outstanding` requests in flight, issuing the
 // next one when one completes. Open loop (rate > 0): requests arrive at the
 // offered rate (Poisson or evenly spaced, seeded); at most `outstanding` are
@@ -25,6 +32,7 @@
 #include "config.h"
 #include "histogram.h"
 #include "request.h"
+#include "stats.h"
 
 namespace ubsim {
 
@@ -49,6 +57,9 @@ struct LatencyRecord {
   LatencyHistogram total;
   uint64_t measured_ops = 0;
   long double backlog_fs = 0;    // open loop: waiting for a free send-queue slot
+  long double slot_wait_fs = 0;  // waiting for a request slot (miss buffer on ub-load)
+  long double pacing_fs = 0;     // holding a free slot, waiting for slots.submit_interval
+  LatencyHistogram slot_time;    // slot occupancy T: submit -> completion handled
   // Throughput window: from the last warm-up completion to the completion
   // `warmup` before the end, so neither the ramp-up nor the drain (when only
   // completion-side stages are left) counts.
@@ -73,6 +84,10 @@ class InitiatorApp : public StageComponent {
   void start();
   void on_arrival();
   void issue(Request& r, uint64_t arrived_fs);
+  // Submits waiting requests while their pool has a free slot and the
+  // submit interval allows.
+  void submit_waiting();
+  size_t pool_of(const Request& r) const { return per_core_slots_ ? r.core : 0; }
   uint64_t next_gap_fs();
 
   const Route& route_;
@@ -88,6 +103,16 @@ class InitiatorApp : public StageComponent {
   std::vector<std::unique_ptr<Request>> slots_;
   std::vector<Request*> free_;
   std::deque<uint64_t> backlog_;     // arrival times of requests waiting for a slot
+  // Request slots: one pool (node A's) or one per core (miss buffers).
+  const bool per_core_slots_;
+  const uint64_t submit_interval_fs_;
+  std::vector<uint64_t> free_slots_;
+  std::vector<std::deque<Request*>> slot_waiting_;
+  uint64_t next_submit_fs_ = 0;
+  bool submit_pending_ = false;
+  sc_core::sc_event submit_event_;
+  uint64_t slot_waits_ = 0;
+  OccupancyTracker slots_in_use_;
   sc_core::sc_event arrival_event_;
   std::mt19937_64 rng_;
   uint64_t arrived_ = 0;

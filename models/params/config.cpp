@@ -185,6 +185,7 @@ uint64_t Config::count(const std::string& key) const {
 bool Config::flag(const std::string& key) const { return entry(key).value != 0; }
 uint64_t Config::clock_period_fs() const { return static_cast<uint64_t>(std::llround(1e15 / value("clock"))); }
 const std::string& Config::source(const std::string& key) const { return entry(key).source; }
+std::string Config::text_of(const std::string& key) const { return format_value(find_param(key)->unit, entry(key).exact); }
 
 std::vector<HopSpec> Config::route(const std::string& path, const std::string& verb) const {
   std::vector<HopSpec> hops;

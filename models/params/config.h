@@ -40,6 +40,7 @@ class Config {
   bool flag(const std::string& key) const;
   uint64_t clock_period_fs() const;
   const std::string& source(const std::string& key) const;
+  std::string text_of(const std::string& key) const;   // the value as it is written ("8KiB", "20us")
   std::vector<HopSpec> route(const std::string& path, const std::string& verb) const;
   // Resolved key -> canonical text, for the config dump beside every result.
   std::map<std::string, std::string> resolved() const;

@@ -52,6 +52,21 @@ std::vector<std::string> default_route(const std::string& path, const std::strin
   throw std::invalid_argument("unknown path " + path);
 }
 
+bool add_completion_batch_wait(std::vector<HopSpec>& hops) {
+  size_t after_wire = 0;
+  for (size_t i = 0; i < hops.size(); ++i)
+    if (is_link_op(hops[i].op)) after_wire = i + 1;
+  for (size_t i = after_wire; i < hops.size(); ++i) {
+    const OpInfo& info = op_info(hops[i].op);
+    if (hops[i].node == NodeId::A && info.owner == ComponentKind::Cpu && std::string(info.category) == "completion") {
+      hops.insert(hops.begin() + static_cast<std::ptrdiff_t>(i),
+                  HopSpec{Op::SwCqBatchWait, NodeId::A, "completion waits for the batch handler"});
+      return true;
+    }
+  }
+  return false;
+}
+
 bool parse_hop(const std::string& text, HopSpec& hop, std::string& error) {
   const auto colon = text.find(':');
   if (colon == std::string::npos) {
@@ -74,9 +89,14 @@ bool parse_hop(const std::string& text, HopSpec& hop, std::string& error) {
   hop.per_packet = !rest.empty() && rest.back() == '*';
   if (hop.per_packet) rest.pop_back();
   const OpInfo* info = find_op(rest);
+  if (info && info->op == Op::SwCqBatchWait) {
+    error = fmt::format("stage '{}': the completion batch wait is not written in a route (sw.cq_batch > 0 adds it)", text);
+    return false;
+  }
   if (!info) {
     std::string names;
-    for (const auto& o : op_catalog()) names += std::string(names.empty() ? "" : ", ") + o.name;
+    for (const auto& o : op_catalog())
+      if (o.op != Op::SwCqBatchWait) names += std::string(names.empty() ? "" : ", ") + o.name;
     error = fmt::format("stage '{}': unknown operation '{}' (known: {})", text, rest, names);
     return false;
   }

@@ -17,6 +17,12 @@ std::vector<std::string> default_route(const std::string& path, const std::strin
 // Parses "A:pcie.dma_read|label"; on error returns false and sets error.
 bool parse_hop(const std::string& text, HopSpec& hop, std::string& error);
 
+// Batched completion handling: inserts the completion batch wait before the
+// route's completion handling (its first completion-software stage on node A
+// after the last wire crossing). False when the route has none (a Load
+// completes in the core).
+bool add_completion_batch_wait(std::vector<HopSpec>& hops);
+
 // The published cycle-level simulator's read latencies (reference column,
 // spec §4), read from docs/published_reference.csv; never used by the model.
 std::map<std::string, double> load_published_reference(const std::string& csv_path);

@@ -2,6 +2,8 @@
 
 #include <stdexcept>
 
+#include "routes.h"
+
 namespace ubsim {
 
 TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std::vector<HopSpec> hops,
@@ -21,6 +23,10 @@ TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std:
   nodes_[0].ub_rx->set_completion_sink(nodes_[0].ub_tx.get());
   nodes_[0].nic_rx->set_completion_sink(nodes_[0].nic_tx.get());
   route_.hops = std::move(hops);
+  if (cfg_.count("sw.cq_batch") > 0 && add_completion_batch_wait(route_.hops)) {
+    nodes_[0].cq = std::make_unique<CompletionQueue>("A_cq", cfg_);
+    fabric_.attach(nodes_[0].cq.get());
+  }
   for (const HopSpec& h : route_.hops) route_.component.push_back(owner(h)->fabric_id);
   route_.mark_segments(w.verb == Verb::Read);
   app_ = std::make_unique<InitiatorApp>("A_app", cfg_, route_, std::move(w));
@@ -109,8 +115,12 @@ StageComponent* TwoNodeSystem::owner(const HopSpec& h) {
     case ComponentKind::Pcie: return n.pcie.get();
     case ComponentKind::Bus: return n.bus.get();
     case ComponentKind::Dram: return n.dram.get();
-    default: throw std::logic_error("no owner for stage");
+    case ComponentKind::CompletionQueue:
+      if (n.cq) return n.cq.get();
+      break;
+    default: break;
   }
+  throw std::logic_error("no owner for stage");
 }
 
 std::vector<RtlBridge*> TwoNodeSystem::bridges() const {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "completion_queue.h"
 #include "config.h"
 #include "ctx_cache_bridge.h"
 #include "fabric.h"
@@ -25,6 +26,8 @@ struct Node {
   std::unique_ptr<RxBridge> nic_rx;
   // Context caches (null with cache.enabled = false): UB controller, PCIe NIC.
   std::unique_ptr<CtxCacheBridge> ub_cache, nic_cache;
+  // Node A with batched completion handling (sw.cq_batch > 0), else null.
+  std::unique_ptr<CompletionQueue> cq;
 };
 
 class TwoNodeSystem : public sc_core::sc_module {

@@ -50,6 +50,10 @@ struct Request : Transaction {
   bool fence = false, comp_order = false;
   int ord_slot = -1, ord_seq = -1;   // given by the order tracker (-1: not tracked)
   uint64_t ord_hold_fs = 0, ord_release_fs = 0;   // held by the order tracker (0: never)
+  // The application's request: when it had a carrier (left the send-queue
+  // backlog) and when it took a request slot (was submitted).
+  // paced_fs: when it had a slot but waited for the submit interval (0: never).
+  uint64_t queued_fs = 0, slot_fs = 0, paced_fs = 0;
   bool error = false;                // rejected with an error completion
   int error_code = 0;                // ubsim::enc::ERR_*
 

@@ -40,7 +40,7 @@ class StageServer : public QueuedServer {
     // latency of every operation, by its key, read once
     for (const OpInfo& op : op_catalog()) {
       const auto i = static_cast<size_t>(op.op);
-      if (!op.in_cycles) latency_fs_[i] = c.fs(op.param_key);
+      if (!op.in_cycles && has_latency_key(op)) latency_fs_[i] = c.fs(op.param_key);
       if (!is_transfer_op(op.op)) continue;
       const char* bw = op.owner == ComponentKind::Bus ? "bus.bandwidth"
                        : op.owner == ComponentKind::Dram ? "dram.bandwidth" : "pcie.bandwidth";

@@ -12,6 +12,8 @@ const std::vector<OpInfo>& op_catalog() {
       {Op::SwCqPollBus, "sw.cq_poll_bus", ComponentKind::Cpu, "sw.cq_poll_bus", "completion", false, "completion-queue poll"},
       {Op::SwLibPoll, "sw.lib_poll", ComponentKind::Cpu, "sw.lib_poll", "completion", false, "library poll"},
       {Op::SwSeqAlloc, "sw.seq_alloc", ComponentKind::Cpu, "sw.seq_alloc", "completion", false, "in-order sequence allocation"},
+      {Op::SwCqBatchWait, "sw.cq_batch_wait", ComponentKind::CompletionQueue, "", "completion", false,
+       "completion waits for its batch"},
       {Op::PcieDoorbell, "pcie.doorbell", ComponentKind::Pcie, "pcie.doorbell", "PCIe", false, "doorbell write"},
       {Op::PcieDmaRead, "pcie.dma_read", ComponentKind::Pcie, "pcie.dma_read", "PCIe", false, "PCIe DMA read"},
       {Op::PcieDmaWrite, "pcie.dma_write", ComponentKind::Pcie, "pcie.dma_write", "PCIe", false, "PCIe DMA write"},

@@ -8,10 +8,10 @@
 namespace ubsim {
 
 // Component kinds of a node (plus the wire between the nodes).
-enum class ComponentKind { Cpu, Pcie, Bus, Dram, Nic, Ub, Wire, App };
+enum class ComponentKind { Cpu, Pcie, Bus, Dram, Nic, Ub, Wire, App, CompletionQueue };
 
 enum class Op {
-  SwSubmit, SwBuildDescriptor, SwCqPollPcie, SwCqPollBus, SwLibPoll, SwSeqAlloc,
+  SwSubmit, SwBuildDescriptor, SwCqPollPcie, SwCqPollBus, SwLibPoll, SwSeqAlloc, SwCqBatchWait,
   PcieDoorbell, PcieDmaRead, PcieDmaWrite,
   BusTraversal,
   DramRowHit, DramRowMiss,
@@ -26,13 +26,16 @@ struct OpInfo {
   Op op;
   const char* name;        // as written in a route: "pcie.dma_read"
   ComponentKind owner;
-  const char* param_key;   // configuration key of its latency (ns or cycles)
+  const char* param_key;   // configuration key of its latency (ns or cycles); "" = none (a wait)
   const char* category;    // software, PCIe, bus, memory, NIC, wire, completion
   bool in_cycles;          // latency given in controller clock cycles
   const char* label;       // default label in the breakdown table
 };
 
 const std::vector<OpInfo>& op_catalog();
+// Whether the stage has a configured latency (a wait such as the completion
+// batch has none: its derived time is 0).
+inline bool has_latency_key(const OpInfo& info) { return *info.param_key != 0; }
 const OpInfo& op_info(Op op);
 // nullptr when the name is unknown.
 const OpInfo* find_op(const std::string& name);

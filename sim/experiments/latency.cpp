@@ -151,6 +151,7 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   for (CtxCacheBridge* c : sys.caches()) at_warmup.push_back(c->counters());
   sys.app().on_complete = [&](const Request& r) {
     if (timeline) timeline->add(r);
+    if (o.observe) o.observe(r);
     if (sys.app().completed() == warmup) {
       at_warmup.clear();
       for (CtxCacheBridge* c : sys.caches()) at_warmup.push_back(c->counters());
@@ -185,7 +186,7 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   const LatencyRecord& rec = sys.app().record();
   const double n = static_cast<double>(rec.measured_ops);
   const double cycle_ns = 1e9 / cfg.value("clock");
-  double align = 0, ser = 0, queue = 0, hazard = 0, ctx_wait = 0, transfer = 0, reassembly = 0;
+  double align = 0, ser = 0, queue = 0, hazard = 0, ctx_wait = 0, transfer = 0, reassembly = 0, cq_batch = 0;
   for (size_t i = 0; i < sys.route().hops.size(); ++i) {
     const HopSpec& h = sys.route().hops[i];
     const OpInfo& info = op_info(h.op);
@@ -194,7 +195,9 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
     st.stage = h.label;
     st.category = info.category;
     st.rtl = info.in_cycles;
-    st.derived_ns = info.in_cycles ? cfg.value(info.param_key) * cycle_ns : cfg.value(info.param_key) / 1e6;
+    st.derived_ns = !has_latency_key(info) ? 0
+                    : info.in_cycles      ? cfg.value(info.param_key) * cycle_ns
+                                          : cfg.value(info.param_key) / 1e6;
     st.measured_ns = static_cast<double>(s.measured / n) / 1e6;
     st.align_ns = static_cast<double>(s.align / n) / 1e6;
     st.serialize_ns = static_cast<double>(s.serialize / n) / 1e6;
@@ -208,6 +211,7 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
     st.ctx_wait_ns = static_cast<double>(s.ctx_wait / n) / 1e6;
     const double reassembly_ns = static_cast<double>(s.reassembly / n) / 1e6;
     transfer += static_cast<double>(s.transfer / n) / 1e6;
+    if (h.op == Op::SwCqBatchWait) cq_batch += st.measured_ns;   // visible, waiting for the handler's next run
     reassembly += reassembly_ns;
     if (st.rtl)
       st.hazard_ns = static_cast<double>(s.service / n) / 1e6 - st.ctx_wait_ns - reassembly_ns -
@@ -227,12 +231,17 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   r.max_ns = rec.total.max_ns();
   r.min_ns = rec.total.min_ns();
   const double backlog = static_cast<double>(rec.backlog_fs / n) / 1e6;
+  const double slot_wait = static_cast<double>(rec.slot_wait_fs / n) / 1e6;
+  const double pacing = static_cast<double>(rec.pacing_fs / n) / 1e6;
   r.effects = {{"clock-edge alignment", align}, {"wire serialization", ser}, {"queueing", queue},
                {"pipeline hazard stall", hazard}, {"context-cache refill", ctx_wait},
                {"send-queue backlog", backlog}, {"payload transfer beyond 64 B", transfer},
-               {"later packets of the message", reassembly}};
+               {"later packets of the message", reassembly}, {"slot wait", slot_wait},
+               {"submit pacing", pacing}, {"completion batch wait", cq_batch}};
   r.unexplained_ns = r.mean_ns - r.derived_total_ns - align - ser - queue - hazard - ctx_wait - backlog - transfer -
-                     reassembly;
+                     reassembly - slot_wait - pacing - cq_batch;
+  r.slot_mean_ns = rec.slot_time.mean_ns();
+  r.slot_p99_ns = rec.slot_time.quantile_ns(0.99);
   derive_message_stream(cfg, sys.route(), r);
   r.offered_per_us = cfg.value("workload.rate") / 1e6;
   const uint64_t window = rec.window_end_fs - rec.window_start_fs;

@@ -2,6 +2,7 @@
 // two-node system, every stage measured from event timestamps and shown
 // beside its derived (configured) value, with measured - derived itemized.
 #pragma once
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -20,6 +21,9 @@ struct LatencyOptions {
   std::string trace_prefix;         // FST files, empty = none
   std::string timeline_path;        // Chrome trace-event JSON, empty = none
   uint64_t timeline_ops = 100;      // requests recorded in the timeline
+  // Called with every finished request (before it is reused), e.g. to keep
+  // its submit / completion times.
+  std::function<void(const Request&)> observe;
 };
 
 struct StageResult {
@@ -48,6 +52,7 @@ struct LatencyResult {
   double derived_stream_ns = 0, derived_message_ns = 0;
   std::string binding;
   double mean_ns = 0, p50_ns = 0, p99_ns = 0, max_ns = 0, min_ns = 0;
+  double slot_mean_ns = 0, slot_p99_ns = 0;   // slot occupancy T (submit -> completion handled)
   std::vector<std::pair<std::string, double>> effects;   // cause, mean ns per op
   double unexplained_ns = 0;     // measured - derived - sum(effects): rounding only
   double offered_per_us = 0;     // open loop: configured arrival rate (0 = closed loop)

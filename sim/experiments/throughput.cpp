@@ -4,7 +4,7 @@
 //
 // A slot is one of node A's requests in flight: taken when the application
 // submits, freed when software has handled the completion (the route's last
-// stages), so the closed loop's `workload.outstanding` = N is the slot pool.
+// stages): the closed loop sets slots.count = N with a request always ready.
 // Per point the run measures the bandwidth (payload delivered over the
 // measured window), the slot time T (submit -> completion handled: the
 // request's latency), and the busiest component; T0 is the slot time at
@@ -37,7 +37,8 @@ Measured measure(const Config& base, const std::string& path, uint64_t slots, ui
   const auto rows = rows_in_child([&] {
     Config cfg = base;
     const uint64_t ops = std::max(min_ops, 10 * slots);
-    cfg.apply_set(fmt::format("workload.outstanding={}", slots));
+    cfg.apply_set(fmt::format("workload.outstanding={}", slots));   // the application always has a request ready
+    cfg.apply_set(fmt::format("slots.count={}", slots));
     cfg.apply_set(fmt::format("workload.ops={}", ops));
     cfg.apply_set(fmt::format("workload.warmup={}", std::max<uint64_t>(slots, ops / 10)));
     LatencyOptions o;
@@ -50,8 +51,8 @@ Measured measure(const Config& base, const std::string& path, uint64_t slots, ui
     using V = json::Value;
     return std::vector<V>{V::object()
                               .add("rate", V::number(r.achieved_per_us))
-                              .add("mean", V::number(r.mean_ns))
-                              .add("p99", V::number(r.p99_ns))
+                              .add("mean", V::number(r.slot_mean_ns))
+                              .add("p99", V::number(r.slot_p99_ns))
                               .add("busiest", V::string(busiest))
                               .add("util", V::number(util))};
   });
@@ -161,9 +162,11 @@ ResultSet run(Config& cfg, const Options& o) {
       const double delta = issue_interval_ns(c, path);
       const double sw = software_ns(c, path);
       const bool tracked = path != "ub-load";   // URMA requests and RC QPs pass the order tracker
-      // the order tracker's queues: the Jettys / QPs (one per endpoint, or per core)
-      const double queues = std::max<double>({1.0, static_cast<double>(c.count("workload.endpoints")),
-                                              static_cast<double>(c.count("host.cores"))});
+      // the order tracker's queues: the Jettys / QPs (one per endpoint, or per core), at most the
+      // queues it tracks at once
+      const double queues = std::min<double>(
+          rtl_variant::kOrderSlots, std::max<double>({1.0, static_cast<double>(c.count("workload.endpoints")),
+                                                      static_cast<double>(c.count("host.cores"))}));
       // bounds in GB/s (bytes per ns)
       const double b_path = c.value("wire.rate") / 1e9 * m / (m + static_cast<double>(pkts * c.count("transport.header_bytes")));
       const double b_issue = m / delta;
@@ -171,13 +174,21 @@ ResultSet run(Config& cfg, const Options& o) {
       const double b_sw = sw > 0 ? cores * m / sw : inf;
       const MemoryBound mem = memory_bound(c, path);
       const double b_mem = mem.held_ns > 0 ? m / mem.held_ns : inf;
+      // Load/Store: each core's outstanding-miss buffers are its slots
+      const double b_miss = path == "ub-load"
+                                ? cores * static_cast<double>(c.count("core.outstanding_loads")) * m / t0
+                                : inf;
+      // batched completion handling: at most sw.cq_batch completions per sw.cq_period
+      const bool batched = c.count("sw.cq_batch") > 0 && path != "ub-load";
+      const double b_cq = batched ? static_cast<double>(c.count("sw.cq_batch")) * m / (c.value("sw.cq_period") / 1e6)
+                                  : inf;
       for (uint64_t n : slot_list) {
         const Measured x = measure(c, path, n, min_ops);
         const double b_slots = static_cast<double>(n) * m / t0;
         const double b_order = tracked ? rtl_variant::kOrderWindow * queues * m / t0 : inf;
         const std::vector<std::pair<std::string, double>> bounds = {
             {"path", b_path}, {"slots", b_slots}, {"issue", b_issue}, {"software", b_sw}, {"ordering", b_order},
-            {"memory", b_mem}};
+            {"memory", b_mem}, {"miss_buffers", b_miss}, {"completion", b_cq}};
         const auto binding = std::min_element(bounds.begin(), bounds.end(),
                                               [](const auto& a, const auto& b) { return a.second < b.second; });
         V bv = V::object();
@@ -203,12 +214,15 @@ ResultSet run(Config& cfg, const Options& o) {
       }
     }
   rs.notes =
-      "closed loop: N slots = requests in flight at node A (a slot is freed when software has handled the completion).\n"
+      "closed loop: N slots (slots.count = N) at node A, a request always ready for each; a slot is freed when\n"
+      "software has handled the completion (on ub-load a core's miss buffers are its slots).\n"
       "bounds (derived from this configuration and the measured T0, delta): path = wire.rate x m / (m + packets x\n"
       "header); slots = N x m / T0; issue = m / delta(m) (the send pipeline's interval for the message, measured by\n"
-      "issue-rate); software = host.cores x m / (node A's software time per request); ordering = order window x queues\n"
-      "x m / T0 (tracked paths); memory = m / (the time the most loaded bus, DRAM or PCIe link is held per request:\n"
-      "min(latency, occupancy) per stage plus the bytes beyond 64 at its bandwidth). bound = the smallest;\n"
+      "issue-rate); software = host.cores x m / (node A's software time per request); ordering = order window x\n"
+      "min(queues, tracked queues) x m / T0 (tracked paths); memory = m / (the time the most loaded bus, DRAM or PCIe link is held per request:\n"
+      "min(latency, occupancy) per stage plus the bytes beyond 64 at its bandwidth); miss_buffers = host.cores x\n"
+      "core.outstanding_loads x m / T0 (ub-load); completion = sw.cq_batch x m / sw.cq_period (batched handling).\n"
+      "bound = the smallest;\n"
       "of_bound = measured / bound.\n";
   rs.table_omit = {"software_ns"};
   return rs;
@@ -234,7 +248,8 @@ const Experiment& throughput_experiment() {
        {"slot_time_ns", "ns", "slot occupancy T (submit -> completion handled): mean, p99"},
        {"t0_ns", "ns", "T at N = 1 (measured)"},
        {"delta_ns", "ns", "the send pipeline's interval for one message (measured by issue-rate)"},
-       {"bounds_gbytes_per_s", "GB/s", "derived bounds: path, slots, issue, software, ordering, memory (null: none)"},
+       {"bounds_gbytes_per_s", "GB/s",
+        "derived bounds: path, slots, issue, software, ordering, memory, miss_buffers, completion (null: none)"},
        {"memory_resource", "", "the most loaded bus / DRAM / PCIe link (the memory bound's)"},
        {"bound", "", "the smallest bound"},
        {"of_bound", "", "measured / smallest bound"},
