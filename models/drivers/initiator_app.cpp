@@ -130,6 +130,7 @@ void InitiatorApp::submit_waiting() {
       if (r.queued_fs != now && (r.paced_fs == 0 || r.paced_fs > r.queued_fs)) ++slot_waits_;
       r.slot_fs = now;
       next_submit_fs_ = now + submit_interval_fs_;
+      if (on_submit) on_submit(r);
       launch(r);   // the first hop's arrival is now
     }
   }

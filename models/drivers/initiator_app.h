@@ -76,6 +76,8 @@ class InitiatorApp : public StageComponent {
   uint64_t completed() const { return completed_; }
   // Called with every finished request before it is reused (e.g. a timeline).
   std::function<void(const Request&)> on_complete;
+  // Called with every request as it is submitted (takes its slot).
+  std::function<void(const Request&)> on_submit;
 
  protected:
   void accept(Transaction& t) override;   // a finished request

@@ -56,6 +56,7 @@ const std::vector<ParamDef>& param_table() {
       {"slots.submit_interval", Unit::Time, "0ns", 0, kTimeMax, "latency, slots", "node A submits at most one request per interval (0 = no limit)"},
       {"sw.cq_batch", Unit::Count, "0", 0, 65536, "latency, load, throughput, slots", "completion handling: 0 = each completion as it comes; K = up to K completions at every multiple of sw.cq_period (a slot is freed when its completion is handled)"},
       {"sw.cq_period", Unit::Time, "20us", 1, kTimeMax, "latency, load, throughput, slots", "batched completion handling: the handler's period (sw.cq_batch > 0)"},
+      {"sw.wr_per_doorbell", Unit::Count, "1", 1, 4096, "latency, load, throughput", "pcie-nic: work requests per doorbell; a core rings once it has posted this many (or has no more in submission), and the NIC fetches their descriptors in one DMA read (the software stages stay per request)"},
       {"slots.ops", Unit::Count, "16", 1, 1000000, "slots", "the slot-release experiment's operations"},
       {"slots.size", Unit::Bytes, "8KiB", 1, 1073741824, "slots", "the slot-release experiment's message bytes per operation"},
       {"workload.endpoints", Unit::Count, "0", 0, 4096, "latency, load, ctx-cache", "all-to-all: N local endpoints on A each reaching N remote ones on B, in the order that keeps every context live (0 = one pair)"},

@@ -67,6 +67,17 @@ bool add_completion_batch_wait(std::vector<HopSpec>& hops) {
   return false;
 }
 
+int add_doorbell_batch_wait(std::vector<HopSpec>& hops) {
+  for (size_t i = 0; i + 1 < hops.size(); ++i)
+    if (hops[i].node == NodeId::A && hops[i].op == Op::PcieDoorbell && hops[i + 1].node == NodeId::A &&
+        hops[i + 1].op == Op::PcieDmaRead) {
+      hops.insert(hops.begin() + static_cast<std::ptrdiff_t>(i),
+                  HopSpec{Op::SwDoorbellBatchWait, NodeId::A, "work request waits for its doorbell"});
+      return static_cast<int>(i + 2);
+    }
+  return -1;
+}
+
 bool parse_hop(const std::string& text, HopSpec& hop, std::string& error) {
   const auto colon = text.find(':');
   if (colon == std::string::npos) {
@@ -93,10 +104,15 @@ bool parse_hop(const std::string& text, HopSpec& hop, std::string& error) {
     error = fmt::format("stage '{}': the completion batch wait is not written in a route (sw.cq_batch > 0 adds it)", text);
     return false;
   }
+  if (info && info->op == Op::SwDoorbellBatchWait) {
+    error = fmt::format("stage '{}': the doorbell batch wait is not written in a route (sw.wr_per_doorbell > 1 adds it)",
+                        text);
+    return false;
+  }
   if (!info) {
     std::string names;
     for (const auto& o : op_catalog())
-      if (o.op != Op::SwCqBatchWait) names += std::string(names.empty() ? "" : ", ") + o.name;
+      if (o.op != Op::SwCqBatchWait && o.op != Op::SwDoorbellBatchWait) names += std::string(names.empty() ? "" : ", ") + o.name;
     error = fmt::format("stage '{}': unknown operation '{}' (known: {})", text, rest, names);
     return false;
   }

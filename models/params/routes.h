@@ -23,6 +23,11 @@ bool parse_hop(const std::string& text, HopSpec& hop, std::string& error);
 // completes in the core).
 bool add_completion_batch_wait(std::vector<HopSpec>& hops);
 
+// Doorbell batching: inserts the doorbell batch wait before node A's
+// doorbell write that a descriptor fetch follows; returns the fetch's hop
+// index afterwards (-1: the route rings no doorbell).
+int add_doorbell_batch_wait(std::vector<HopSpec>& hops);
+
 // The published cycle-level simulator's read latencies (reference column,
 // spec §4), read from docs/published_reference.csv; never used by the model.
 std::map<std::string, double> load_published_reference(const std::string& csv_path);

@@ -27,9 +27,17 @@ TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std:
     nodes_[0].cq = std::make_unique<CompletionQueue>("A_cq", cfg_);
     fabric_.attach(nodes_[0].cq.get());
   }
+  int descriptor_hop = -1;
+  if (cfg_.count("sw.wr_per_doorbell") > 1 && (descriptor_hop = add_doorbell_batch_wait(route_.hops)) >= 0) {
+    nodes_[0].doorbells = std::make_unique<DoorbellBatcher>("A_doorbells", cfg_);
+    fabric_.attach(nodes_[0].doorbells.get());
+  }
   for (const HopSpec& h : route_.hops) route_.component.push_back(owner(h)->fabric_id);
   route_.mark_segments(w.verb == Verb::Read);
+  route_.descriptor_hop = descriptor_hop;
   app_ = std::make_unique<InitiatorApp>("A_app", cfg_, route_, std::move(w));
+  if (DoorbellBatcher* d = nodes_[0].doorbells.get())
+    app_->on_submit = [d](const Request& r) { d->note_submitted(r.core); };
   route_.sink = fabric_.attach(app_.get());
 }
 
@@ -117,6 +125,9 @@ StageComponent* TwoNodeSystem::owner(const HopSpec& h) {
     case ComponentKind::Dram: return n.dram.get();
     case ComponentKind::CompletionQueue:
       if (n.cq) return n.cq.get();
+      break;
+    case ComponentKind::DoorbellBatcher:
+      if (n.doorbells) return n.doorbells.get();
       break;
     default: break;
   }

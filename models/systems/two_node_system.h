@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "completion_queue.h"
+#include "doorbell_batcher.h"
 #include "config.h"
 #include "ctx_cache_bridge.h"
 #include "fabric.h"
@@ -28,6 +29,8 @@ struct Node {
   std::unique_ptr<CtxCacheBridge> ub_cache, nic_cache;
   // Node A with batched completion handling (sw.cq_batch > 0), else null.
   std::unique_ptr<CompletionQueue> cq;
+  // Node A posting several work requests per doorbell (sw.wr_per_doorbell > 1), else null.
+  std::unique_ptr<DoorbellBatcher> doorbells;
 };
 
 class TwoNodeSystem : public sc_core::sc_module {

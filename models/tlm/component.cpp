@@ -34,9 +34,27 @@ void StageComponent::send(Transaction& t, int target) {
 void StageComponent::advance(Transaction& t) {
   if (t.on_route()) {
     t.now_times().depart_fs = now_fs();
+    if (static_cast<int>(t.hop) == t.route->descriptor_hop && t.kind == Transaction::Kind::Request)
+      release_riders(as_request(t));
     ++t.hop;
   }
   send(t, t.on_route() ? t.route->component[t.hop] : t.route->sink);
+}
+
+// The descriptors of a doorbell's work requests have arrived: the requests
+// the batch's leader carried go on, in the order they were posted, ahead of
+// it. They took the doorbell and the fetch with the leader (its times).
+void StageComponent::release_riders(Request& leader) {
+  const size_t from = static_cast<size_t>(leader.route->descriptor_hop) - 1;   // the doorbell
+  for (Request* r = leader.next_rider; r;) {
+    Request* next = r->next_rider;
+    r->next_rider = nullptr;
+    for (size_t h = from; h <= leader.hop; ++h) r->times[h] = leader.times[h];
+    r->hop = leader.hop + 1;
+    send(*r, r->route->component[r->hop]);
+    r = next;
+  }
+  leader.next_rider = nullptr;
 }
 
 void StageComponent::forward(Transaction& t) {

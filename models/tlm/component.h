@@ -15,6 +15,8 @@
 
 namespace ubsim {
 
+struct Request;
+
 class StageComponent : public sc_core::sc_module {
  public:
   tlm_utils::simple_target_socket<StageComponent> in;
@@ -43,6 +45,7 @@ class StageComponent : public sc_core::sc_module {
  private:
   void send(Transaction& t, int target);
   void advance(Transaction& t);
+  void release_riders(Request& leader);
   bool end_of_segment(Transaction& t);
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);

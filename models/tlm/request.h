@@ -54,6 +54,10 @@ struct Request : Transaction {
   // backlog) and when it took a request slot (was submitted).
   // paced_fs: when it had a slot but waited for the submit interval (0: never).
   uint64_t queued_fs = 0, slot_fs = 0, paced_fs = 0;
+  // Doorbell batching: the leader of a batch carries the other requests
+  // (a chain through next_rider) and fetches `descriptors` descriptors.
+  Request* next_rider = nullptr;
+  uint32_t descriptors = 1;
   bool error = false;                // rejected with an error completion
   int error_code = 0;                // ubsim::enc::ERR_*
 
@@ -71,6 +75,8 @@ struct Request : Transaction {
     seg_done = rx_done = fetch_next = 0;
     seg_waiting = false;
     placed_bytes = 0;
+    next_rider = nullptr;
+    descriptors = 1;
   }
   Request& message() { return parent ? *parent : *this; }
   const Request& message() const { return parent ? *parent : *this; }

@@ -66,12 +66,14 @@ class StageServer : public QueuedServer {
 
  private:
   static constexpr uint64_t kBaseBytes = 64;   // the access the latency keys are given for
+  static constexpr uint64_t kDescriptorBytes = 64;   // one work-request descriptor (a doorbell's fetch: k of them)
   // Bytes this stage moves for r: a read's first packet at the target (the
   // stages before its response), a packet's payload (per-packet stages, the
   // send engine's fetches), else the fixed-size access.
   uint64_t transfer_bytes(const Request& r) const {
     const Route& rt = *r.route;
     if (!rt.fetch.empty() && rt.fetch[r.hop]) return packet_payload(r.size, mtu_, 0);
+    if (static_cast<int>(r.hop) == rt.descriptor_hop) return r.descriptors * kDescriptorBytes;
     if (rt.hops[r.hop].per_packet) return r.payload_bytes;
     return 0;
   }

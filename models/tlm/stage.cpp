@@ -14,6 +14,8 @@ const std::vector<OpInfo>& op_catalog() {
       {Op::SwSeqAlloc, "sw.seq_alloc", ComponentKind::Cpu, "sw.seq_alloc", "completion", false, "in-order sequence allocation"},
       {Op::SwCqBatchWait, "sw.cq_batch_wait", ComponentKind::CompletionQueue, "", "completion", false,
        "completion waits for its batch"},
+      {Op::SwDoorbellBatchWait, "sw.doorbell_batch_wait", ComponentKind::DoorbellBatcher, "", "software", false,
+       "work request waits for its doorbell"},
       {Op::PcieDoorbell, "pcie.doorbell", ComponentKind::Pcie, "pcie.doorbell", "PCIe", false, "doorbell write"},
       {Op::PcieDmaRead, "pcie.dma_read", ComponentKind::Pcie, "pcie.dma_read", "PCIe", false, "PCIe DMA read"},
       {Op::PcieDmaWrite, "pcie.dma_write", ComponentKind::Pcie, "pcie.dma_write", "PCIe", false, "PCIe DMA write"},

@@ -8,10 +8,10 @@
 namespace ubsim {
 
 // Component kinds of a node (plus the wire between the nodes).
-enum class ComponentKind { Cpu, Pcie, Bus, Dram, Nic, Ub, Wire, App, CompletionQueue };
+enum class ComponentKind { Cpu, Pcie, Bus, Dram, Nic, Ub, Wire, App, CompletionQueue, DoorbellBatcher };
 
 enum class Op {
-  SwSubmit, SwBuildDescriptor, SwCqPollPcie, SwCqPollBus, SwLibPoll, SwSeqAlloc, SwCqBatchWait,
+  SwSubmit, SwBuildDescriptor, SwCqPollPcie, SwCqPollBus, SwLibPoll, SwSeqAlloc, SwCqBatchWait, SwDoorbellBatchWait,
   PcieDoorbell, PcieDmaRead, PcieDmaWrite,
   BusTraversal,
   DramRowHit, DramRowMiss,

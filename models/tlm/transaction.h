@@ -39,6 +39,11 @@ struct Route {
   // target), charged for those bytes.
   std::vector<int> segment_end;
   std::vector<uint8_t> fetch;
+  // Doorbell batching (sw.wr_per_doorbell > 1): the hop of the descriptor
+  // fetch that one doorbell's work requests share (-1: none). The batch's
+  // last request carries the others through the doorbell and this fetch;
+  // they go on together after it.
+  int descriptor_hop = -1;
 
   void mark_segments(bool read) {
     segment_end.assign(hops.size(), -1);

@@ -100,7 +100,9 @@ MemoryBound memory_bound(const Config& cfg, const std::string& path) {
     if (info.owner == ComponentKind::Dram) return node + "DRAM";
     return node + "PCIe";
   };
-  auto charge = [&](Op op, NodeId node, uint64_t bytes) {
+  // k work requests per doorbell: the doorbell and one fetch of k descriptors (64 B each) per k requests
+  const double per_doorbell = static_cast<double>(cfg.count("sw.wr_per_doorbell"));
+  auto charge = [&](Op op, NodeId node, uint64_t bytes, double share = 1.0) {
     const OpInfo& info = op_info(op);
     const char* occ = info.owner == ComponentKind::Bus ? "bus.occupancy"
                       : info.owner == ComponentKind::Dram ? "dram.occupancy" : "pcie.occupancy";
@@ -108,14 +110,19 @@ MemoryBound memory_bound(const Config& cfg, const std::string& path) {
                      : info.owner == ComponentKind::Dram ? "dram.bandwidth" : "pcie.bandwidth";
     double ns = std::min(cfg.value(info.param_key), cfg.value(occ)) / 1e6;
     if (is_transfer_op(op) && bytes > 64) ns += static_cast<double>(bytes - 64) / cfg.value(bw) * 1e9;
-    held[key_of(info, node)] += ns;
+    held[key_of(info, node)] += ns * share;
   };
   for (size_t i = 0; i < route.hops.size(); ++i) {
     const HopSpec& h = route.hops[i];
     const ComponentKind owner = op_info(h.op).owner;
     if (owner != ComponentKind::Bus && owner != ComponentKind::Dram && owner != ComponentKind::Pcie) continue;
     const bool carrying = (h.node == NodeId::B) == write;   // per-packet stages of the payload's segment
-    if (route.fetch[i]) {
+    const bool doorbell = h.node == NodeId::A && h.op == Op::PcieDoorbell;
+    const bool descriptors = i > 0 && route.hops[i - 1].node == NodeId::A && route.hops[i - 1].op == Op::PcieDoorbell &&
+                             h.node == NodeId::A && h.op == Op::PcieDmaRead;
+    if (doorbell || descriptors) {
+      charge(h.op, h.node, descriptors ? static_cast<uint64_t>(per_doorbell) * 64 : 0, 1.0 / per_doorbell);
+    } else if (route.fetch[i]) {
       charge(h.op, h.node, packet_payload(size, mtu, 0));
     } else if (h.per_packet && carrying) {
       for (uint32_t k = 0; k < pkts; ++k) charge(h.op, h.node, packet_payload(size, mtu, k));
