@@ -23,6 +23,7 @@ InitiatorApp::InitiatorApp(sc_core::sc_module_name name, const Config& c, const 
       endpoints_(static_cast<uint32_t>(c.count("workload.endpoints"))),
       rate_per_s_(c.value("workload.rate")),
       poisson_(c.flag("workload.poisson")),
+      roce_(std::any_of(route.hops.begin(), route.hops.end(), [](const HopSpec& h) { return h.op == Op::NicTx; })),
       per_core_slots_(std::any_of(route.hops.begin(), route.hops.end(),
                                   [](const HopSpec& h) { return h.op == Op::UbLoadTx; })),
       submit_interval_fs_(c.fs("slots.submit_interval")),
@@ -99,7 +100,10 @@ void InitiatorApp::issue(Request& r, uint64_t arrived_fs) {
   }
   r.core = static_cast<uint32_t>(r.id % cores_);   // the cores submit in turn
   if (cores_ > 1 && endpoints_ == 0) r.local_ep = r.core;   // each core its own Jetty / QP
-  r.ctx = r.remote_ep;   // the TP channel (UB) / QP PSN slot the send pipeline updates
+  // The context the send pipeline updates: UB, the TP channel to the remote
+  // (shared by the Jettys that reach it); the NIC, the RC QP: with one pair
+  // of endpoints, the core's own QP.
+  r.ctx = roce_ && endpoints_ == 0 ? r.local_ep : r.remote_ep;
   r.ord_tag = w_.tags.empty() ? 0 : w_.tags[std::min<size_t>(r.id, w_.tags.size() - 1)];
   r.issued_fs = arrived_fs;   // latency counts from arrival (incl. any backlog and slot wait)
   r.queued_fs = now_fs();

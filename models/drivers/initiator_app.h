@@ -105,6 +105,7 @@ class InitiatorApp : public StageComponent {
   std::vector<std::unique_ptr<Request>> slots_;
   std::vector<Request*> free_;
   std::deque<uint64_t> backlog_;     // arrival times of requests waiting for a slot
+  const bool roce_;   // the route uses the PCIe NIC (its QP is the context)
   // Request slots: one pool (node A's) or one per core (miss buffers).
   const bool per_core_slots_;
   const uint64_t submit_interval_fs_;

@@ -40,6 +40,8 @@ class TwoNodeSystem : public sc_core::sc_module {
   TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std::vector<HopSpec> hops, Workload app);
   const Route& route() const { return route_; }
   InitiatorApp& app() { return *app_; }
+  // The wire direction leaving node `from`.
+  WireDirection& wire_from(NodeId from) { return from == NodeId::A ? *wire_ab_ : *wire_ba_; }
   const std::vector<StageComponent*>& components() const { return fabric_.components(); }
   // Every verilated model: pipelines and context caches.
   std::vector<RtlBridge*> bridges() const;

@@ -58,6 +58,7 @@ void QueuedServer::serve() {
       if (st.occupancy_fs > 0) {
         res.free_at_fs = now + st.occupancy_fs;
         free_event_.notify(delay_fs(st.occupancy_fs));
+        if (on_busy) on_busy(now, res.free_at_fs);
       }
       done_queue_.notify(*w.t, delay_fs(st.latency_fs));
     }

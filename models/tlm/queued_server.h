@@ -12,6 +12,7 @@
 // when an unrelated process wakes in another order (e.g. a faster RTL
 // bridge).
 #pragma once
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,9 @@ class QueuedServer : public StageComponent {
  public:
   QueuedServer(sc_core::sc_module_name name, std::string resource_description, size_t resources = 1);
   void collect_stats(StatsTable& table) const override;
+  // Called with every interval the resource is occupied (e.g. a timeline of
+  // a link's busy time); null: nothing is recorded.
+  std::function<void(uint64_t start_fs, uint64_t end_fs)> on_busy;
 
  protected:
   virtual ServiceTime service_time(const Transaction& t) const = 0;

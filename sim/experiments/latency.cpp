@@ -143,6 +143,7 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   // child process, and tearing down verilated models after SystemC has run
   // gains nothing (Verilator 5.006 can deadlock in ~VerilatedScope there).
   auto& sys = *new TwoNodeSystem("sys", cfg, cfg.route(o.path, verb), Workload{o.verb, {}});
+  if (o.on_system) o.on_system(sys);
   std::unique_ptr<TimelineWriter> timeline;
   if (!o.timeline_path.empty())
     timeline = std::make_unique<TimelineWriter>(o.timeline_path, o.timeline_ops);
@@ -225,6 +226,7 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
     if (st.rtl) ++r.rtl_entries;
     r.derived_total_ns += st.derived_ns;
     r.stages.push_back(st);
+    r.hops.push_back(h);
   }
   r.mean_ns = rec.total.mean_ns();
   r.p50_ns = rec.total.quantile_ns(0.50);

@@ -12,6 +12,7 @@
 #include "initiator_app.h"
 #include "json_value.h"
 #include "stats.h"
+#include "two_node_system.h"
 
 namespace ubsim {
 
@@ -24,6 +25,8 @@ struct LatencyOptions {
   // Called with every finished request (before it is reused), e.g. to keep
   // its submit / completion times.
   std::function<void(const Request&)> observe;
+  // Called with the system once it is built, before the simulation runs.
+  std::function<void(TwoNodeSystem&)> on_system;
 };
 
 struct StageResult {
@@ -41,6 +44,7 @@ struct LatencyResult {
   int outstanding = 1;
   double clock_mhz = 0;
   std::vector<StageResult> stages;
+  std::vector<HopSpec> hops;   // the route as run (stages[i] is hops[i])
   double derived_total_ns = 0;
   // A message of `size` bytes: its packets in the payload direction, and the
   // derived time to stream them through the slowest resource on the way

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -29,35 +30,101 @@ namespace {
 
 struct Measured {
   double requests_per_us = 0, mean_ns = 0, p99_ns = 0, busiest_utilization = 0;
+  // How long a request holds its order-tracker entry: from its arrival at
+  // node A's send pipeline to its completion leaving node A's receive
+  // pipeline (mean over the run).
+  double order_hold_ns = 0;
   std::string busiest;
+  json::Value timeline = json::Value::null();
 };
 
-// One closed-loop run with N slots, in a child process.
-Measured measure(const Config& base, const std::string& path, uint64_t slots, uint64_t min_ops) {
+// The first `horizon_fs` of a run: request slots in use (a step series) and
+// the busy intervals of the link the payload crosses (node B to A for reads).
+json::Value slot_timeline(const std::vector<std::pair<uint64_t, uint64_t>>& held,
+                          const std::vector<std::pair<uint64_t, uint64_t>>& busy, uint64_t horizon_fs) {
+  using V = json::Value;
+  std::vector<std::pair<uint64_t, int>> events;
+  for (const auto& [from, to] : held) {
+    events.emplace_back(from, +1);
+    if (to < horizon_fs) events.emplace_back(to, -1);
+  }
+  std::sort(events.begin(), events.end());
+  V steps = V::array();
+  int level = 0;
+  for (size_t i = 0; i < events.size(); ++i) {
+    level += events[i].second;
+    if (i + 1 < events.size() && events[i + 1].first == events[i].first) continue;   // one step per instant
+    steps.items.push_back(V::array({V::number(static_cast<double>(events[i].first) / 1e9), V::number(level)}));
+  }
+  V link = V::array();
+  uint64_t s = 0, e = 0;
+  bool open = false;
+  for (const auto& [from, to] : busy) {   // in time order; adjacent intervals merged
+    if (open && from <= e) {
+      e = std::max(e, to);
+      continue;
+    }
+    if (open) link.items.push_back(V::array({V::number(static_cast<double>(s) / 1e9), V::number(static_cast<double>(e) / 1e9)}));
+    s = from, e = to, open = true;
+  }
+  if (open) link.items.push_back(V::array({V::number(static_cast<double>(s) / 1e9), V::number(static_cast<double>(e) / 1e9)}));
+  return V::object()
+      .add("horizon_us", V::number(static_cast<double>(horizon_fs) / 1e9))
+      .add("link", V::string("wire B to A (the read's payload)"))
+      .add("slots_in_use", steps)
+      .add("link_busy_us", link);
+}
+
+// One closed-loop run with N slots, in a child process; with a horizon, the
+// first horizon_fs of it as a timeline.
+Measured measure(const Config& base, const std::string& path, uint64_t slots, uint64_t min_ops,
+                 uint64_t horizon_fs = 0) {
   const auto rows = rows_in_child([&] {
+    std::vector<std::pair<uint64_t, uint64_t>> held, busy;
+    LatencyOptions o;
+    if (horizon_fs > 0) {
+      o.observe = [&](const Request& r) {
+        if (r.slot_fs < horizon_fs) held.emplace_back(r.slot_fs, r.completed_fs);
+      };
+      o.on_system = [&](TwoNodeSystem& sys) {
+        sys.wire_from(NodeId::B).on_busy = [&](uint64_t from, uint64_t to) {
+          if (from < horizon_fs) busy.emplace_back(from, std::min(to, horizon_fs));
+        };
+      };
+    }
     Config cfg = base;
     const uint64_t ops = std::max(min_ops, 10 * slots);
     cfg.apply_set(fmt::format("workload.outstanding={}", slots));   // the application always has a request ready
     cfg.apply_set(fmt::format("slots.count={}", slots));
     cfg.apply_set(fmt::format("workload.ops={}", ops));
     cfg.apply_set(fmt::format("workload.warmup={}", std::max<uint64_t>(slots, ops / 10)));
-    LatencyOptions o;
     o.path = path;
     const LatencyResult r = run_latency(cfg, o);
     std::string busiest = "-";
     double util = 0;
     for (const StatRow& row : r.stats.rows)
       if (row.name == "utilization" && row.value > util) util = row.value, busiest = row.component;
+    double hold = 0;
+    bool holding = false;
+    for (size_t i = 0; i < r.hops.size(); ++i) {
+      const HopSpec& h = r.hops[i];
+      if (h.node == NodeId::A && is_send_op(h.op)) holding = true;
+      if (holding) hold += r.stages[i].measured_ns;
+      if (h.node == NodeId::A && is_receive_op(h.op)) break;
+    }
     using V = json::Value;
     return std::vector<V>{V::object()
                               .add("rate", V::number(r.achieved_per_us))
+                              .add("hold", V::number(hold))
                               .add("mean", V::number(r.slot_mean_ns))
                               .add("p99", V::number(r.slot_p99_ns))
                               .add("busiest", V::string(busiest))
-                              .add("util", V::number(util))};
+                              .add("util", V::number(util))
+                              .add("timeline", horizon_fs ? slot_timeline(held, busy, horizon_fs) : V::null())};
   });
   const json::Value& v = rows.at(0);
-  return {v.num("rate"), v.num("mean"), v.num("p99"), v.num("util"), v.str("busiest")};
+  return {v.num("rate"), v.num("mean"), v.num("p99"), v.num("util"), v.num("hold"), v.str("busiest"),
+          *v.get("timeline")};
 }
 
 // The send pipeline's interval for one m-byte message (ns): the packet
@@ -165,7 +232,8 @@ ResultSet run(Config& cfg, const Options& o) {
     for (const Config& c : sized) {
       const double m = static_cast<double>(c.count("workload.size"));
       const uint64_t pkts = packets_of(c.count("workload.size"), c.count("transport.mtu"));
-      const double t0 = measure(c, path, 1, min_ops).mean_ns;
+      const Measured unloaded = measure(c, path, 1, min_ops);
+      const double t0 = unloaded.mean_ns;
       const double delta = issue_interval_ns(c, path);
       const double sw = software_ns(c, path);
       const bool tracked = path != "ub-load";   // URMA requests and RC QPs pass the order tracker
@@ -190,9 +258,10 @@ ResultSet run(Config& cfg, const Options& o) {
       const double b_cq = batched ? static_cast<double>(c.count("sw.cq_batch")) * m / (c.value("sw.cq_period") / 1e6)
                                   : inf;
       for (uint64_t n : slot_list) {
-        const Measured x = measure(c, path, n, min_ops);
+        const auto horizon_fs = n == o.count("--timeline") ? static_cast<uint64_t>(4 * t0 * 1e6) : 0;
+        const Measured x = measure(c, path, n, min_ops, horizon_fs);
         const double b_slots = static_cast<double>(n) * m / t0;
-        const double b_order = tracked ? rtl_variant::kOrderWindow * queues * m / t0 : inf;
+        const double b_order = tracked ? rtl_variant::kOrderWindow * queues * m / unloaded.order_hold_ns : inf;
         const std::vector<std::pair<std::string, double>> bounds = {
             {"path", b_path}, {"slots", b_slots}, {"issue", b_issue}, {"software", b_sw}, {"ordering", b_order},
             {"memory", b_mem}, {"miss_buffers", b_miss}, {"completion", b_cq}};
@@ -209,6 +278,7 @@ ResultSet run(Config& cfg, const Options& o) {
                               .add("requests_per_us", V::number(x.requests_per_us))
                               .add("slot_time_ns", V::object().add("mean", V::number(x.mean_ns)).add("p99", V::number(x.p99_ns)))
                               .add("t0_ns", V::number(t0))
+                              .add("order_hold_ns", tracked ? V::number(unloaded.order_hold_ns) : V::null())
                               .add("delta_ns", V::number(delta))
                               .add("software_ns", V::number(sw))
                               .add("bounds_gbytes_per_s", bv)
@@ -217,7 +287,8 @@ ResultSet run(Config& cfg, const Options& o) {
                               .add("bound_gbytes_per_s", V::number(binding->second))
                               .add("of_bound", V::number(gbs / binding->second))
                               .add("busiest", V::string(x.busiest))
-                              .add("busiest_utilization", V::number(x.busiest_utilization)));
+                              .add("busiest_utilization", V::number(x.busiest_utilization))
+                              .add("timeline", x.timeline));
       }
     }
   rs.notes =
@@ -226,12 +297,13 @@ ResultSet run(Config& cfg, const Options& o) {
       "bounds (derived from this configuration and the measured T0, delta): path = wire.rate x m / (m + packets x\n"
       "header); slots = N x m / T0; issue = m / delta(m) (the send pipeline's interval for the message, measured by\n"
       "issue-rate); software = host.cores x m / (node A's software time per request); ordering = order window x\n"
-      "min(queues, tracked queues) x m / T0 (tracked paths); memory = m / (the time the most loaded bus, DRAM or PCIe link is held per request:\n"
+      "min(queues, tracked queues) x m / (the unloaded time a request holds its tracker entry: node A's send\n"
+      "pipeline -> its completion out of node A's receive pipeline; tracked paths); memory = m / (the time the most loaded bus, DRAM or PCIe link is held per request:\n"
       "min(latency, occupancy) per stage plus the bytes beyond 64 at its bandwidth); miss_buffers = host.cores x\n"
       "core.outstanding_loads x m / T0 (ub-load); completion = sw.cq_batch x m / sw.cq_period (batched handling).\n"
       "bound = the smallest;\n"
       "of_bound = measured / bound.\n";
-  rs.table_omit = {"software_ns"};
+  rs.table_omit = {"software_ns", "timeline", "order_hold_ns"};
   return rs;
 }
 
@@ -248,19 +320,24 @@ const Experiment& throughput_experiment() {
       {opt_choice("--path", {"pcie-nic", "ub-async", "ub-load", "all"}, "all", "the path(s) to run"),
        opt_text("--size", "LIST", "64B,256B,4KiB", "message sizes, comma-separated (each sets workload.size)"),
        opt_counts("--slots", "LIST", 1, 65536, "1,2,4,8,16,32,64,128,256", "slot counts N, comma-separated"),
-       opt_count("--ops", "N", 50, 100000000, "400", "completed requests per point at least (10 x N when more)")},
+       opt_count("--ops", "N", 50, 100000000, "400", "completed requests per point at least (10 x N when more)"),
+       opt_count("--timeline", "N", 0, 65536, "0",
+                 "at N slots, record the first 4 x T0 of each run: slots in use and the payload link's busy time\n"
+                 "(0 = none)")},
       {"path", "size_bytes", "slots"},
       {{"gbytes_per_s", "GB/s", "payload delivered / measured window"},
        {"requests_per_us", "1/us", "requests completed per us"},
        {"slot_time_ns", "ns", "slot occupancy T (submit -> completion handled): mean, p99"},
        {"t0_ns", "ns", "T at N = 1 (measured)"},
+       {"order_hold_ns", "ns", "at N = 1: node A's send pipeline -> completion out of its receive pipeline (tracked paths)"},
        {"delta_ns", "ns", "the send pipeline's interval for one message (measured by issue-rate)"},
        {"bounds_gbytes_per_s", "GB/s",
         "derived bounds: path, slots, issue, software, ordering, memory, miss_buffers, completion (null: none)"},
        {"memory_resource", "", "the most loaded bus / DRAM / PCIe link (the memory bound's)"},
        {"bound", "", "the smallest bound"},
        {"of_bound", "", "measured / smallest bound"},
-       {"busiest", "", "the component with the highest utilization"}},
+       {"busiest", "", "the component with the highest utilization"},
+       {"timeline", "", "at --timeline N: horizon_us, slots_in_use [[us, n]...], link_busy_us [[from, to]...]"}},
       "throughput",
       "plot_throughput.py",
       true,
