@@ -87,7 +87,7 @@ void InitiatorApp::on_arrival() {
   if (arrived_ < ops_) arrival_event_.notify(delay_fs(next_gap_fs()));
 }
 
-void InitiatorApp::issue(Request& r, uint64_t arrived_fs) {
+void InitiatorApp::issue(Request& r, uint64_t arrived_fs, int core) {
   r.reset(&route_);
   r.id = issued_++;
   r.verb = w_.verb;
@@ -98,7 +98,9 @@ void InitiatorApp::issue(Request& r, uint64_t arrived_fs) {
     r.local_ep = static_cast<uint32_t>(r.id % n);
     r.remote_ep = static_cast<uint32_t>((r.id % n + n - (r.id / n) % n) % n);
   }
-  r.core = static_cast<uint32_t>(r.id % cores_);   // the cores submit in turn
+  // the cores submit in turn; in a closed loop the core that handled a
+  // completion submits the next request (each core runs its own loop)
+  r.core = core >= 0 ? static_cast<uint32_t>(core) : static_cast<uint32_t>(r.id % cores_);
   if (cores_ > 1 && endpoints_ == 0) r.local_ep = r.core;   // each core its own Jetty / QP
   // The context the send pipeline updates: UB, the TP channel to the remote
   // (shared by the Jettys that reach it); the NIC, the RC QP: with one pair
@@ -187,7 +189,7 @@ void InitiatorApp::accept(Transaction& t) {
     issue(r, arrived_fs);
   } else if (rate_per_s_ == 0 && arrived_ < ops_) {
     ++arrived_;
-    issue(r, now_fs());
+    issue(r, now_fs(), static_cast<int>(r.core));
   } else {
     free_.push_back(&r);
   }

@@ -85,7 +85,7 @@ class InitiatorApp : public StageComponent {
  private:
   void start();
   void on_arrival();
-  void issue(Request& r, uint64_t arrived_fs);
+  void issue(Request& r, uint64_t arrived_fs, int core = -1);   // core -1: in turn
   // Submits waiting requests while their pool has a free slot and the
   // submit interval allows.
   void submit_waiting();
