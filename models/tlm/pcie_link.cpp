@@ -1,0 +1,225 @@
+#include "pcie_link.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "transaction.h"
+
+namespace ubsim {
+
+namespace {
+uint64_t ser_fs(double bytes_per_s, uint32_t tlp_bytes) {
+  return static_cast<uint64_t>(std::llround(static_cast<double>(tlp_bytes) / bytes_per_s * 1e15));
+}
+}  // namespace
+
+void PcieLink::validate(const Config& c) {
+  const double rate = c.value("pcie.bandwidth");
+  const auto ovh = static_cast<uint32_t>(c.count("pcie.tlp_overhead"));
+  const uint64_t prop = c.fs("pcie.propagation");
+  const uint64_t read_fixed = 2 * prop + ser_fs(rate, ovh) + ser_fs(rate, 64 + ovh);
+  if (c.fs("pcie.dma_read") < read_fixed)
+    throw ConfigError(c.source("pcie.dma_read"), "pcie.dma_read",
+                      fmt::format("{} is shorter than the link alone takes for a 64 B read ({:.4g} ns: two "
+                                  "propagations and the request and completion TLPs)",
+                                  c.text_of("pcie.dma_read"), static_cast<double>(read_fixed) / 1e6));
+  const uint64_t write_fixed = prop + ser_fs(rate, 64 + ovh);
+  if (c.fs("pcie.dma_write") < write_fixed)
+    throw ConfigError(c.source("pcie.dma_write"), "pcie.dma_write",
+                      fmt::format("{} is shorter than the link alone takes for a 64 B posted write ({:.4g} ns)",
+                                  c.text_of("pcie.dma_write"), static_cast<double>(write_fixed) / 1e6));
+  if (c.count("pcie.max_payload") < c.count("pcie.rcb"))
+    throw ConfigError(c.source("pcie.max_payload"), "pcie.max_payload",
+                      fmt::format("{} is below the read completion boundary pcie.rcb ({})",
+                                  c.text_of("pcie.max_payload"), c.text_of("pcie.rcb")));
+}
+
+PcieLink::PcieLink(sc_core::sc_module_name name, const Config& c)
+    : sc_module(name),
+      bytes_per_s_(c.value("pcie.bandwidth")),
+      overhead_(static_cast<uint32_t>(c.count("pcie.tlp_overhead"))),
+      max_payload_(static_cast<uint32_t>(c.count("pcie.max_payload"))),
+      max_read_(static_cast<uint32_t>(c.count("pcie.max_read_request"))),
+      rcb_(static_cast<uint32_t>(c.count("pcie.rcb"))),
+      prop_fs_(c.fs("pcie.propagation")),
+      tags_(c.count("pcie.tags")),
+      np_credits_(static_cast<uint32_t>(c.count("pcie.np_credits"))),
+      p_credits_(static_cast<uint32_t>(c.count("pcie.p_credits"))) {
+  validate(c);
+  host_read_fs_ = c.fs("pcie.dma_read") - 2 * prop_fs_ - serialize_fs(overhead_) - serialize_fs(64 + overhead_);
+  host_write_fs_ = c.fs("pcie.dma_write") - prop_fs_ - serialize_fs(64 + overhead_);
+  for (uint32_t t = static_cast<uint32_t>(tags_.size()); t-- > 0;) free_tags_.push_back(t);
+  SC_HAS_PROCESS(PcieLink);
+  SC_METHOD(run_due);
+  sensitive << wake_;
+  dont_initialize();
+}
+
+uint64_t PcieLink::serialize_fs(uint32_t tlp_bytes) const { return ser_fs(bytes_per_s_, tlp_bytes); }
+
+uint64_t PcieLink::send(Direction& d, uint32_t payload) {
+  const uint32_t bytes = payload + overhead_;
+  const uint64_t start = std::max(now_fs(), d.free_at_fs);
+  const uint64_t ser = serialize_fs(bytes);
+  d.free_at_fs = start + ser;
+  d.busy_fs += ser;
+  ++d.tlps;
+  d.bytes += bytes;
+  return d.free_at_fs + prop_fs_;
+}
+
+// A small event list: callbacks at their times, in (time, order of
+// scheduling) order, one kernel event for the earliest.
+void PcieLink::at(uint64_t t_fs, Callback fn) {
+  const bool earliest = due_.empty() || t_fs < due_.top().at_fs;
+  due_.push({t_fs, seq_++, std::move(fn)});
+  if (earliest) wake_.notify(delay_fs(t_fs - now_fs()));
+}
+
+void PcieLink::run_due() {
+  const uint64_t now = now_fs();
+  while (!due_.empty() && due_.top().at_fs <= now) {
+    Callback fn = due_.top().fn;
+    due_.pop();
+    fn();
+  }
+  if (!due_.empty()) wake_.notify(delay_fs(due_.top().at_fs - now));
+}
+
+void PcieLink::dma_read(uint64_t addr, uint32_t bytes, Callback done) {
+  ++reads_;
+  auto* op = new ReadOp{0, std::move(done)};
+  // requests of at most max_read_request bytes, split at its multiples
+  for (uint64_t pos = addr, end = addr + bytes; pos < end;) {
+    const uint64_t next = std::min<uint64_t>(end, (pos / max_read_ + 1) * max_read_);
+    np_waiting_.push_back({op, pos, static_cast<uint32_t>(next - pos), 0});
+    ++op->requests_left;
+    pos = next;
+  }
+  issue_reads();
+}
+
+void PcieLink::issue_reads() {
+  while (!np_waiting_.empty()) {
+    if (free_tags_.empty() || np_credits_ == 0) {
+      ReadRequest& head = np_waiting_.front();
+      if (head.received == 0) {   // count each request once, by what it waits for first
+        head.received = UINT32_MAX;
+        ++(free_tags_.empty() ? tag_waits_ : credit_waits_);
+      }
+      return;
+    }
+    ReadRequest rq = np_waiting_.front();
+    np_waiting_.pop_front();
+    rq.received = 0;
+    const uint32_t tag = free_tags_.back();
+    free_tags_.pop_back();
+    --np_credits_;
+    tags_used_.change(now_fs(), +1);
+    np_used_.change(now_fs(), +1);
+    tags_[tag] = rq;
+    // the request TLP up; the host reads memory; completions come down
+    const uint64_t at_host = send(up_, 0);
+    at(at_host + host_read_fs_, [this, tag] {
+      const ReadRequest& r = tags_[tag];
+      const uint64_t end = r.addr + r.bytes;
+      for (uint64_t pos = r.addr; pos < end;) {
+        // the largest completion that ends on an RCB boundary (or the end)
+        uint64_t next = end;
+        if (pos + max_payload_ < end) next = (pos + max_payload_) / rcb_ * rcb_;
+        const auto offset = static_cast<uint32_t>(pos - r.addr), len = static_cast<uint32_t>(next - pos);
+        const uint64_t arrive = send(down_, len);
+        at(arrive, [this, tag, offset, len] { on_completion(tag, offset, len); });
+        pos = next;
+      }
+    });
+  }
+}
+
+void PcieLink::on_completion(uint32_t tag, uint32_t offset, uint32_t bytes) {
+  ReadRequest& r = tags_[tag];
+  ++completions_;
+  if (offset != r.received)
+    throw std::logic_error(fmt::format("PCIe tag {}: completion at offset {} while {} bytes arrived", tag, offset,
+                                       r.received));
+  r.received += bytes;
+  if (r.received == r.bytes) complete(tag);
+}
+
+// All of a request's data is back: its tag and non-posted credit are free.
+void PcieLink::complete(uint32_t tag) {
+  ReadOp* op = tags_[tag].op;
+  tags_[tag] = ReadRequest{};
+  free_tags_.push_back(tag);
+  ++np_credits_;
+  tags_used_.change(now_fs(), -1);
+  np_used_.change(now_fs(), -1);
+  sc_assert(free_tags_.size() <= tags_.size());
+  if (--op->requests_left == 0) {
+    Callback done = std::move(op->done);
+    delete op;
+    done();
+  }
+  issue_reads();
+}
+
+void PcieLink::dma_write(uint64_t addr, uint32_t bytes, Callback visible) {
+  ++writes_;
+  for (uint64_t pos = addr, end = addr + bytes; pos < end;) {
+    const uint64_t next = std::min<uint64_t>(end, (pos / max_payload_ + 1) * max_payload_);
+    p_waiting_.push_back({static_cast<uint32_t>(next - pos), next == end ? std::move(visible) : Callback{}});
+    pos = next;
+  }
+  issue_posted();
+}
+
+void PcieLink::issue_posted() {
+  while (!p_waiting_.empty()) {
+    if (p_credits_ == 0) {
+      ++p_credit_waits_;
+      return;
+    }
+    PostedTlp tlp = std::move(p_waiting_.front());
+    p_waiting_.pop_front();
+    --p_credits_;
+    p_used_.change(now_fs(), +1);
+    const uint64_t consumed = send(up_, tlp.bytes) + host_write_fs_;
+    at(consumed, [this, fn = std::move(tlp.consumed)] {
+      if (fn) fn();
+      // the credit update travels back to the device
+      at(now_fs() + prop_fs_, [this] {
+        ++p_credits_;
+        p_used_.change(now_fs(), -1);
+        issue_posted();
+      });
+    });
+  }
+}
+
+void PcieLink::collect_stats(StatsTable& table) const {
+  const uint64_t end = now_fs();
+  const std::string n = name();
+  table.add(n, "reads", static_cast<double>(reads_), "ops", "DMA reads (non-posted)");
+  table.add(n, "writes", static_cast<double>(writes_), "ops", "DMA writes (posted)");
+  table.add(n, "completions", static_cast<double>(completions_), "TLPs", "completion TLPs with data received");
+  table.add(n, "up_tlps", static_cast<double>(up_.tlps), "TLPs", "TLPs device -> host");
+  table.add(n, "down_tlps", static_cast<double>(down_.tlps), "TLPs", "TLPs host -> device");
+  table.add(n, "up_utilization", end ? static_cast<double>(up_.busy_fs) / static_cast<double>(end) : 0, "fraction",
+            "share of time the device -> host direction was sending");
+  table.add(n, "down_utilization", end ? static_cast<double>(down_.busy_fs) / static_cast<double>(end) : 0,
+            "fraction", "share of time the host -> device direction was sending");
+  table.add(n, "tags_in_use_mean", tags_used_.mean(end), "tags", "time-weighted mean of tags held");
+  table.add(n, "tags_in_use_max", tags_used_.max(), "tags", "most tags held at once");
+  table.add(n, "np_credits_in_use_max", np_used_.max(), "credits", "most non-posted credits held at once");
+  table.add(n, "p_credits_in_use_max", p_used_.max(), "credits", "most posted credits held at once");
+  table.add(n, "tag_waits", static_cast<double>(tag_waits_), "requests", "read requests that waited for a tag");
+  table.add(n, "credit_waits", static_cast<double>(credit_waits_), "requests",
+            "read requests that had a tag but waited for a non-posted credit");
+  table.add(n, "p_credit_waits", static_cast<double>(p_credit_waits_), "times",
+            "posted TLPs found no posted credit");
+}
+
+}  // namespace ubsim

@@ -1,0 +1,115 @@
+// PcieLink: a PCIe link between a device (the NIC) and the host as
+// transactions (spec §12, textbook §7.3.4). Each direction is a serial
+// link at pcie.bandwidth (after encoding) that carries TLPs in order: a
+// TLP's payload plus pcie.tlp_overhead bytes (header, framing, sequence
+// number, LCRC, padding), then pcie.propagation to the far end.
+//
+// - A DMA write is posted: TLPs of at most pcie.max_payload bytes, no tag,
+//   no completion; each holds one of the host's posted credits
+//   (pcie.p_credits) from its send until the host has consumed it and the
+//   credit update is back. Posted TLPs stay in order (one FIFO).
+// - A DMA read is non-posted: requests of at most pcie.max_read_request
+//   bytes, each holding one of the device's tags (pcie.tags) and one of the
+//   host's non-posted credits (pcie.np_credits) until all its completion
+//   data has returned (as the textbook's figures assume). The host answers
+//   with completions split at read-completion-boundary (pcie.rcb) multiples,
+//   each at most pcie.max_payload, matched to the request by its tag and
+//   reassembled in order.
+// - A request finding no tag or credit waits, first come first served
+//   (counted). Credits are asserted never to go negative.
+//
+// Calibration (derived, not measured): the host's read latency is chosen so
+// that an unloaded 64 B read round trip is pcie.dma_read, its write
+// processing so that a 64 B posted write is visible after pcie.dma_write.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <queue>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "config.h"
+#include "stats.h"
+
+namespace ubsim {
+
+class PcieLink : public sc_core::sc_module {
+ public:
+  using Callback = std::function<void()>;
+  PcieLink(sc_core::sc_module_name name, const Config& c);
+
+  // The device reads `bytes` of host memory at `addr`; `done` when all its
+  // completion data has arrived at the device.
+  void dma_read(uint64_t addr, uint32_t bytes, Callback done);
+  // The device writes `bytes` to host memory at `addr` (posted); `visible`
+  // when the host has consumed its last TLP.
+  void dma_write(uint64_t addr, uint32_t bytes, Callback visible);
+
+  void collect_stats(StatsTable& table) const;
+  // Derived calibration (ns): the host's read latency and write processing.
+  double host_read_ns() const { return static_cast<double>(host_read_fs_) / 1e6; }
+  double host_write_ns() const { return static_cast<double>(host_write_fs_) / 1e6; }
+  uint64_t tag_waits() const { return tag_waits_; }
+  uint64_t credit_waits() const { return credit_waits_; }
+  uint32_t tags_in_use_max() const { return static_cast<uint32_t>(tags_used_.max()); }
+  uint32_t np_credits_in_use_max() const { return static_cast<uint32_t>(np_used_.max()); }
+
+  // Checks the keys this link reads against each other (ConfigError, exit 2):
+  // the calibrated host latencies must not be negative.
+  static void validate(const Config& c);
+
+ private:
+  struct Direction {
+    uint64_t free_at_fs = 0, busy_fs = 0, tlps = 0, bytes = 0;
+  };
+  struct ReadOp {
+    uint32_t requests_left = 0;
+    Callback done;
+  };
+  struct ReadRequest {   // one MRd: its tag's state
+    ReadOp* op = nullptr;
+    uint64_t addr = 0;
+    uint32_t bytes = 0, received = 0;
+  };
+  struct PostedTlp {
+    uint32_t bytes = 0;
+    Callback consumed;   // the host consumed it (null: not the write's last)
+  };
+  struct Due {
+    uint64_t at_fs, seq;
+    Callback fn;
+    bool operator>(const Due& o) const { return at_fs != o.at_fs ? at_fs > o.at_fs : seq > o.seq; }
+  };
+
+  uint64_t serialize_fs(uint32_t tlp_bytes) const;
+  // Sends a TLP of `payload` bytes over a direction; returns its arrival
+  // time at the far end.
+  uint64_t send(Direction& d, uint32_t payload);
+  void at(uint64_t t_fs, Callback fn);
+  void run_due();
+  void issue_reads();
+  void issue_posted();
+  void complete(uint32_t tag);
+  void on_completion(uint32_t tag, uint32_t offset, uint32_t bytes);
+
+  const double bytes_per_s_;
+  const uint32_t overhead_, max_payload_, max_read_, rcb_;
+  const uint64_t prop_fs_;
+  uint64_t host_read_fs_ = 0, host_write_fs_ = 0;
+  Direction up_, down_;   // device -> host, host -> device
+  std::vector<ReadRequest> tags_;
+  std::vector<uint32_t> free_tags_;
+  uint32_t np_credits_, p_credits_;
+  std::deque<ReadRequest> np_waiting_;
+  std::deque<PostedTlp> p_waiting_;
+  std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_;
+  uint64_t seq_ = 0;
+  sc_core::sc_event wake_;
+  OccupancyTracker tags_used_, np_used_, p_used_;
+  uint64_t tag_waits_ = 0, credit_waits_ = 0, p_credit_waits_ = 0, reads_ = 0, writes_ = 0, completions_ = 0;
+};
+
+}  // namespace ubsim
