@@ -176,6 +176,7 @@ void InitiatorApp::accept(Transaction& t) {
       s.ctx_wait += t.ctx_wait_fs;
       s.transfer += t.transfer_fs;
       s.reassembly += t.reassembly_fs;
+      s.link += t.link_fs;
       s.queue += waited - t.align_fs;
       s.service += measured - waited;
     }

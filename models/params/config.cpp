@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
+#include "pcie_link.h"
 #include "pipeline_limits.h"
 #include "routes.h"
 #include "rtl_variant.h"
@@ -271,6 +272,7 @@ void Config::check_route(const std::string& key, const std::vector<std::string>&
 void Config::validate() const {
   if (clock_period_fs() == 0)
     throw ConfigError(source("clock"), "clock", "the clock period is below the 1 fs time resolution");
+  PcieLink::validate(*this);   // the PCIe latencies must leave room for the link's own time
   const PipelineLimits lim = query_pipeline_limits(*this);
   // A depth is the traversal of both the send and the receive pipeline of a
   // route: it must fit the larger structural minimum and the smaller maximum.

@@ -48,7 +48,7 @@ void TwoNodeSystem::build_node(Node& n, const char* tag) {
                                         cores > 1 ? "the CPU cores (software stages, each request on its core)"
                                                   : "the CPU core (software stages)",
                                         cfg_, "", cores);
-  n.pcie = std::make_unique<StageServer>((t + "_pcie").c_str(), "the PCIe link", cfg_, "pcie.occupancy");
+  n.pcie = std::make_unique<PcieStage>((t + "_pcie").c_str(), cfg_);
   n.bus = std::make_unique<StageServer>((t + "_bus").c_str(), "the on-chip bus", cfg_, "bus.occupancy");
   n.dram = std::make_unique<StageServer>((t + "_dram").c_str(), "the DRAM device", cfg_, "dram.occupancy");
   n.ub_tx = std::make_unique<UbTxBridge>((t + "_ub_tx").c_str(), cfg_);
@@ -92,13 +92,14 @@ void TwoNodeSystem::build_caches(Node& n, const char* tag, NodeId id) {
   n.ub_cache->set_refill_route(route_of({{Op::BusTraversal, id, "context refill: on-chip bus"},
                                          {Op::DramRowMiss, id, "context refill: DRAM row miss"}},
                                         ub_sink));
-  n.nic_cache->set_refill_route(route_of({{Op::PcieDmaRead, id, "context refill: PCIe DMA read"}}, nic_sink));
+  // (the NIC's records move their own bytes: a 512 B QP context)
+  n.nic_cache->set_refill_route(route_of({{Op::PcieDmaRead, id, "context refill: PCIe DMA read", true}}, nic_sink));
   // a dirty record goes back the same way as a posted write
   n.ub_cache->set_writeback_route(route_of({{Op::BusTraversal, id, "context write-back: on-chip bus"},
                                             {Op::DramRowMiss, id, "context write-back: DRAM"}},
                                            ub_sink));
   n.nic_cache->set_writeback_route(
-      route_of({{Op::PcieDmaWrite, id, "context write-back: PCIe DMA write"}}, nic_sink));
+      route_of({{Op::PcieDmaWrite, id, "context write-back: PCIe DMA write", true}}, nic_sink));
   n.ub_cache->set_data_array(n.ub_tx.get());
   n.nic_cache->set_data_array(n.nic_tx.get());
   n.ub_tx->attach_cache(n.ub_cache.get());

@@ -10,6 +10,7 @@
 
 #include "completion_queue.h"
 #include "doorbell_batcher.h"
+#include "pcie_stage.h"
 #include "config.h"
 #include "ctx_cache_bridge.h"
 #include "fabric.h"
@@ -20,7 +21,8 @@
 namespace ubsim {
 
 struct Node {
-  std::unique_ptr<StageServer> cpu, pcie, bus, dram;
+  std::unique_ptr<StageServer> cpu, bus, dram;
+  std::unique_ptr<PcieStage> pcie;   // the PCIe NIC's link to its host
   std::unique_ptr<UbTxBridge> ub_tx;
   std::unique_ptr<RxBridge> ub_rx;
   std::unique_ptr<RoceTxBridge> nic_tx;

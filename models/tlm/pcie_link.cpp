@@ -6,6 +6,7 @@
 
 #include <fmt/format.h>
 
+#include "config.h"
 #include "transaction.h"
 
 namespace ubsim {
@@ -31,6 +32,11 @@ void PcieLink::validate(const Config& c) {
     throw ConfigError(c.source("pcie.dma_write"), "pcie.dma_write",
                       fmt::format("{} is shorter than the link alone takes for a 64 B posted write ({:.4g} ns)",
                                   c.text_of("pcie.dma_write"), static_cast<double>(write_fixed) / 1e6));
+  const uint64_t doorbell_fixed = prop + ser_fs(rate, kDoorbellBytes + ovh);
+  if (c.fs("pcie.doorbell") < doorbell_fixed)
+    throw ConfigError(c.source("pcie.doorbell"), "pcie.doorbell",
+                      fmt::format("{} is shorter than the link alone takes for a doorbell write ({:.4g} ns)",
+                                  c.text_of("pcie.doorbell"), static_cast<double>(doorbell_fixed) / 1e6));
   if (c.count("pcie.max_payload") < c.count("pcie.rcb"))
     throw ConfigError(c.source("pcie.max_payload"), "pcie.max_payload",
                       fmt::format("{} is below the read completion boundary pcie.rcb ({})",
@@ -51,6 +57,7 @@ PcieLink::PcieLink(sc_core::sc_module_name name, const Config& c)
   validate(c);
   host_read_fs_ = c.fs("pcie.dma_read") - 2 * prop_fs_ - serialize_fs(overhead_) - serialize_fs(64 + overhead_);
   host_write_fs_ = c.fs("pcie.dma_write") - prop_fs_ - serialize_fs(64 + overhead_);
+  device_write_fs_ = c.fs("pcie.doorbell") - prop_fs_ - serialize_fs(kDoorbellBytes + overhead_);
   for (uint32_t t = static_cast<uint32_t>(tags_.size()); t-- > 0;) free_tags_.push_back(t);
   SC_HAS_PROCESS(PcieLink);
   SC_METHOD(run_due);
@@ -199,11 +206,17 @@ void PcieLink::issue_posted() {
   }
 }
 
+void PcieLink::host_write(uint32_t bytes, Callback visible) {
+  ++host_writes_;
+  at(send(down_, bytes) + device_write_fs_, std::move(visible));
+}
+
 void PcieLink::collect_stats(StatsTable& table) const {
   const uint64_t end = now_fs();
   const std::string n = name();
   table.add(n, "reads", static_cast<double>(reads_), "ops", "DMA reads (non-posted)");
   table.add(n, "writes", static_cast<double>(writes_), "ops", "DMA writes (posted)");
+  table.add(n, "host_writes", static_cast<double>(host_writes_), "ops", "host writes into the device (doorbells)");
   table.add(n, "completions", static_cast<double>(completions_), "TLPs", "completion TLPs with data received");
   table.add(n, "up_tlps", static_cast<double>(up_.tlps), "TLPs", "TLPs device -> host");
   table.add(n, "down_tlps", static_cast<double>(down_.tlps), "TLPs", "TLPs host -> device");

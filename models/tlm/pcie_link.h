@@ -20,7 +20,8 @@
 //
 // Calibration (derived, not measured): the host's read latency is chosen so
 // that an unloaded 64 B read round trip is pcie.dma_read, its write
-// processing so that a 64 B posted write is visible after pcie.dma_write.
+// processing so that a 64 B posted write is visible after pcie.dma_write,
+// and the device's so that a doorbell is taken after pcie.doorbell.
 #pragma once
 #include <cstdint>
 #include <deque>
@@ -31,10 +32,11 @@
 
 #include <systemc>
 
-#include "config.h"
 #include "stats.h"
 
 namespace ubsim {
+
+class Config;
 
 class PcieLink : public sc_core::sc_module {
  public:
@@ -47,6 +49,11 @@ class PcieLink : public sc_core::sc_module {
   // The device writes `bytes` to host memory at `addr` (posted); `visible`
   // when the host has consumed its last TLP.
   void dma_write(uint64_t addr, uint32_t bytes, Callback visible);
+  // The host writes `bytes` into the device (an MMIO doorbell, posted, on
+  // the host -> device direction behind the completions it sends);
+  // `visible` when the device has taken it.
+  void host_write(uint32_t bytes, Callback visible);
+  static constexpr uint32_t kDoorbellBytes = 8;   // a 64-bit doorbell register
 
   void collect_stats(StatsTable& table) const;
   // Derived calibration (ns): the host's read latency and write processing.
@@ -57,6 +64,7 @@ class PcieLink : public sc_core::sc_module {
   uint32_t tags_in_use_max() const { return static_cast<uint32_t>(tags_used_.max()); }
   uint32_t np_credits_in_use_max() const { return static_cast<uint32_t>(np_used_.max()); }
 
+  double device_write_ns() const { return static_cast<double>(device_write_fs_) / 1e6; }
   // Checks the keys this link reads against each other (ConfigError, exit 2):
   // the calibrated host latencies must not be negative.
   static void validate(const Config& c);
@@ -98,7 +106,7 @@ class PcieLink : public sc_core::sc_module {
   const double bytes_per_s_;
   const uint32_t overhead_, max_payload_, max_read_, rcb_;
   const uint64_t prop_fs_;
-  uint64_t host_read_fs_ = 0, host_write_fs_ = 0;
+  uint64_t host_read_fs_ = 0, host_write_fs_ = 0, device_write_fs_ = 0;
   Direction up_, down_;   // device -> host, host -> device
   std::vector<ReadRequest> tags_;
   std::vector<uint32_t> free_tags_;
@@ -110,6 +118,7 @@ class PcieLink : public sc_core::sc_module {
   sc_core::sc_event wake_;
   OccupancyTracker tags_used_, np_used_, p_used_;
   uint64_t tag_waits_ = 0, credit_waits_ = 0, p_credit_waits_ = 0, reads_ = 0, writes_ = 0, completions_ = 0;
+  uint64_t host_writes_ = 0;
 };
 
 }  // namespace ubsim

@@ -1,6 +1,7 @@
 // The TLM components of a node whose stages are served by a queued resource:
-// host CPU core, PCIe link, on-chip bus and DRAM (StageServer), and one
-// direction of the wire (WireDirection).
+// host CPU core, on-chip bus and DRAM (StageServer), and one direction of
+// the wire (WireDirection). The PCIe link is a transaction model of its own
+// (PcieStage).
 #pragma once
 #include <algorithm>
 #include <array>
@@ -20,8 +21,6 @@ namespace ubsim {
 // both: the stages' size-dependent part, itemized as transfer time.
 //  - CPU core: held for the whole software stage (occupancy = unlimited), so
 //    concurrent requests serialize on the core;
-//  - PCIe link: held for pcie.occupancy (the TLPs on the lanes), the rest of
-//    a DMA round trip overlaps later transactions;
 //  - on-chip bus: held for bus.occupancy per transaction;
 //  - DRAM: held for dram.occupancy per burst (row hit or row miss).
 class StageServer : public QueuedServer {
@@ -43,8 +42,8 @@ class StageServer : public QueuedServer {
       if (!op.in_cycles && has_latency_key(op)) latency_fs_[i] = c.fs(op.param_key);
       if (!is_transfer_op(op.op)) continue;
       const char* bw = op.owner == ComponentKind::Bus ? "bus.bandwidth"
-                       : op.owner == ComponentKind::Dram ? "dram.bandwidth" : "pcie.bandwidth";
-      fs_per_byte_[i] = 1e15 / c.value(bw);
+                       : op.owner == ComponentKind::Dram ? "dram.bandwidth" : nullptr;
+      if (bw) fs_per_byte_[i] = 1e15 / c.value(bw);
     }
   }
 

@@ -26,6 +26,7 @@ struct HopTimes {
   uint64_t ctx_wait_fs = 0;   // RTL: waiting at ctx_gate for context records (refill)
   uint64_t transfer_fs = 0;   // bus / DRAM / PCIe: the bytes beyond the 64 B the latency is given for
   uint64_t reassembly_fs = 0; // end of a packet segment: waiting for the message's later packets
+  uint64_t link_fs = 0;       // PCIe: beyond the unloaded 64 B transaction (TLPs, queueing, tags, credits)
 };
 
 struct Route {

@@ -124,7 +124,11 @@ static void derive_message_stream(const Config& cfg, const Route& route, Latency
     const char* name = owner == ComponentKind::Bus ? "on-chip bus" : owner == ComponentKind::Dram ? "DRAM" : "PCIe";
     const char* key = owner == ComponentKind::Bus ? "bus.bandwidth" : owner == ComponentKind::Dram ? "dram.bandwidth"
                                                                                                 : "pcie.bandwidth";
-    stream.emplace_back(name, static_cast<double>(size) / cfg.value(key) * 1e9);
+    double bytes = static_cast<double>(size);
+    if (owner == ComponentKind::Pcie)   // in TLPs of at most max_payload, each with its overhead
+      bytes += std::ceil(bytes / static_cast<double>(cfg.count("pcie.max_payload"))) *
+               static_cast<double>(cfg.count("pcie.tlp_overhead"));
+    stream.emplace_back(name, bytes / cfg.value(key) * 1e9);
   }
   const auto slowest = std::max_element(stream.begin(), stream.end(),
                                         [](const auto& a, const auto& b) { return a.second < b.second; });
@@ -187,7 +191,8 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   const LatencyRecord& rec = sys.app().record();
   const double n = static_cast<double>(rec.measured_ops);
   const double cycle_ns = 1e9 / cfg.value("clock");
-  double align = 0, ser = 0, queue = 0, hazard = 0, ctx_wait = 0, transfer = 0, reassembly = 0, cq_batch = 0, doorbell_batch = 0;
+  double align = 0, ser = 0, queue = 0, hazard = 0, ctx_wait = 0, transfer = 0, reassembly = 0, cq_batch = 0, doorbell_batch = 0,
+         pcie_link = 0;
   for (size_t i = 0; i < sys.route().hops.size(); ++i) {
     const HopSpec& h = sys.route().hops[i];
     const OpInfo& info = op_info(h.op);
@@ -212,6 +217,7 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
     st.ctx_wait_ns = static_cast<double>(s.ctx_wait / n) / 1e6;
     const double reassembly_ns = static_cast<double>(s.reassembly / n) / 1e6;
     transfer += static_cast<double>(s.transfer / n) / 1e6;
+    pcie_link += static_cast<double>(s.link / n) / 1e6;
     if (h.op == Op::SwCqBatchWait) cq_batch += st.measured_ns;   // visible, waiting for the handler's next run
     if (h.op == Op::SwDoorbellBatchWait) doorbell_batch += st.measured_ns;   // posted, waiting for the doorbell
     reassembly += reassembly_ns;
@@ -239,11 +245,12 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   r.effects = {{"clock-edge alignment", align}, {"wire serialization", ser}, {"queueing", queue},
                {"pipeline hazard stall", hazard}, {"context-cache refill", ctx_wait},
                {"send-queue backlog", backlog}, {"payload transfer beyond 64 B", transfer},
-               {"later packets of the message", reassembly}, {"slot wait", slot_wait},
+               {"later packets of the message", reassembly},
+               {"PCIe link beyond a 64 B transaction", pcie_link}, {"slot wait", slot_wait},
                {"submit pacing", pacing}, {"doorbell batch wait", doorbell_batch},
                {"completion batch wait", cq_batch}};
   r.unexplained_ns = r.mean_ns - r.derived_total_ns - align - ser - queue - hazard - ctx_wait - backlog - transfer -
-                     reassembly - slot_wait - pacing - doorbell_batch - cq_batch;
+                     reassembly - pcie_link - slot_wait - pacing - doorbell_batch - cq_batch;
   r.slot_mean_ns = rec.slot_time.mean_ns();
   r.slot_p99_ns = rec.slot_time.quantile_ns(0.99);
   derive_message_stream(cfg, sys.route(), r);

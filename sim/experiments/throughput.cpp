@@ -171,14 +171,33 @@ MemoryBound memory_bound(const Config& cfg, const std::string& path) {
   };
   // k work requests per doorbell: the doorbell and one fetch of k descriptors (64 B each) per k requests
   const double per_doorbell = static_cast<double>(cfg.count("sw.wr_per_doorbell"));
+  // The PCIe link: bytes per direction (TLP payloads and pcie.tlp_overhead
+  // each); the busier direction is the link's time.
+  const double ovh = static_cast<double>(cfg.count("pcie.tlp_overhead"));
+  const double mps = static_cast<double>(cfg.count("pcie.max_payload"));
+  const double mrrs = static_cast<double>(cfg.count("pcie.max_read_request"));
+  double pcie_up[2] = {0, 0}, pcie_down[2] = {0, 0};   // per node: device -> host, host -> device
   auto charge = [&](Op op, NodeId node, uint64_t bytes, double share = 1.0) {
     const OpInfo& info = op_info(op);
-    const char* occ = info.owner == ComponentKind::Bus ? "bus.occupancy"
-                      : info.owner == ComponentKind::Dram ? "dram.occupancy" : "pcie.occupancy";
-    const char* bw = info.owner == ComponentKind::Bus ? "bus.bandwidth"
-                     : info.owner == ComponentKind::Dram ? "dram.bandwidth" : "pcie.bandwidth";
-    double ns = std::min(cfg.value(info.param_key), cfg.value(occ)) / 1e6;
-    if (is_transfer_op(op) && bytes > 64) ns += static_cast<double>(bytes - 64) / cfg.value(bw) * 1e9;
+    const int n = static_cast<int>(node);
+    const double b = static_cast<double>(std::max<uint64_t>(bytes, 64));
+    if (op == Op::PcieDoorbell) {
+      pcie_down[n] += (8 + ovh) * share;
+      return;
+    }
+    if (op == Op::PcieDmaRead) {
+      pcie_up[n] += std::ceil(b / mrrs) * ovh * share;
+      pcie_down[n] += (b + std::ceil(b / mps) * ovh) * share;
+      return;
+    }
+    if (op == Op::PcieDmaWrite) {
+      pcie_up[n] += (b + std::ceil(b / mps) * ovh) * share;
+      return;
+    }
+    const bool bus = info.owner == ComponentKind::Bus;
+    double ns = std::min(cfg.value(info.param_key), cfg.value(bus ? "bus.occupancy" : "dram.occupancy")) / 1e6;
+    if (is_transfer_op(op) && bytes > 64)
+      ns += static_cast<double>(bytes - 64) / cfg.value(bus ? "bus.bandwidth" : "dram.bandwidth") * 1e9;
     held[key_of(info, node)] += ns * share;
   };
   for (size_t i = 0; i < route.hops.size(); ++i) {
@@ -210,6 +229,9 @@ MemoryBound memory_bound(const Config& cfg, const std::string& path) {
       charge(Op::DramRowHit, NodeId::B, bytes);
     }
   }
+  for (int n = 0; n < 2; ++n)
+    if (pcie_up[n] + pcie_down[n] > 0)
+      held[n == 0 ? "A PCIe" : "B PCIe"] = std::max(pcie_up[n], pcie_down[n]) / cfg.value("pcie.bandwidth") * 1e9;
   MemoryBound best;
   for (const auto& [name, ns] : held)
     if (ns > best.held_ns) best = {name, ns};
@@ -301,7 +323,8 @@ ResultSet run(Config& cfg, const Options& o) {
       "issue-rate); software = host.cores x m / (node A's software time per request); ordering = order window x\n"
       "min(queues, tracked queues) x m / (the unloaded time a request holds its tracker entry: node A's send\n"
       "pipeline -> its completion out of node A's receive pipeline; tracked paths); memory = m / (the time the most loaded bus, DRAM or PCIe link is held per request:\n"
-      "min(latency, occupancy) per stage plus the bytes beyond 64 at its bandwidth); miss_buffers = host.cores x\n"
+      "min(latency, occupancy) per stage plus the bytes beyond 64 at its bandwidth; a PCIe link its TLPs' bytes,\n"
+      "payload and pcie.tlp_overhead each, on its busier direction); miss_buffers = host.cores x\n"
       "core.outstanding_loads x m / T0 (ub-load); completion = sw.cq_batch x m / sw.cq_period (batched handling).\n"
       "bound = the smallest;\n"
       "of_bound = measured / bound.\n";
