@@ -7,6 +7,7 @@
 #include <string>
 
 #include "config.h"
+#include "experiment.h"
 #include "json_value.h"
 #include "pcie_link.h"
 #include "run_command.h"
@@ -68,37 +69,42 @@ TEST_CASE("pcie: with 128 tags the host's 84 non-posted credits bind", "[pcie]")
 }
 
 TEST_CASE("pcie: tags and credits back-pressure, nothing is lost, split completions reassemble", "[pcie]") {
-  sc_core::sc_set_time_resolution(1, sc_core::SC_FS);   // this process's first simulation time
-  ubsim::Config cfg;
-  cfg.apply_set("pcie.tags=3");
-  cfg.apply_set("pcie.np_credits=2");
-  cfg.apply_set("pcie.p_credits=1");
-  cfg.apply_set("pcie.max_read_request=512B");
-  cfg.apply_set("pcie.max_payload=128B");
-  auto& link = *new ubsim::PcieLink("pcie_under_test", cfg);
-  int reads_done = 0, writes_done = 0;
-  // 40 reads of 1000 B at an address 32 B past an RCB boundary: requests
-  // at MRRS multiples, completions at RCB multiples of at most 128 B each;
-  // the link checks every completion arrives at its request's next offset
-  for (int i = 0; i < 40; ++i) link.dma_read(4096ull * i + 32, 1000, [&] { ++reads_done; });
-  for (int i = 0; i < 30; ++i) link.dma_write(8192ull * i, 300, [&] { ++writes_done; });
-  sc_core::sc_start();
-  CHECK(reads_done == 40);
-  CHECK(writes_done == 30);
-  CHECK(link.np_credits_in_use_max() == 2);
-  CHECK(link.tags_in_use_max() == 2);   // a tag without a credit is not taken
-  CHECK(link.credit_waits() > 0);
-  ubsim::StatsTable t;
-  link.collect_stats(t);
-  double completions = 0, p_max = 0;
-  for (const auto& row : t.rows) {
-    if (row.name == "completions") completions = row.value;
-    if (row.name == "p_credits_in_use_max") p_max = row.value;
-  }
+  // in a child process: one SystemC simulation per process
+  const auto rows = ubsim::rows_in_child([] {
+    sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
+    ubsim::Config cfg;
+    cfg.apply_set("pcie.tags=3");
+    cfg.apply_set("pcie.np_credits=2");
+    cfg.apply_set("pcie.p_credits=1");
+    cfg.apply_set("pcie.max_read_request=512B");
+    cfg.apply_set("pcie.max_payload=128B");
+    auto& link = *new ubsim::PcieLink("pcie_under_test", cfg);
+    auto* reads_done = new int(0);
+    auto* writes_done = new int(0);
+    // 40 reads of 1000 B at an address 32 B past an RCB boundary: requests
+    // at MRRS multiples, completions at RCB multiples of at most 128 B each;
+    // the link checks every completion arrives at its request's next offset
+    for (int i = 0; i < 40; ++i) link.dma_read(4096ull * i + 32, 1000, [=] { ++*reads_done; });
+    for (int i = 0; i < 30; ++i) link.dma_write(8192ull * i, 300, [=] { ++*writes_done; });
+    sc_core::sc_start();
+    ubsim::StatsTable t;
+    link.collect_stats(t);
+    json::Value v = json::Value::object()
+                        .add("reads_done", json::Value::number(*reads_done))
+                        .add("writes_done", json::Value::number(*writes_done));
+    for (const auto& row : t.rows) v.add(row.name, json::Value::number(row.value));
+    return std::vector<json::Value>{v};
+  });
+  const json::Value& r = rows.at(0);
+  CHECK(r.num("reads_done") == 40);
+  CHECK(r.num("writes_done") == 30);
+  CHECK(r.num("np_credits_in_use_max") == 2);
+  CHECK(r.num("tags_in_use_max") == 2);   // a tag without a credit is not taken
+  CHECK(r.num("credit_waits") > 0);
   // each 1000 B read at offset 32: requests [32,512) [512,1024) [1024,1032)
   // -> completions 96+128+128+128 | 128x4 | 8 = 4 + 4 + 1
-  CHECK(completions == 40 * 9);
-  CHECK(p_max == 1);
+  CHECK(r.num("completions") == 40 * 9);
+  CHECK(r.num("p_credits_in_use_max") == 1);
 }
 
 TEST_CASE("pcie: bad PCIe keys fail in one line naming the key, exit 2", "[pcie]") {
@@ -110,4 +116,41 @@ TEST_CASE("pcie: bad PCIe keys fail in one line naming the key, exit 2", "[pcie]
     const std::string key = std::string(set).substr(0, std::string(set).find('='));
     CHECK(r.out.find(key) != std::string::npos);
   }
+}
+
+TEST_CASE("pcie: nic.cqe_after = ordered writes the completion record right behind the payload", "[pcie]") {
+  auto p50 = [](const std::string& sets) {
+    const auto r = ubsim::test::run_command(std::string(UBSIM_BIN) + " latency --path pcie-nic --ops 200 --format json" + sets);
+    REQUIRE(r.status == 0);
+    const json::Value doc = json::parse(r.out);
+    return doc.get("results")->items.at(0).num("measured_total_ns.p50");
+  };
+  const double visible = p50(""), ordered = p50(" --set nic.cqe_after=ordered");
+  // the completion record no longer waits for the payload write to become
+  // visible (pcie.dma_write = 250 ns), only behind its TLP on the link
+  // (64 + 24 B at 31.5 GB/s); up to a controller cycle of edge alignment
+  CHECK(visible - ordered == Approx(250 - 88 / 31.5).margin(1e3 / 322.0));
+  CHECK(visible == Approx(2229.81).margin(0.01));   // the default keeps the §4 read
+}
+
+TEST_CASE("pcie: posted writes are consumed in the order they were posted", "[pcie]") {
+  const auto rows = ubsim::rows_in_child([] {
+    sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
+    ubsim::Config cfg;
+    cfg.apply_set("pcie.p_credits=2");
+    auto& link = *new ubsim::PcieLink("pcie_posted", cfg);
+    auto* order = new std::vector<int>;
+    // a long write, then short ones posted as soon as the previous is queued
+    link.dma_write(0, 4096, [=] { order->push_back(0); }, [=, &link] {
+      link.dma_write(8192, 64, [=] { order->push_back(1); });
+      link.dma_write(16384, 8, [=] { order->push_back(2); });
+    });
+    sc_core::sc_start();
+    json::Value v = json::Value::array();
+    for (int i : *order) v.items.push_back(json::Value::number(i));
+    return std::vector<json::Value>{json::Value::object().add("order", v)};
+  });
+  const json::Value* order = rows.at(0).get("order");
+  REQUIRE(order->items.size() == 3);
+  for (int i = 0; i < 3; ++i) CHECK(std::stod(order->items[i].text) == i);
 }

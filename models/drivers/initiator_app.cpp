@@ -177,6 +177,7 @@ void InitiatorApp::accept(Transaction& t) {
       s.transfer += t.transfer_fs;
       s.reassembly += t.reassembly_fs;
       s.link += t.link_fs;
+      s.early += t.early_fs;
       s.queue += waited - t.align_fs;
       s.service += measured - waited;
     }

@@ -49,7 +49,7 @@ struct Workload {
 // Sums over measured requests, per hop of the route (fs).
 struct HopSums {
   long double measured = 0, align = 0, serialize = 0, queue = 0, service = 0, ctx_wait = 0;
-  long double transfer = 0, reassembly = 0, link = 0;
+  long double transfer = 0, reassembly = 0, link = 0, early = 0;
 };
 
 struct LatencyRecord {

@@ -61,6 +61,16 @@ void Config::set_number(const ParamDef& def, const Decimal& v, const std::string
 }
 
 void Config::set_text(const ParamDef& def, const std::string& text, const std::string& source) {
+  if (def.unit == Unit::Choice) {
+    const auto it = std::find(def.choices.begin(), def.choices.end(), text);
+    if (it == def.choices.end()) {
+      std::string names;
+      for (const auto& c : def.choices) names += (names.empty() ? "" : ", ") + c;
+      throw ConfigError(source, def.key, fmt::format("'{}' is not one of: {}", text, names));
+    }
+    set_number(def, Decimal::of(static_cast<int64_t>(it - def.choices.begin())), source, text);
+    return;
+  }
   const Parsed p = parse_value(def.unit, text);
   if (!p.error.empty()) throw ConfigError(source, def.key, p.error);
   set_number(def, p.exact, source, text);
@@ -186,7 +196,14 @@ uint64_t Config::count(const std::string& key) const {
 bool Config::flag(const std::string& key) const { return entry(key).value != 0; }
 uint64_t Config::clock_period_fs() const { return static_cast<uint64_t>(std::llround(1e15 / value("clock"))); }
 const std::string& Config::source(const std::string& key) const { return entry(key).source; }
-std::string Config::text_of(const std::string& key) const { return format_value(find_param(key)->unit, entry(key).exact); }
+std::string Config::text_of(const std::string& key) const {
+  const ParamDef* def = find_param(key);
+  if (def->unit == Unit::Choice) return choice(key);
+  return format_value(def->unit, entry(key).exact);
+}
+const std::string& Config::choice(const std::string& key) const {
+  return find_param(key)->choices.at(static_cast<size_t>(count(key)));
+}
 
 std::vector<HopSpec> Config::route(const std::string& path, const std::string& verb) const {
   std::vector<HopSpec> hops;
@@ -202,7 +219,8 @@ std::vector<HopSpec> Config::route(const std::string& path, const std::string& v
 std::map<std::string, std::string> Config::resolved() const {
   std::map<std::string, std::string> out;
   for (const ParamDef& def : param_table())
-    if (def.unit != Unit::Routes) out[def.key] = format_value(def.unit, entries_.at(def.key).exact);
+    if (def.unit == Unit::Choice) out[def.key] = choice(def.key);
+    else if (def.unit != Unit::Routes) out[def.key] = format_value(def.unit, entries_.at(def.key).exact);
   return out;
 }
 

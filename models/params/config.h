@@ -38,6 +38,7 @@ class Config {
   uint64_t fs(const std::string& key) const;        // a time, in fs (exact)
   uint64_t count(const std::string& key) const;     // a whole number (count, cycles, bytes; exact)
   bool flag(const std::string& key) const;
+  const std::string& choice(const std::string& key) const;   // a Unit::Choice key's name
   uint64_t clock_period_fs() const;
   const std::string& source(const std::string& key) const;
   std::string text_of(const std::string& key) const;   // the value as it is written ("8KiB", "20us")

@@ -23,6 +23,7 @@ const std::vector<ParamDef>& param_table() {
       {"pcie.doorbell", Unit::Time, "150ns", 0, kTimeMax, "latency", "PCIe doorbell MMIO write, unloaded (the device's processing is what the link leaves of it)"},
       {"pcie.dma_read", Unit::Time, "500ns", 0, kTimeMax, "latency", "PCIe DMA read round trip of 64 B incl. host-cache access, unloaded (the host's read latency is what the link leaves of it)"},
       {"pcie.dma_write", Unit::Time, "250ns", 0, kTimeMax, "latency", "PCIe DMA write of 64 B (posted) until the host has consumed it, unloaded"},
+      {"nic.cqe_after", Unit::Choice, "visible", 0, 1, "latency, load, throughput", "the PCIe NIC writes a read's completion record after its payload write is visible (visible) or right behind it, relying on posted-write ordering (ordered)", "", false, {"visible", "ordered"}},
       {"pcie.propagation", Unit::Time, "100ns", 0, kTimeMax, "latency, load, throughput, pcie", "PCIe: one-way propagation and PHY latency of a TLP (the host's read latency is what pcie.dma_read leaves)"},
       {"pcie.tlp_overhead", Unit::Bytes, "24B", 0, 4096, "latency, load, throughput, pcie", "PCIe: bytes per TLP beyond its payload (header, framing, sequence number, LCRC, padding)"},
       {"pcie.max_payload", Unit::Bytes, "256B", 64, 4096, "latency, load, throughput, pcie", "PCIe: largest payload of a write or completion TLP (MPS)", "", true},

@@ -22,6 +22,8 @@ struct ParamDef {
   std::string max_is = "";
   // The value must be a power of two (the RTL shifts or masks by it).
   bool power_of_two = false;
+  // Unit::Choice: the names it takes (stored as the index; min 0, max the last).
+  std::vector<std::string> choices = {};
 };
 
 const std::vector<ParamDef>& param_table();

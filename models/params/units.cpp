@@ -20,6 +20,7 @@ const char* unit_name(Unit u) {
     case Unit::Ratio: return "ratio";
     case Unit::Bool: return "bool";
     case Unit::Routes: return "route";
+    case Unit::Choice: return "choice";
   }
   return "?";
 }
@@ -36,6 +37,7 @@ const char* unit_example(Unit u) {
     case Unit::Ratio: return "2";
     case Unit::Bool: return "true";
     case Unit::Routes: return "[\"A:sw.submit\", ...]";
+    case Unit::Choice: return "one of its names";
   }
   return "?";
 }

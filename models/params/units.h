@@ -11,7 +11,7 @@
 
 namespace ubsim {
 
-enum class Unit { Time, Frequency, Rate, OpRate, Bytes, Cycles, Count, Ratio, Bool, Routes };
+enum class Unit { Time, Frequency, Rate, OpRate, Bytes, Cycles, Count, Ratio, Bool, Routes, Choice };
 
 const char* unit_name(Unit u);      // "time", "frequency", ...
 const char* unit_example(Unit u);   // "30ns", ...

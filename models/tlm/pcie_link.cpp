@@ -174,10 +174,16 @@ void PcieLink::complete(uint32_t tag) {
 }
 
 void PcieLink::dma_write(uint64_t addr, uint32_t bytes, Callback visible) {
+  dma_write(addr, bytes, std::move(visible), Callback{});
+}
+
+void PcieLink::dma_write(uint64_t addr, uint32_t bytes, Callback visible, Callback sent) {
   ++writes_;
   for (uint64_t pos = addr, end = addr + bytes; pos < end;) {
     const uint64_t next = std::min<uint64_t>(end, (pos / max_payload_ + 1) * max_payload_);
-    p_waiting_.push_back({static_cast<uint32_t>(next - pos), next == end ? std::move(visible) : Callback{}});
+    const bool last = next == end;
+    p_waiting_.push_back({static_cast<uint32_t>(next - pos), last ? std::move(visible) : Callback{},
+                          last ? std::move(sent) : Callback{}});
     pos = next;
   }
   issue_posted();
@@ -194,6 +200,7 @@ void PcieLink::issue_posted() {
     --p_credits_;
     p_used_.change(now_fs(), +1);
     const uint64_t consumed = send(up_, tlp.bytes) + host_write_fs_;
+    if (tlp.sent) tlp.sent();
     at(consumed, [this, fn = std::move(tlp.consumed)] {
       if (fn) fn();
       // the credit update travels back to the device

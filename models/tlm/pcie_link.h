@@ -49,6 +49,9 @@ class PcieLink : public sc_core::sc_module {
   // The device writes `bytes` to host memory at `addr` (posted); `visible`
   // when the host has consumed its last TLP.
   void dma_write(uint64_t addr, uint32_t bytes, Callback visible);
+  // The same, also calling `sent` when its last TLP has its credit and is
+  // queued on the link: anything posted after it is consumed after it.
+  void dma_write(uint64_t addr, uint32_t bytes, Callback visible, Callback sent);
   // The host writes `bytes` into the device (an MMIO doorbell, posted, on
   // the host -> device direction behind the completions it sends);
   // `visible` when the device has taken it.
@@ -85,6 +88,7 @@ class PcieLink : public sc_core::sc_module {
   struct PostedTlp {
     uint32_t bytes = 0;
     Callback consumed;   // the host consumed it (null: not the write's last)
+    Callback sent;       // it is queued on the link (null: none)
   };
   struct Due {
     uint64_t at_fs, seq;

@@ -13,7 +13,8 @@ PcieStage::PcieStage(sc_core::sc_module_name name, const Config& c)
       mtu_(c.count("transport.mtu")),
       read_fs_(c.fs("pcie.dma_read")),
       write_fs_(c.fs("pcie.dma_write")),
-      doorbell_fs_(c.fs("pcie.doorbell")) {}
+      doorbell_fs_(c.fs("pcie.doorbell")),
+      ordered_(c.choice("nic.cqe_after") == "ordered") {}
 
 // The bytes a stage moves: a descriptor fetch k descriptors of 64 B, a
 // read's first packet at the target, a packet's payload (per-packet stages,
@@ -35,7 +36,16 @@ void PcieStage::accept(Transaction& t) {
   const uint64_t addr = (next_addr_++ % 4096) * 8192;
   switch (t.current().op) {
     case Op::PcieDmaRead: link_.dma_read(addr, bytes_of(t), [this, &t] { done(t); }); break;
-    case Op::PcieDmaWrite: link_.dma_write(addr, bytes_of(t), [this, &t] { done(t); }); break;
+    case Op::PcieDmaWrite: {
+      const Route& rt = *t.route;
+      const size_t next = t.hop + 1;
+      if (ordered_ && next < rt.hops.size() && rt.hops[next].op == Op::PcieDmaWrite &&
+          rt.hops[next].node == t.current().node)
+        link_.dma_write(addr, bytes_of(t), [] {}, [this, &t] { done(t); });
+      else
+        link_.dma_write(addr, bytes_of(t), [this, &t] { done(t); });
+      break;
+    }
     default: link_.host_write(PcieLink::kDoorbellBytes, [this, &t] { done(t); }); break;   // the doorbell
   }
 }
@@ -46,6 +56,7 @@ void PcieStage::done(Transaction& t) {
   const uint64_t base = op == Op::PcieDmaRead ? read_fs_ : op == Op::PcieDmaWrite ? write_fs_ : doorbell_fs_;
   const uint64_t took = now_fs() - times.arrive_fs;
   times.link_fs = took > base ? took - base : 0;
+  times.early_fs = took < base ? base - took : 0;
   forward(t);
 }
 

@@ -27,6 +27,7 @@ struct HopTimes {
   uint64_t transfer_fs = 0;   // bus / DRAM / PCIe: the bytes beyond the 64 B the latency is given for
   uint64_t reassembly_fs = 0; // end of a packet segment: waiting for the message's later packets
   uint64_t link_fs = 0;       // PCIe: beyond the unloaded 64 B transaction (TLPs, queueing, tags, credits)
+  uint64_t early_fs = 0;      // PCIe: before it (a posted write that goes on once queued, nic.cqe_after)
 };
 
 struct Route {

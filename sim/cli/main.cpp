@@ -154,6 +154,11 @@ int cmd_params(const std::vector<std::string>& args) {
   }
   auto range = [](const ParamDef& d) {
     if (d.unit == Unit::Routes || d.unit == Unit::Bool) return std::string();
+    if (d.unit == Unit::Choice) {
+      std::string names;
+      for (const auto& c : d.choices) names += (names.empty() ? "" : " | ") + c;
+      return names;
+    }
     std::string hi = std::isinf(d.max) ? "" : format_value(d.unit, d.max);
     return format_value(d.unit, d.min) + ".." + hi + (d.max_is.empty() ? "" : " (" + d.max_is + ")") +
            (d.power_of_two ? ", a power of two" : "");

@@ -192,7 +192,7 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   const double n = static_cast<double>(rec.measured_ops);
   const double cycle_ns = 1e9 / cfg.value("clock");
   double align = 0, ser = 0, queue = 0, hazard = 0, ctx_wait = 0, transfer = 0, reassembly = 0, cq_batch = 0, doorbell_batch = 0,
-         pcie_link = 0;
+         pcie_link = 0, posted_early = 0;
   for (size_t i = 0; i < sys.route().hops.size(); ++i) {
     const HopSpec& h = sys.route().hops[i];
     const OpInfo& info = op_info(h.op);
@@ -218,6 +218,7 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
     const double reassembly_ns = static_cast<double>(s.reassembly / n) / 1e6;
     transfer += static_cast<double>(s.transfer / n) / 1e6;
     pcie_link += static_cast<double>(s.link / n) / 1e6;
+    posted_early -= static_cast<double>(s.early / n) / 1e6;
     if (h.op == Op::SwCqBatchWait) cq_batch += st.measured_ns;   // visible, waiting for the handler's next run
     if (h.op == Op::SwDoorbellBatchWait) doorbell_batch += st.measured_ns;   // posted, waiting for the doorbell
     reassembly += reassembly_ns;
@@ -246,11 +247,13 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
                {"pipeline hazard stall", hazard}, {"context-cache refill", ctx_wait},
                {"send-queue backlog", backlog}, {"payload transfer beyond 64 B", transfer},
                {"later packets of the message", reassembly},
-               {"PCIe link beyond a 64 B transaction", pcie_link}, {"slot wait", slot_wait},
+               {"PCIe link beyond a 64 B transaction", pcie_link},
+               {"completion record behind the payload (nic.cqe_after = ordered)", posted_early},
+               {"slot wait", slot_wait},
                {"submit pacing", pacing}, {"doorbell batch wait", doorbell_batch},
                {"completion batch wait", cq_batch}};
   r.unexplained_ns = r.mean_ns - r.derived_total_ns - align - ser - queue - hazard - ctx_wait - backlog - transfer -
-                     reassembly - pcie_link - slot_wait - pacing - doorbell_batch - cq_batch;
+                     reassembly - pcie_link - posted_early - slot_wait - pacing - doorbell_batch - cq_batch;
   r.slot_mean_ns = rec.slot_time.mean_ns();
   r.slot_p99_ns = rec.slot_time.quantile_ns(0.99);
   derive_message_stream(cfg, sys.route(), r);

@@ -1,5 +1,6 @@
 #include "sweep.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -95,6 +96,14 @@ SweepAxis parse_grid(const std::string& spec) {
   const ParamDef* def = find_param(axis.key);
   if (!def) grid_error(axis.key, "unknown key (ubsim params lists them)");
   if (def->unit == Unit::Routes) grid_error(axis.key, "routes cannot be swept");
+  if (def->unit == Unit::Choice) {
+    for (const auto& item : split_list(rest)) {
+      if (std::find(def->choices.begin(), def->choices.end(), item) == def->choices.end())
+        grid_error(axis.key, "'" + item + "' is not one of its names");
+      axis.values.push_back(item);
+    }
+    return axis;
+  }
   auto parse = [&](const std::string& text) {
     const Parsed v = parse_value(def->unit, text);
     if (!v.error.empty()) grid_error(axis.key, "'" + text + "': " + v.error);
