@@ -154,3 +154,35 @@ TEST_CASE("pcie: posted writes are consumed in the order they were posted", "[pc
   REQUIRE(order->items.size() == 3);
   for (int i = 0; i < 3; ++i) CHECK(std::stod(order->items[i].text) == i);
 }
+
+TEST_CASE("pcie: contention: into the NIC the writes keep flowing, out of it both flows share", "[pcie]") {
+  const auto r = ubsim::test::run_command(std::string(UBSIM_BIN) +
+                                          " pcie-contention --offered 0,1.2 --duration-us 100 --format json");
+  REQUIRE(r.status == 0);
+  const json::Value doc = json::parse(r.out);
+  auto row = [&](const std::string& dir, double f) -> const json::Value& {
+    for (const auto& x : doc.get("results")->items)
+      if (x.str("direction") == dir && x.num("offered_fraction") == f) return x;
+    FAIL("no row " << dir << " " << f);
+    throw;
+  };
+  // 256 B TLPs at 31.5 GB/s with 24 B each: 28.8 GB/s of payload
+  const double cap = 31.5 * 256 / 280;
+  for (const char* dir : {"into-nic", "out-of-nic"}) {
+    INFO(dir);
+    const auto& alone = row(dir, 0);
+    // 32 reads of 256 B alone: K x m / RTT (500 ns + 192 B more of completion at 31.5 GB/s)
+    CHECK(alone.num("reads_gbytes_per_s") == Approx(32 * 256 / (500 + 192 / 31.5)).epsilon(0.01));
+    const auto& loaded = row(dir, 1.2);
+    // the reads are what their K in flight over the loaded round trip allow
+    CHECK(loaded.num("reads_gbytes_per_s") == Approx(loaded.num("derived_reads_gbytes_per_s")).epsilon(0.05));
+    CHECK(loaded.num("writes_gbytes_per_s") + loaded.num("reads_gbytes_per_s") == Approx(cap).epsilon(0.03));
+  }
+  // into the NIC (arrival order): the writes hold the direction, the reads
+  // fall far below half the link
+  CHECK(row("into-nic", 1.2).num("reads_gbytes_per_s") < 0.25 * cap / 2);
+  CHECK(row("into-nic", 1.2).num("writes_gbytes_per_s") > 0.85 * cap);
+  // out of the NIC (its queues alternate): the two flows split it evenly
+  CHECK(row("out-of-nic", 1.2).num("reads_gbytes_per_s") == Approx(cap / 2).epsilon(0.05));
+  CHECK(row("out-of-nic", 1.2).num("writes_gbytes_per_s") == Approx(cap / 2).epsilon(0.05));
+}

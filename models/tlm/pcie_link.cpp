@@ -53,7 +53,10 @@ PcieLink::PcieLink(sc_core::sc_module_name name, const Config& c)
       prop_fs_(c.fs("pcie.propagation")),
       tags_(c.count("pcie.tags")),
       np_credits_(static_cast<uint32_t>(c.count("pcie.np_credits"))),
-      p_credits_(static_cast<uint32_t>(c.count("pcie.p_credits"))) {
+      p_credits_(static_cast<uint32_t>(c.count("pcie.p_credits"))),
+      device_p_credits_(static_cast<uint32_t>(c.count("pcie.p_credits"))),
+      host_tags_(static_cast<uint32_t>(c.count("pcie.tags"))) {
+  up_.round_robin = true;
   validate(c);
   host_read_fs_ = c.fs("pcie.dma_read") - 2 * prop_fs_ - serialize_fs(overhead_) - serialize_fs(64 + overhead_);
   host_write_fs_ = c.fs("pcie.dma_write") - prop_fs_ - serialize_fs(64 + overhead_);
@@ -67,15 +70,34 @@ PcieLink::PcieLink(sc_core::sc_module_name name, const Config& c)
 
 uint64_t PcieLink::serialize_fs(uint32_t tlp_bytes) const { return ser_fs(bytes_per_s_, tlp_bytes); }
 
-uint64_t PcieLink::send(Direction& d, uint32_t payload) {
-  const uint32_t bytes = payload + overhead_;
-  const uint64_t start = std::max(now_fs(), d.free_at_fs);
-  const uint64_t ser = serialize_fs(bytes);
-  d.free_at_fs = start + ser;
+void PcieLink::send(Direction& d, TlpClass c, uint32_t payload, Callback arrived) {
+  d.q[c].push_back({seq_tlp_++, payload + overhead_, std::move(arrived)});
+  if (!d.busy) start_next(d);
+}
+
+// Puts the next TLP on the lanes: the oldest (host -> device), or the other
+// queue than last time when both wait (device -> host).
+void PcieLink::start_next(Direction& d) {
+  if (d.q[0].empty() && d.q[1].empty()) {
+    d.busy = false;
+    return;
+  }
+  int c;
+  if (d.q[0].empty()) c = 1;
+  else if (d.q[1].empty()) c = 0;
+  else if (d.round_robin) c = 1 - d.last;
+  else c = d.q[0].front().seq < d.q[1].front().seq ? 0 : 1;
+  Tlp tlp = std::move(d.q[c].front());
+  d.q[c].pop_front();
+  d.last = c;
+  d.busy = true;
+  const uint64_t ser = serialize_fs(tlp.bytes);
   d.busy_fs += ser;
   ++d.tlps;
-  d.bytes += bytes;
-  return d.free_at_fs + prop_fs_;
+  d.bytes += tlp.bytes;
+  const uint64_t end = now_fs() + ser;
+  at(end + prop_fs_, std::move(tlp.arrived));
+  at(end, [this, &d] { start_next(d); });
 }
 
 // A small event list: callbacks at their times, in (time, order of
@@ -129,8 +151,7 @@ void PcieLink::issue_reads() {
     np_used_.change(now_fs(), +1);
     tags_[tag] = rq;
     // the request TLP up; the host reads memory; completions come down
-    const uint64_t at_host = send(up_, 0);
-    at(at_host + host_read_fs_, [this, tag] {
+    send(up_, kRequestOrPosted, 0, [this, tag] { at(now_fs() + host_read_fs_, [this, tag] {
       const ReadRequest& r = tags_[tag];
       const uint64_t end = r.addr + r.bytes;
       for (uint64_t pos = r.addr; pos < end;) {
@@ -138,11 +159,10 @@ void PcieLink::issue_reads() {
         uint64_t next = end;
         if (pos + max_payload_ < end) next = (pos + max_payload_) / rcb_ * rcb_;
         const auto offset = static_cast<uint32_t>(pos - r.addr), len = static_cast<uint32_t>(next - pos);
-        const uint64_t arrive = send(down_, len);
-        at(arrive, [this, tag, offset, len] { on_completion(tag, offset, len); });
+        send(down_, kCompletion, len, [this, tag, offset, len] { on_completion(tag, offset, len); });
         pos = next;
       }
-    });
+    }); });
   }
 }
 
@@ -199,23 +219,82 @@ void PcieLink::issue_posted() {
     p_waiting_.pop_front();
     --p_credits_;
     p_used_.change(now_fs(), +1);
-    const uint64_t consumed = send(up_, tlp.bytes) + host_write_fs_;
-    if (tlp.sent) tlp.sent();
-    at(consumed, [this, fn = std::move(tlp.consumed)] {
-      if (fn) fn();
-      // the credit update travels back to the device
-      at(now_fs() + prop_fs_, [this] {
-        ++p_credits_;
-        p_used_.change(now_fs(), -1);
-        issue_posted();
+    Callback sent = std::move(tlp.sent);
+    send(up_, kRequestOrPosted, tlp.bytes, [this, fn = std::move(tlp.consumed)]() mutable {
+      at(now_fs() + host_write_fs_, [this, fn = std::move(fn)] {
+        if (fn) fn();
+        // the credit update travels back to the device
+        at(now_fs() + prop_fs_, [this] {
+          ++p_credits_;
+          p_used_.change(now_fs(), -1);
+          issue_posted();
+        });
       });
     });
+    if (sent) sent();
   }
 }
 
 void PcieLink::host_write(uint32_t bytes, Callback visible) {
   ++host_writes_;
-  at(send(down_, bytes) + device_write_fs_, std::move(visible));
+  host_p_waiting_.emplace_back(bytes, std::move(visible));
+  issue_host_writes();
+}
+
+// The host's posted writes into the device, each holding one of the
+// device's posted credits until the device consumed it and the update is back.
+void PcieLink::issue_host_writes() {
+  while (!host_p_waiting_.empty() && device_p_credits_ > 0) {
+    auto [bytes, visible] = std::move(host_p_waiting_.front());
+    host_p_waiting_.pop_front();
+    --device_p_credits_;
+    send(down_, kRequestOrPosted, bytes, [this, visible = std::move(visible)]() mutable {
+      at(now_fs() + device_write_fs_, [this, visible = std::move(visible)] {
+        visible();
+        at(now_fs() + prop_fs_, [this] {
+          ++device_p_credits_;
+          issue_host_writes();
+        });
+      });
+    });
+  }
+}
+
+void PcieLink::host_read(uint32_t bytes, Callback done) {
+  ++host_reads_;
+  host_np_waiting_.emplace_back(bytes, std::move(done));
+  issue_host_reads();
+}
+
+// The host's reads of device memory: a host tag each until the data is
+// back; the device answers after the same latency the host's memory has,
+// in completions of at most max_payload on the device -> host direction.
+void PcieLink::issue_host_reads() {
+  while (!host_np_waiting_.empty() && host_tags_ > 0) {
+    auto [bytes, done] = std::move(host_np_waiting_.front());
+    host_np_waiting_.pop_front();
+    --host_tags_;
+    auto* left = new uint32_t(bytes);
+    auto* cb = new Callback(std::move(done));
+    send(down_, kRequestOrPosted, 0, [this, bytes, left, cb] {
+      at(now_fs() + host_read_fs_, [this, bytes, left, cb] {
+        for (uint32_t pos = 0; pos < bytes;) {
+          const uint32_t len = std::min(max_payload_, bytes - pos);
+          send(up_, kCompletion, len, [this, len, left, cb] {
+            *left -= len;
+            if (*left > 0) return;
+            Callback fn = std::move(*cb);
+            delete cb;
+            delete left;
+            ++host_tags_;
+            fn();
+            issue_host_reads();
+          });
+          pos += len;
+        }
+      });
+    });
+  }
 }
 
 void PcieLink::collect_stats(StatsTable& table) const {
@@ -224,6 +303,7 @@ void PcieLink::collect_stats(StatsTable& table) const {
   table.add(n, "reads", static_cast<double>(reads_), "ops", "DMA reads (non-posted)");
   table.add(n, "writes", static_cast<double>(writes_), "ops", "DMA writes (posted)");
   table.add(n, "host_writes", static_cast<double>(host_writes_), "ops", "host writes into the device (doorbells)");
+  table.add(n, "host_reads", static_cast<double>(host_reads_), "ops", "host reads of device memory");
   table.add(n, "completions", static_cast<double>(completions_), "TLPs", "completion TLPs with data received");
   table.add(n, "up_tlps", static_cast<double>(up_.tlps), "TLPs", "TLPs device -> host");
   table.add(n, "down_tlps", static_cast<double>(down_.tlps), "TLPs", "TLPs host -> device");

@@ -56,6 +56,10 @@ class PcieLink : public sc_core::sc_module {
   // the host -> device direction behind the completions it sends);
   // `visible` when the device has taken it.
   void host_write(uint32_t bytes, Callback visible);
+  // The host reads `bytes` of device memory (non-posted, the host's own
+  // tags, pcie.tags of them): its request goes down, the device's
+  // completions go up; `done` when the data is back at the host.
+  void host_read(uint32_t bytes, Callback done);
   static constexpr uint32_t kDoorbellBytes = 8;   // a 64-bit doorbell register
 
   void collect_stats(StatsTable& table) const;
@@ -73,8 +77,25 @@ class PcieLink : public sc_core::sc_module {
   static void validate(const Config& c);
 
  private:
+  // TLP classes a direction holds in its own queue: requests and posted
+  // writes (in order with each other), and completions.
+  enum TlpClass { kRequestOrPosted = 0, kCompletion = 1 };
+  struct Tlp {
+    uint64_t seq;      // enqueue order
+    uint32_t bytes;    // on the lanes: payload + overhead
+    Callback arrived;  // at the far end
+  };
+  // One direction of the link. The host -> device direction is sent in
+  // arrival order (the root port forwards what it gets); the device -> host
+  // direction alternates between its posted / request queue and its
+  // completion queue (the device's DMA engine and completer share its
+  // internal path round-robin).
   struct Direction {
-    uint64_t free_at_fs = 0, busy_fs = 0, tlps = 0, bytes = 0;
+    bool round_robin = false;
+    std::deque<Tlp> q[2];
+    bool busy = false;
+    int last = kCompletion;
+    uint64_t busy_fs = 0, tlps = 0, bytes = 0;
   };
   struct ReadOp {
     uint32_t requests_left = 0;
@@ -97,9 +118,9 @@ class PcieLink : public sc_core::sc_module {
   };
 
   uint64_t serialize_fs(uint32_t tlp_bytes) const;
-  // Sends a TLP of `payload` bytes over a direction; returns its arrival
-  // time at the far end.
-  uint64_t send(Direction& d, uint32_t payload);
+  // Queues a TLP of `payload` bytes on a direction; `arrived` at the far end.
+  void send(Direction& d, TlpClass c, uint32_t payload, Callback arrived);
+  void start_next(Direction& d);
   void at(uint64_t t_fs, Callback fn);
   void run_due();
   void issue_reads();
@@ -115,6 +136,10 @@ class PcieLink : public sc_core::sc_module {
   std::vector<ReadRequest> tags_;
   std::vector<uint32_t> free_tags_;
   uint32_t np_credits_, p_credits_;
+  uint32_t device_p_credits_, host_tags_;   // for the host's writes and reads into the device
+  std::deque<std::pair<uint32_t, Callback>> host_p_waiting_, host_np_waiting_;
+  void issue_host_writes();
+  void issue_host_reads();
   std::deque<ReadRequest> np_waiting_;
   std::deque<PostedTlp> p_waiting_;
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_;
@@ -122,7 +147,7 @@ class PcieLink : public sc_core::sc_module {
   sc_core::sc_event wake_;
   OccupancyTracker tags_used_, np_used_, p_used_;
   uint64_t tag_waits_ = 0, credit_waits_ = 0, p_credit_waits_ = 0, reads_ = 0, writes_ = 0, completions_ = 0;
-  uint64_t host_writes_ = 0;
+  uint64_t host_writes_ = 0, host_reads_ = 0, seq_tlp_ = 0;
 };
 
 }  // namespace ubsim

@@ -112,6 +112,7 @@ const Experiment& load_experiment();
 const Experiment& throughput_experiment();
 const Experiment& slots_experiment();
 const Experiment& pcie_experiment();
+const Experiment& pcie_contention_experiment();
 const Experiment& ctx_cache_experiment();
 const Experiment& ordering_experiment();
 const Experiment& loss_experiment();
