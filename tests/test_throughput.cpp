@@ -81,6 +81,18 @@ TEST_CASE("throughput: with enough miss buffers the Load/Store path reaches the 
   CHECK(l.num("gbytes_per_s") == Approx(10.304).epsilon(0.02));
 }
 
+TEST_CASE("throughput: the NIC's PCIe tags bound its reads where they are few", "[throughput]") {
+  const json::Value doc = run_json("--path pcie-nic --size 4KiB --slots 256 --set pcie.tags=4 --set host.cores=8");
+  // node B reads each 4 KiB message in 8 requests of 512 B (MRRS); each
+  // holds a tag for 500 ns plus its two 256 B completions' extra bytes
+  // (2 x 280 - 88 B at 31.5 GB/s): 4 tags x 4096 B / (8 x 514.98 ns)
+  const auto& r = point(doc, "pcie-nic", 4096, 256);
+  const double hold = 8 * (500 + (2 * 280 - 88) / 31.5);
+  CHECK(r.str("bound") == "pcie_tags");
+  CHECK(r.num("bound_gbytes_per_s") == Approx(4 * 4096 / hold).epsilon(0.001));
+  CHECK(r.num("gbytes_per_s") == Approx(4 * 4096 / hold).epsilon(0.02));
+}
+
 TEST_CASE("throughput: bad sizes and slot lists fail in one line, exit 2", "[throughput]") {
   const auto bad = ubsim::test::run_command(std::string(UBSIM_BIN) + " throughput --size 2GiB");
   CHECK(bad.status == 2);

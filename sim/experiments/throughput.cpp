@@ -238,6 +238,48 @@ MemoryBound memory_bound(const Config& cfg, const std::string& path) {
   return best;
 }
 
+// GB/s that `key` (tags or non-posted credits per node) allows: each read
+// request holds one from its send until its data is back, unloaded
+// pcie.dma_read for 64 B plus its larger completions' extra bytes; the node
+// whose reads hold them longest per message sets it (infinite without
+// PCIe reads).
+double pcie_tag_bound(const Config& cfg, const std::string& path, const char* key) {
+  const uint64_t size = cfg.count("workload.size"), mtu = cfg.count("transport.mtu");
+  const double mrrs = static_cast<double>(cfg.count("pcie.max_read_request"));
+  const double mps = static_cast<double>(cfg.count("pcie.max_payload"));
+  const double ovh = static_cast<double>(cfg.count("pcie.tlp_overhead"));
+  const double rate = cfg.value("pcie.bandwidth");
+  // a read of b bytes: its requests and the time they hold a tag each (ns)
+  auto hold_ns = [&](double b) {
+    double ns = 0;
+    for (double left = std::max(b, 64.0); left > 0; left -= mrrs) {
+      const double r = std::min(left, mrrs);
+      ns += cfg.value("pcie.dma_read") / 1e6 + (r + std::ceil(r / mps) * ovh - (64 + ovh)) / rate * 1e9;
+    }
+    return ns;
+  };
+  Route route;
+  route.hops = cfg.route(path, "read");
+  route.mark_segments(true);
+  double held[2] = {0, 0};
+  const double k = static_cast<double>(cfg.count("sw.wr_per_doorbell"));
+  for (size_t i = 0; i < route.hops.size(); ++i) {
+    const HopSpec& h = route.hops[i];
+    if (h.op != Op::PcieDmaRead) continue;
+    const int n = static_cast<int>(h.node);
+    const bool descriptors = i > 0 && route.hops[i - 1].op == Op::PcieDoorbell;
+    if (descriptors) held[n] += hold_ns(k * 64) / k;
+    else if (route.fetch[i]) held[n] += hold_ns(static_cast<double>(packet_payload(size, mtu, 0)));
+    else held[n] += hold_ns(64);
+  }
+  if (path == "pcie-nic")   // the later response packets, fetched by node B's send engine
+    for (uint32_t p = 1; p < packets_of(size, mtu); ++p)
+      held[1] += hold_ns(static_cast<double>(packet_payload(size, mtu, p)));
+  const double most = std::max(held[0], held[1]);
+  if (most == 0) return std::numeric_limits<double>::infinity();
+  return static_cast<double>(cfg.count(key)) * static_cast<double>(size) / most;
+}
+
 ResultSet run(Config& cfg, const Options& o) {
   const auto paths = select_paths(o.text("--path"), "");
   const auto slot_list = o.counts("--slots");
@@ -281,6 +323,10 @@ ResultSet run(Config& cfg, const Options& o) {
       const bool batched = c.count("sw.cq_batch") > 0 && path != "ub-load";
       const double b_cq = batched ? static_cast<double>(c.count("sw.cq_batch")) * m / (c.value("sw.cq_period") / 1e6)
                                   : inf;
+      // The NIC's PCIe tags and the host's non-posted credits: each DMA read
+      // request holds one for its round trip (pcie.dma_read unloaded); per node,
+      // the requests a message's reads make there (derived)
+      const double b_tags = pcie_tag_bound(c, path, "pcie.tags"), b_credits = pcie_tag_bound(c, path, "pcie.np_credits");
       for (uint64_t n : slot_list) {
         const auto horizon_fs = n == o.count("--timeline") ? static_cast<uint64_t>(4 * t0 * 1e6) : 0;
         const Measured x = measure(c, path, n, min_ops, horizon_fs);
@@ -288,7 +334,8 @@ ResultSet run(Config& cfg, const Options& o) {
         const double b_order = tracked ? rtl_variant::kOrderWindow * queues * m / unloaded.order_hold_ns : inf;
         const std::vector<std::pair<std::string, double>> bounds = {
             {"path", b_path}, {"slots", b_slots}, {"issue", b_issue}, {"software", b_sw}, {"ordering", b_order},
-            {"memory", b_mem}, {"miss_buffers", b_miss}, {"completion", b_cq}};
+            {"memory", b_mem}, {"miss_buffers", b_miss}, {"completion", b_cq}, {"pcie_tags", b_tags},
+            {"pcie_credits", b_credits}};
         const auto binding = std::min_element(bounds.begin(), bounds.end(),
                                               [](const auto& a, const auto& b) { return a.second < b.second; });
         V bv = V::object();
@@ -325,7 +372,9 @@ ResultSet run(Config& cfg, const Options& o) {
       "pipeline -> its completion out of node A's receive pipeline; tracked paths); memory = m / (the time the most loaded bus, DRAM or PCIe link is held per request:\n"
       "min(latency, occupancy) per stage plus the bytes beyond 64 at its bandwidth; a PCIe link its TLPs' bytes,\n"
       "payload and pcie.tlp_overhead each, on its busier direction); miss_buffers = host.cores x\n"
-      "core.outstanding_loads x m / T0 (ub-load); completion = sw.cq_batch x m / sw.cq_period (batched handling).\n"
+      "core.outstanding_loads x m / T0 (ub-load); completion = sw.cq_batch x m / sw.cq_period (batched handling);\n"
+      "pcie_tags / pcie_credits = pcie.tags / pcie.np_credits x m / (the time a message's read requests hold them\n"
+      "on the busiest node: pcie.dma_read each, plus their completions' bytes beyond 64 B).\n"
       "bound = the smallest;\n"
       "of_bound = measured / bound.\n";
   rs.table_omit = {"software_ns", "timeline", "order_hold_ns"};
@@ -357,7 +406,8 @@ const Experiment& throughput_experiment() {
        {"order_hold_ns", "ns", "at N = 1: node A's send pipeline -> completion out of its receive pipeline (tracked paths)"},
        {"delta_ns", "ns", "the send pipeline's interval for one message (measured by issue-rate)"},
        {"bounds_gbytes_per_s", "GB/s",
-        "derived bounds: path, slots, issue, software, ordering, memory, miss_buffers, completion (null: none)"},
+        "derived bounds: path, slots, issue, software, ordering, memory, miss_buffers, completion, pcie_tags,\n"
+        "pcie_credits (null: none)"},
        {"memory_resource", "", "the most loaded bus / DRAM / PCIe link (the memory bound's)"},
        {"bound", "", "the smallest bound"},
        {"of_bound", "", "measured / smallest bound"},
