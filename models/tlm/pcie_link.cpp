@@ -72,6 +72,7 @@ uint64_t PcieLink::serialize_fs(uint32_t tlp_bytes) const { return ser_fs(bytes_
 
 void PcieLink::send(Direction& d, TlpClass c, uint32_t payload, Callback arrived) {
   d.q[c].push_back({seq_tlp_++, payload + overhead_, std::move(arrived)});
+  waiting_.change(now_fs(), +1);
   if (!d.busy) start_next(d);
 }
 
@@ -89,6 +90,7 @@ void PcieLink::start_next(Direction& d) {
   else c = d.q[0].front().seq < d.q[1].front().seq ? 0 : 1;
   Tlp tlp = std::move(d.q[c].front());
   d.q[c].pop_front();
+  waiting_.change(now_fs(), -1);
   d.last = c;
   d.busy = true;
   const uint64_t ser = serialize_fs(tlp.bytes);
@@ -125,6 +127,7 @@ void PcieLink::dma_read(uint64_t addr, uint32_t bytes, Callback done) {
   for (uint64_t pos = addr, end = addr + bytes; pos < end;) {
     const uint64_t next = std::min<uint64_t>(end, (pos / max_read_ + 1) * max_read_);
     np_waiting_.push_back({op, pos, static_cast<uint32_t>(next - pos), 0});
+    waiting_.change(now_fs(), +1);
     ++op->requests_left;
     pos = next;
   }
@@ -143,6 +146,7 @@ void PcieLink::issue_reads() {
     }
     ReadRequest rq = np_waiting_.front();
     np_waiting_.pop_front();
+    waiting_.change(now_fs(), -1);
     rq.received = 0;
     const uint32_t tag = free_tags_.back();
     free_tags_.pop_back();
@@ -311,6 +315,9 @@ void PcieLink::collect_stats(StatsTable& table) const {
             "share of time the device -> host direction was sending");
   table.add(n, "down_utilization", end ? static_cast<double>(down_.busy_fs) / static_cast<double>(end) : 0,
             "fraction", "share of time the host -> device direction was sending");
+  table.add(n, "queue_mean", waiting_.mean(end), "TLPs",
+            "time-weighted mean of TLPs waiting for the lanes and read requests waiting for a tag or credit");
+  table.add(n, "queue_max", waiting_.max(), "TLPs", "most TLPs and read requests waiting at once");
   table.add(n, "tags_in_use_mean", tags_used_.mean(end), "tags", "time-weighted mean of tags held");
   table.add(n, "tags_in_use_max", tags_used_.max(), "tags", "most tags held at once");
   table.add(n, "np_credits_in_use_max", np_used_.max(), "credits", "most non-posted credits held at once");

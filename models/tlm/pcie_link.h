@@ -146,6 +146,7 @@ class PcieLink : public sc_core::sc_module {
   uint64_t seq_ = 0;
   sc_core::sc_event wake_;
   OccupancyTracker tags_used_, np_used_, p_used_;
+  OccupancyTracker waiting_;   // TLPs queued for the lanes and requests waiting for a tag or credit
   uint64_t tag_waits_ = 0, credit_waits_ = 0, p_credit_waits_ = 0, reads_ = 0, writes_ = 0, completions_ = 0;
   uint64_t host_writes_ = 0, host_reads_ = 0, seq_tlp_ = 0;
 };
