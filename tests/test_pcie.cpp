@@ -186,3 +186,27 @@ TEST_CASE("pcie: contention: into the NIC the writes keep flowing, out of it bot
   CHECK(row("out-of-nic", 1.2).num("reads_gbytes_per_s") == Approx(cap / 2).epsilon(0.05));
   CHECK(row("out-of-nic", 1.2).num("writes_gbytes_per_s") == Approx(cap / 2).epsilon(0.05));
 }
+
+TEST_CASE("bus: the on-chip bus holds at most bus.outstanding reads; bad bus keys exit 2", "[pcie]") {
+  const auto r = ubsim::test::run_command(std::string(UBSIM_BIN) +
+                                          " latency --path ub-async --ops 300 --outstanding 8 --size 4KiB"
+                                          " --set host.cores=4 --set bus.outstanding=1 --stats --format json");
+  REQUIRE(r.status == 0);   // every byte delivered exactly once (the application checks)
+  const json::Value doc = json::parse(r.out);
+  const auto& row = doc.get("results")->items.at(0);
+  auto stat = [&](const std::string& c, const std::string& n) {
+    for (const auto& s : row.get("stats")->items)
+      if (s.str("component") == c && s.str("name") == n) return s.num("value");
+    FAIL("no stat " << c << " " << n);
+    return 0.0;
+  };
+  CHECK(stat("sys.B_bus.link", "tags_in_use_max") == 1);   // node B's payload reads, one at a time
+  CHECK(stat("sys.B_bus.link", "tag_waits") > 0);
+  CHECK(stat("sys.B_bus.link", "reads") >= 300);
+  for (const char* set : {"bus.outstanding=0", "bus.traversal=500ps", "bus.occupancy=2ns"}) {
+    const auto bad = ubsim::test::run_command(std::string(UBSIM_BIN) + " latency --set " + set);
+    INFO(set << "\n" << bad.out);
+    CHECK(bad.status == 2);
+    CHECK(bad.out.find(std::string(set).substr(0, std::string(set).find('='))) != std::string::npos);
+  }
+}

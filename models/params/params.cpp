@@ -19,7 +19,7 @@ const std::vector<ParamDef>& param_table() {
   static const std::vector<ParamDef> table = {
       {"clock", Unit::Frequency, "322MHz", 1, 1e12, "all", "controller / NIC clock (RTL pipelines)"},
       {"bus.traversal", Unit::Time, "30ns", 0, kTimeMax, "latency", "one on-chip bus transaction (posted write, or read request + response)"},
-      {"bus.occupancy", Unit::Time, "2ns", 0, kTimeMax, "latency", "time one transaction holds the on-chip bus (contention between concurrent requests)"},
+      {"bus.outstanding", Unit::Count, "64", 1, 4096, "latency, load, throughput", "on-chip bus: transactions of a node's controller in flight (like AXI IDs): each read of memory holds one until its data is back, each posted write until the memory accepted it"},
       {"pcie.doorbell", Unit::Time, "150ns", 0, kTimeMax, "latency", "PCIe doorbell MMIO write, unloaded (the device's processing is what the link leaves of it)"},
       {"pcie.dma_read", Unit::Time, "500ns", 0, kTimeMax, "latency", "PCIe DMA read round trip of 64 B incl. host-cache access, unloaded (the host's read latency is what the link leaves of it)"},
       {"pcie.dma_write", Unit::Time, "250ns", 0, kTimeMax, "latency", "PCIe DMA write of 64 B (posted) until the host has consumed it, unloaded"},
@@ -37,7 +37,7 @@ const std::vector<ParamDef>& param_table() {
       {"dram.row_hit", Unit::Time, "30ns", 0, kTimeMax, "latency", "DRAM access, row hit (payload)"},
       {"dram.row_miss", Unit::Time, "70ns", 0, kTimeMax, "latency", "DRAM access, row miss (context refill)"},
       {"dram.occupancy", Unit::Time, "5ns", 0, kTimeMax, "latency", "time one access holds the DRAM device"},
-      {"bus.bandwidth", Unit::Rate, "512Gbit/s", 1, kInf, "latency", "on-chip bus data rate: moving B > 64 bytes takes (B - 64) / rate beyond bus.traversal, holding the bus as long"},
+      {"bus.bandwidth", Unit::Rate, "512Gbit/s", 1, kInf, "latency", "on-chip bus data rate per direction: every transfer's bytes occupy its direction for bytes / rate (a 64 B transaction takes bus.traversal unloaded)"},
       {"dram.bandwidth", Unit::Rate, "409.6Gbit/s", 1, kInf, "latency", "DRAM data rate: B > 64 bytes take (B - 64) / rate beyond the access latency, holding the device as long"},
       {"pcie.bandwidth", Unit::Rate, "252Gbit/s", 1, kInf, "latency", "PCIe data rate per direction after encoding (Gen4 x16): every TLP (payload + pcie.tlp_overhead) is serialized at it"},
       {"sw.submit", Unit::Time, "50ns", 0, kTimeMax, "latency", "software: library submit"},
@@ -117,6 +117,9 @@ const std::string* removed_param_hint(const std::string& key) {
       {"loss.message_bytes",
        "renamed: workload.size (--size; the loss experiment takes 4 KiB when it is not set; a message above "
        "transport.mtu is several packets)"},
+      {"bus.occupancy",
+       "no longer a key: the on-chip bus moves every transfer's bytes at bus.bandwidth per direction, with at most "
+       "bus.outstanding transactions in flight"},
       {"pcie.occupancy",
        "no longer a key: the PCIe link serializes every TLP (payload + pcie.tlp_overhead) at pcie.bandwidth, with "
        "tags and credits (pcie.tags, pcie.np_credits, pcie.p_credits)"},

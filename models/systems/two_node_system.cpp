@@ -48,8 +48,8 @@ void TwoNodeSystem::build_node(Node& n, const char* tag) {
                                         cores > 1 ? "the CPU cores (software stages, each request on its core)"
                                                   : "the CPU core (software stages)",
                                         cfg_, "", cores);
-  n.pcie = std::make_unique<PcieStage>((t + "_pcie").c_str(), cfg_);
-  n.bus = std::make_unique<StageServer>((t + "_bus").c_str(), "the on-chip bus", cfg_, "bus.occupancy");
+  n.pcie = std::make_unique<LinkStage>((t + "_pcie").c_str(), cfg_, LinkParams::pcie(cfg_));
+  n.bus = std::make_unique<LinkStage>((t + "_bus").c_str(), cfg_, LinkParams::bus(cfg_));
   n.dram = std::make_unique<StageServer>((t + "_dram").c_str(), "the DRAM device", cfg_, "dram.occupancy");
   n.ub_tx = std::make_unique<UbTxBridge>((t + "_ub_tx").c_str(), cfg_);
   n.ub_rx = std::make_unique<RxBridge>((t + "_ub_rx").c_str(), cfg_, "pipeline.ub_async", "pipeline.ub_load");
@@ -65,13 +65,14 @@ void TwoNodeSystem::build_node(Node& n, const char* tag) {
   const NodeId id = t == "A" ? NodeId::A : NodeId::B;
   n.ub_tx->set_fetch_route(route_of({{Op::BusTraversal, id, "payload fetch: on-chip bus", true},
                                      {Op::DramRowHit, id, "payload fetch: DRAM", true}},
-                                    n.ub_tx->fabric_id));
+                                    n.ub_tx->fabric_id, Route::LinkUse::Read));
   n.nic_tx->set_fetch_route(route_of({{Op::PcieDmaRead, id, "payload fetch: PCIe DMA read", true}},
                                      n.nic_tx->fabric_id));
 }
 
-Route TwoNodeSystem::route_of(std::vector<HopSpec> hops, int sink) {
+Route TwoNodeSystem::route_of(std::vector<HopSpec> hops, int sink, Route::LinkUse use) {
   Route r;
+  r.link_use = use;
   r.hops = std::move(hops);
   for (const HopSpec& h : r.hops) r.component.push_back(owner(h)->fabric_id);
   r.sink = sink;
@@ -91,13 +92,13 @@ void TwoNodeSystem::build_caches(Node& n, const char* tag, NodeId id) {
   const int ub_sink = fabric_.attach(n.ub_cache.get()), nic_sink = fabric_.attach(n.nic_cache.get());
   n.ub_cache->set_refill_route(route_of({{Op::BusTraversal, id, "context refill: on-chip bus"},
                                          {Op::DramRowMiss, id, "context refill: DRAM row miss"}},
-                                        ub_sink));
+                                        ub_sink, Route::LinkUse::Read));
   // (the NIC's records move their own bytes: a 512 B QP context)
   n.nic_cache->set_refill_route(route_of({{Op::PcieDmaRead, id, "context refill: PCIe DMA read", true}}, nic_sink));
   // a dirty record goes back the same way as a posted write
   n.ub_cache->set_writeback_route(route_of({{Op::BusTraversal, id, "context write-back: on-chip bus"},
                                             {Op::DramRowMiss, id, "context write-back: DRAM"}},
-                                           ub_sink));
+                                           ub_sink, Route::LinkUse::Write));
   n.nic_cache->set_writeback_route(
       route_of({{Op::PcieDmaWrite, id, "context write-back: PCIe DMA write", true}}, nic_sink));
   n.ub_cache->set_data_array(n.ub_tx.get());

@@ -10,7 +10,7 @@
 
 #include "completion_queue.h"
 #include "doorbell_batcher.h"
-#include "pcie_stage.h"
+#include "link_stage.h"
 #include "config.h"
 #include "ctx_cache_bridge.h"
 #include "fabric.h"
@@ -21,8 +21,9 @@
 namespace ubsim {
 
 struct Node {
-  std::unique_ptr<StageServer> cpu, bus, dram;
-  std::unique_ptr<PcieStage> pcie;   // the PCIe NIC's link to its host
+  std::unique_ptr<StageServer> cpu, dram;
+  std::unique_ptr<LinkStage> bus;    // the on-chip bus (controller <-> memory, CPU -> controller)
+  std::unique_ptr<LinkStage> pcie;   // the PCIe NIC's link to its host
   std::unique_ptr<UbTxBridge> ub_tx;
   std::unique_ptr<RxBridge> ub_rx;
   std::unique_ptr<RoceTxBridge> nic_tx;
@@ -57,7 +58,7 @@ class TwoNodeSystem : public sc_core::sc_module {
  private:
   StageComponent* owner(const HopSpec& h);
   // A route of hops on this system's components, ending at fabric id `sink`.
-  Route route_of(std::vector<HopSpec> hops, int sink);
+  Route route_of(std::vector<HopSpec> hops, int sink, Route::LinkUse use = Route::LinkUse::Auto);
   void build_node(Node& n, const char* tag);
   void build_caches(Node& n, const char* tag, NodeId id);
 

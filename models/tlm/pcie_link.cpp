@@ -17,22 +17,58 @@ uint64_t ser_fs(double bytes_per_s, uint32_t tlp_bytes) {
 }
 }  // namespace
 
-void PcieLink::validate(const Config& c) {
-  const double rate = c.value("pcie.bandwidth");
-  const auto ovh = static_cast<uint32_t>(c.count("pcie.tlp_overhead"));
-  const uint64_t prop = c.fs("pcie.propagation");
-  const uint64_t read_fixed = 2 * prop + ser_fs(rate, ovh) + ser_fs(rate, 64 + ovh);
-  if (c.fs("pcie.dma_read") < read_fixed)
-    throw ConfigError(c.source("pcie.dma_read"), "pcie.dma_read",
+LinkParams LinkParams::pcie(const Config& c) {
+  LinkParams p;
+  p.keys = "pcie";
+  p.bytes_per_s = c.value("pcie.bandwidth");
+  p.overhead = static_cast<uint32_t>(c.count("pcie.tlp_overhead"));
+  p.max_payload = static_cast<uint32_t>(c.count("pcie.max_payload"));
+  p.max_read = static_cast<uint32_t>(c.count("pcie.max_read_request"));
+  p.rcb = static_cast<uint32_t>(c.count("pcie.rcb"));
+  p.doorbell_bytes = PcieLink::kDoorbellBytes;
+  p.prop_fs = c.fs("pcie.propagation");
+  p.read_fs = c.fs("pcie.dma_read");
+  p.write_fs = c.fs("pcie.dma_write");
+  p.doorbell_fs = c.fs("pcie.doorbell");
+  p.tags = c.count("pcie.tags");
+  p.np_credits = c.count("pcie.np_credits");
+  p.p_credits = c.count("pcie.p_credits");
+  return p;
+}
+
+// The on-chip bus: a transaction of 64 B takes bus.traversal unloaded
+// (reads, posted writes and the CPU's writes into the controller alike);
+// its data occupies its direction for bytes / bus.bandwidth; at most
+// bus.outstanding reads (an ID each until the data is back) and as many
+// posted writes (until the memory accepted them) are in flight.
+LinkParams LinkParams::bus(const Config& c) {
+  LinkParams p;
+  p.keys = "bus";
+  p.bytes_per_s = c.value("bus.bandwidth");
+  p.max_payload = p.max_read = 4096;   // one burst
+  p.rcb = 64;
+  p.doorbell_bytes = 64;               // the CPU writes a 64 B descriptor into the controller
+  p.read_fs = p.write_fs = p.doorbell_fs = c.fs("bus.traversal");
+  p.tags = p.np_credits = p.p_credits = c.count("bus.outstanding");
+  return p;
+}
+
+namespace {
+void check_link(const Config& c, const LinkParams& p) {
+  const uint64_t read_fixed = 2 * p.prop_fs + ser_fs(p.bytes_per_s, p.overhead) + ser_fs(p.bytes_per_s, 64 + p.overhead);
+  const std::string read_key = p.keys == "bus" ? "bus.traversal" : "pcie.dma_read";
+  if (c.fs(read_key) < read_fixed)
+    throw ConfigError(c.source(read_key), read_key,
                       fmt::format("{} is shorter than the link alone takes for a 64 B read ({:.4g} ns: two "
-                                  "propagations and the request and completion TLPs)",
-                                  c.text_of("pcie.dma_read"), static_cast<double>(read_fixed) / 1e6));
-  const uint64_t write_fixed = prop + ser_fs(rate, 64 + ovh);
+                                  "propagations and the request and completion)",
+                                  c.text_of(read_key), static_cast<double>(read_fixed) / 1e6));
+  if (p.keys == "bus") return;
+  const uint64_t write_fixed = p.prop_fs + ser_fs(p.bytes_per_s, 64 + p.overhead);
   if (c.fs("pcie.dma_write") < write_fixed)
     throw ConfigError(c.source("pcie.dma_write"), "pcie.dma_write",
                       fmt::format("{} is shorter than the link alone takes for a 64 B posted write ({:.4g} ns)",
                                   c.text_of("pcie.dma_write"), static_cast<double>(write_fixed) / 1e6));
-  const uint64_t doorbell_fixed = prop + ser_fs(rate, kDoorbellBytes + ovh);
+  const uint64_t doorbell_fixed = p.prop_fs + ser_fs(p.bytes_per_s, p.doorbell_bytes + p.overhead);
   if (c.fs("pcie.doorbell") < doorbell_fixed)
     throw ConfigError(c.source("pcie.doorbell"), "pcie.doorbell",
                       fmt::format("{} is shorter than the link alone takes for a doorbell write ({:.4g} ns)",
@@ -42,25 +78,33 @@ void PcieLink::validate(const Config& c) {
                       fmt::format("{} is below the read completion boundary pcie.rcb ({})",
                                   c.text_of("pcie.max_payload"), c.text_of("pcie.rcb")));
 }
+}  // namespace
 
-PcieLink::PcieLink(sc_core::sc_module_name name, const Config& c)
+void PcieLink::validate(const Config& c) {
+  check_link(c, LinkParams::pcie(c));
+  check_link(c, LinkParams::bus(c));
+}
+
+PcieLink::PcieLink(sc_core::sc_module_name name, const Config& c) : PcieLink(name, LinkParams::pcie(c)) {}
+
+PcieLink::PcieLink(sc_core::sc_module_name name, const LinkParams& p)
     : sc_module(name),
-      bytes_per_s_(c.value("pcie.bandwidth")),
-      overhead_(static_cast<uint32_t>(c.count("pcie.tlp_overhead"))),
-      max_payload_(static_cast<uint32_t>(c.count("pcie.max_payload"))),
-      max_read_(static_cast<uint32_t>(c.count("pcie.max_read_request"))),
-      rcb_(static_cast<uint32_t>(c.count("pcie.rcb"))),
-      prop_fs_(c.fs("pcie.propagation")),
-      tags_(c.count("pcie.tags")),
-      np_credits_(static_cast<uint32_t>(c.count("pcie.np_credits"))),
-      p_credits_(static_cast<uint32_t>(c.count("pcie.p_credits"))),
-      device_p_credits_(static_cast<uint32_t>(c.count("pcie.p_credits"))),
-      host_tags_(static_cast<uint32_t>(c.count("pcie.tags"))) {
+      bytes_per_s_(p.bytes_per_s),
+      overhead_(p.overhead),
+      max_payload_(p.max_payload),
+      max_read_(p.max_read),
+      rcb_(p.rcb),
+      doorbell_bytes_(p.doorbell_bytes),
+      prop_fs_(p.prop_fs),
+      tags_(p.tags),
+      np_credits_(static_cast<uint32_t>(p.np_credits)),
+      p_credits_(static_cast<uint32_t>(p.p_credits)),
+      device_p_credits_(static_cast<uint32_t>(p.p_credits)),
+      host_tags_(static_cast<uint32_t>(p.tags)) {
   up_.round_robin = true;
-  validate(c);
-  host_read_fs_ = c.fs("pcie.dma_read") - 2 * prop_fs_ - serialize_fs(overhead_) - serialize_fs(64 + overhead_);
-  host_write_fs_ = c.fs("pcie.dma_write") - prop_fs_ - serialize_fs(64 + overhead_);
-  device_write_fs_ = c.fs("pcie.doorbell") - prop_fs_ - serialize_fs(kDoorbellBytes + overhead_);
+  host_read_fs_ = p.read_fs - 2 * prop_fs_ - serialize_fs(overhead_) - serialize_fs(64 + overhead_);
+  host_write_fs_ = p.write_fs - prop_fs_ - serialize_fs(64 + overhead_);
+  device_write_fs_ = p.doorbell_fs - prop_fs_ - serialize_fs(doorbell_bytes_ + overhead_);
   for (uint32_t t = static_cast<uint32_t>(tags_.size()); t-- > 0;) free_tags_.push_back(t);
   SC_HAS_PROCESS(PcieLink);
   SC_METHOD(run_due);

@@ -38,10 +38,24 @@ namespace ubsim {
 
 class Config;
 
+// What a link is made of: a PCIe link (pcie.* keys) or a node's on-chip bus
+// modelled the same way (bus.* keys: no per-TLP overhead or propagation,
+// bursts of up to 4 KiB, bus.outstanding transactions in flight).
+struct LinkParams {
+  std::string keys;           // "pcie" or "bus": where the values come from (errors name them)
+  double bytes_per_s = 0;
+  uint32_t overhead = 0, max_payload = 0, max_read = 0, rcb = 0, doorbell_bytes = 0;
+  uint64_t prop_fs = 0, read_fs = 0, write_fs = 0, doorbell_fs = 0;
+  uint64_t tags = 0, np_credits = 0, p_credits = 0;
+  static LinkParams pcie(const Config& c);
+  static LinkParams bus(const Config& c);
+};
+
 class PcieLink : public sc_core::sc_module {
  public:
   using Callback = std::function<void()>;
   PcieLink(sc_core::sc_module_name name, const Config& c);
+  PcieLink(sc_core::sc_module_name name, const LinkParams& p);
 
   // The device reads `bytes` of host memory at `addr`; `done` when all its
   // completion data has arrived at the device.
@@ -61,6 +75,7 @@ class PcieLink : public sc_core::sc_module {
   // completions go up; `done` when the data is back at the host.
   void host_read(uint32_t bytes, Callback done);
   static constexpr uint32_t kDoorbellBytes = 8;   // a 64-bit doorbell register
+  uint32_t doorbell_bytes() const { return doorbell_bytes_; }
 
   void collect_stats(StatsTable& table) const;
   // Derived calibration (ns): the host's read latency and write processing.
@@ -129,7 +144,7 @@ class PcieLink : public sc_core::sc_module {
   void on_completion(uint32_t tag, uint32_t offset, uint32_t bytes);
 
   const double bytes_per_s_;
-  const uint32_t overhead_, max_payload_, max_read_, rcb_;
+  const uint32_t overhead_, max_payload_, max_read_, rcb_, doorbell_bytes_;
   const uint64_t prop_fs_;
   uint64_t host_read_fs_ = 0, host_write_fs_ = 0, device_write_fs_ = 0;
   Direction up_, down_;   // device -> host, host -> device

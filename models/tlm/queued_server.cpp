@@ -23,6 +23,7 @@ QueuedServer::QueuedServer(sc_core::sc_module_name name, std::string resource_de
 }
 
 bool QueuedServer::Waiting::operator>(const Waiting& o) const {
+  if (cls != o.cls) return cls > o.cls;
   if (arrive_fs != o.arrive_fs) return arrive_fs > o.arrive_fs;
   if (t->kind != o.t->kind) return t->kind > o.t->kind;
   return t->id > o.t->id;
@@ -30,7 +31,7 @@ bool QueuedServer::Waiting::operator>(const Waiting& o) const {
 
 void QueuedServer::accept(Transaction& t) {
   auto& w = resources_.at(resource_of(t)).waiting;
-  w.push_back({now_fs(), &t});
+  w.push_back({now_fs(), &t, class_of(t)});
   std::push_heap(w.begin(), w.end(), std::greater<Waiting>());
   queue_.change(now_fs(), +1);
   serve_event_.notify(sc_core::SC_ZERO_TIME);   // after every arrival of this instant

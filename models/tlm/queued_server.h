@@ -40,12 +40,16 @@ class QueuedServer : public StageComponent {
  protected:
   virtual ServiceTime service_time(const Transaction& t) const = 0;
   virtual size_t resource_of(const Transaction& /*t*/) const { return 0; }   // < resources
+  // Among transactions waiting for the resource, a lower class goes first
+  // (e.g. a DRAM serves reads before posted writes); 0 = all alike.
+  virtual uint8_t class_of(const Transaction& /*t*/) const { return 0; }
   void accept(Transaction& t) override;
 
  private:
   struct Waiting {
     uint64_t arrive_fs;
     Transaction* t;
+    uint8_t cls;
     bool operator>(const Waiting& o) const;   // later in service order
   };
   void serve();

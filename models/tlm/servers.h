@@ -21,7 +21,6 @@ namespace ubsim {
 // both: the stages' size-dependent part, itemized as transfer time.
 //  - CPU core: held for the whole software stage (occupancy = unlimited), so
 //    concurrent requests serialize on the core;
-//  - on-chip bus: held for bus.occupancy per transaction;
 //  - DRAM: held for dram.occupancy per burst (row hit or row miss).
 class StageServer : public QueuedServer {
  public:
@@ -41,8 +40,7 @@ class StageServer : public QueuedServer {
       const auto i = static_cast<size_t>(op.op);
       if (!op.in_cycles && has_latency_key(op)) latency_fs_[i] = c.fs(op.param_key);
       if (!is_transfer_op(op.op)) continue;
-      const char* bw = op.owner == ComponentKind::Bus ? "bus.bandwidth"
-                       : op.owner == ComponentKind::Dram ? "dram.bandwidth" : nullptr;
+      const char* bw = op.owner == ComponentKind::Dram ? "dram.bandwidth" : nullptr;
       if (bw) fs_per_byte_[i] = 1e15 / c.value(bw);
     }
   }
@@ -50,6 +48,15 @@ class StageServer : public QueuedServer {
  protected:
   size_t resource_of(const Transaction& t) const override {
     return t.kind == Transaction::Kind::Request ? static_cast<const Request&>(t).core % cores_ : 0;
+  }
+  // The DRAM serves waiting reads before posted writes (a context
+  // write-back, a write's payload placed at the target), as a memory
+  // controller drains its write queue behind the reads.
+  uint8_t class_of(const Transaction& t) const override {
+    if (t.kind != Transaction::Kind::Request || op_info(t.current().op).owner != ComponentKind::Dram) return 0;
+    const Request& r = static_cast<const Request&>(t);
+    const bool placing = t.current().per_packet && t.current().node == NodeId::B && r.message().verb == Verb::Write;
+    return r.route->link_use == Route::LinkUse::Write || placing ? 1 : 0;
   }
   ServiceTime service_time(const Transaction& t) const override {
     const auto op = static_cast<size_t>(t.current().op);

@@ -46,6 +46,10 @@ struct Route {
   // last request carries the others through the doorbell and this fetch;
   // they go on together after it.
   int descriptor_hop = -1;
+  // What a route's bus stages are when the route does not say by its shape
+  // (a context refill or payload fetch reads, a write-back writes).
+  enum class LinkUse : uint8_t { Auto, Read, Write };
+  LinkUse link_use = LinkUse::Auto;
 
   void mark_segments(bool read) {
     segment_end.assign(hops.size(), -1);

@@ -247,7 +247,7 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
                {"pipeline hazard stall", hazard}, {"context-cache refill", ctx_wait},
                {"send-queue backlog", backlog}, {"payload transfer beyond 64 B", transfer},
                {"later packets of the message", reassembly},
-               {"PCIe link beyond a 64 B transaction", pcie_link},
+               {"bus / PCIe link beyond a 64 B transaction", pcie_link},
                {"completion record behind the payload (nic.cqe_after = ordered)", posted_early},
                {"slot wait", slot_wait},
                {"submit pacing", pacing}, {"doorbell batch wait", doorbell_batch},

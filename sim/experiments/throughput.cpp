@@ -177,10 +177,21 @@ MemoryBound memory_bound(const Config& cfg, const std::string& path) {
   const double mps = static_cast<double>(cfg.count("pcie.max_payload"));
   const double mrrs = static_cast<double>(cfg.count("pcie.max_read_request"));
   double pcie_up[2] = {0, 0}, pcie_down[2] = {0, 0};   // per node: device -> host, host -> device
+  // The on-chip bus likewise: toward memory (the controller's writes) and
+  // from it (read data, and the CPU's submits into the controller).
+  double bus_to_mem[2] = {0, 0}, bus_from_mem[2] = {0, 0};
+  enum class BusUse { Read, Write, Into };
+  BusUse bus_use = BusUse::Write;
   auto charge = [&](Op op, NodeId node, uint64_t bytes, double share = 1.0) {
     const OpInfo& info = op_info(op);
     const int n = static_cast<int>(node);
     const double b = static_cast<double>(std::max<uint64_t>(bytes, 64));
+    if (op == Op::BusTraversal) {
+      if (bus_use == BusUse::Write) bus_to_mem[n] += b * share;
+      else if (bus_use == BusUse::Read) bus_from_mem[n] += b * share;
+      else bus_from_mem[n] += 64 * share;
+      return;
+    }
     if (op == Op::PcieDoorbell) {
       pcie_down[n] += (8 + ovh) * share;
       return;
@@ -194,16 +205,17 @@ MemoryBound memory_bound(const Config& cfg, const std::string& path) {
       pcie_up[n] += (b + std::ceil(b / mps) * ovh) * share;
       return;
     }
-    const bool bus = info.owner == ComponentKind::Bus;
-    double ns = std::min(cfg.value(info.param_key), cfg.value(bus ? "bus.occupancy" : "dram.occupancy")) / 1e6;
-    if (is_transfer_op(op) && bytes > 64)
-      ns += static_cast<double>(bytes - 64) / cfg.value(bus ? "bus.bandwidth" : "dram.bandwidth") * 1e9;
+    double ns = std::min(cfg.value(info.param_key), cfg.value("dram.occupancy")) / 1e6;
+    if (is_transfer_op(op) && bytes > 64) ns += static_cast<double>(bytes - 64) / cfg.value("dram.bandwidth") * 1e9;
     held[key_of(info, node)] += ns * share;
   };
+  bool sent = false;   // past the first send pipeline (before it, the CPU submits into the controller)
   for (size_t i = 0; i < route.hops.size(); ++i) {
     const HopSpec& h = route.hops[i];
+    if (is_send_op(h.op)) sent = true;
     const ComponentKind owner = op_info(h.op).owner;
     if (owner != ComponentKind::Bus && owner != ComponentKind::Dram && owner != ComponentKind::Pcie) continue;
+    bus_use = route.fetch[i] ? BusUse::Read : sent ? BusUse::Write : BusUse::Into;
     const bool carrying = (h.node == NodeId::B) == write;   // per-packet stages of the payload's segment
     const bool doorbell = h.node == NodeId::A && h.op == Op::PcieDoorbell;
     const bool descriptors = i > 0 && route.hops[i - 1].node == NodeId::A && route.hops[i - 1].op == Op::PcieDoorbell &&
@@ -225,13 +237,18 @@ MemoryBound memory_bound(const Config& cfg, const std::string& path) {
     if (nic) {
       charge(Op::PcieDmaRead, NodeId::B, bytes);
     } else {
+      bus_use = BusUse::Read;
       charge(Op::BusTraversal, NodeId::B, bytes);
       charge(Op::DramRowHit, NodeId::B, bytes);
     }
   }
-  for (int n = 0; n < 2; ++n)
+  for (int n = 0; n < 2; ++n) {
     if (pcie_up[n] + pcie_down[n] > 0)
       held[n == 0 ? "A PCIe" : "B PCIe"] = std::max(pcie_up[n], pcie_down[n]) / cfg.value("pcie.bandwidth") * 1e9;
+    if (bus_to_mem[n] + bus_from_mem[n] > 0)
+      held[n == 0 ? "A on-chip bus" : "B on-chip bus"] =
+          std::max(bus_to_mem[n], bus_from_mem[n]) / cfg.value("bus.bandwidth") * 1e9;
+  }
   MemoryBound best;
   for (const auto& [name, ns] : held)
     if (ns > best.held_ns) best = {name, ns};
@@ -370,8 +387,8 @@ ResultSet run(Config& cfg, const Options& o) {
       "issue-rate); software = host.cores x m / (node A's software time per request); ordering = order window x\n"
       "min(queues, tracked queues) x m / (the unloaded time a request holds its tracker entry: node A's send\n"
       "pipeline -> its completion out of node A's receive pipeline; tracked paths); memory = m / (the time the most loaded bus, DRAM or PCIe link is held per request:\n"
-      "min(latency, occupancy) per stage plus the bytes beyond 64 at its bandwidth; a PCIe link its TLPs' bytes,\n"
-      "payload and pcie.tlp_overhead each, on its busier direction); miss_buffers = host.cores x\n"
+      "DRAM min(latency, occupancy) per access plus the bytes beyond 64 at its bandwidth; the bus its bytes and a\n"
+      "PCIe link its TLPs' bytes (payload and pcie.tlp_overhead each) on the busier direction); miss_buffers = host.cores x\n"
       "core.outstanding_loads x m / T0 (ub-load); completion = sw.cq_batch x m / sw.cq_period (batched handling);\n"
       "pcie_tags / pcie_credits = pcie.tags / pcie.np_credits x m / (the time a message's read requests hold them\n"
       "on the busiest node: pcie.dma_read each, plus their completions' bytes beyond 64 B).\n"

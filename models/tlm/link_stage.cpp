@@ -1,0 +1,84 @@
+#include "link_stage.h"
+
+#include <algorithm>
+
+#include "packet.h"
+#include "request.h"
+
+namespace ubsim {
+
+LinkStage::LinkStage(sc_core::sc_module_name name, const Config& c, const LinkParams& p)
+    : StageComponent(name),
+      link_("link", p),
+      mtu_(c.count("transport.mtu")),
+      params_(p),
+      ordered_(p.keys == "pcie" && c.choice("nic.cqe_after") == "ordered") {}
+
+// The bytes a stage moves: a descriptor fetch k descriptors of 64 B, a
+// read's first packet at the target, a packet's payload (per-packet stages,
+// payload fetches, context records), else one 64 B access.
+uint32_t LinkStage::bytes_of(const Transaction& t) const {
+  if (t.kind != Transaction::Kind::Request) return 64;
+  const Request& r = static_cast<const Request&>(t);
+  const Route& rt = *r.route;
+  if (static_cast<int>(r.hop) == rt.descriptor_hop) return r.descriptors * 64;
+  if (!rt.fetch.empty() && rt.fetch[r.hop]) return static_cast<uint32_t>(packet_payload(r.size, mtu_, 0));
+  if (rt.hops[r.hop].per_packet) return std::max<uint32_t>(r.payload_bytes, 64);   // below 64 B: one access
+  return 64;
+}
+
+// PCIe stages say what they are; a bus stage is a read where it fetches
+// (a route's read of the target's data, a context refill, a payload
+// fetch), the CPU's write into the controller before the send pipeline,
+// else a posted write to memory.
+LinkStage::Use LinkStage::use_of(const Transaction& t) const {
+  const Route& rt = *t.route;
+  switch (t.current().op) {
+    case Op::PcieDmaRead: return Use::Read;
+    case Op::PcieDmaWrite: return Use::Write;
+    case Op::PcieDoorbell: return Use::Into;
+    default: break;
+  }
+  if (rt.link_use != Route::LinkUse::Auto) return rt.link_use == Route::LinkUse::Read ? Use::Read : Use::Write;
+  if (!rt.fetch.empty() && rt.fetch[t.hop]) return Use::Read;
+  for (size_t i = 0; i < t.hop; ++i)
+    if (is_send_op(rt.hops[i].op)) return Use::Write;
+  return Use::Into;   // before any send pipeline: the CPU submits into the controller
+}
+
+void LinkStage::accept(Transaction& t) {
+  HopTimes& times = t.now_times();
+  times.start_fs = times.arrive_fs;   // the link's own queues are inside the stage
+  // page-aligned buffers: completions split by max_payload alone
+  const uint64_t addr = (next_addr_++ % 4096) * 8192;
+  switch (use_of(t)) {
+    case Use::Read:
+      link_.dma_read(addr, bytes_of(t), [this, &t] { done(t, params_.read_fs); });
+      break;
+    case Use::Write: {
+      const Route& rt = *t.route;
+      const size_t next = t.hop + 1;
+      if (ordered_ && next < rt.hops.size() && rt.hops[next].op == Op::PcieDmaWrite &&
+          rt.hops[next].node == t.current().node)
+        link_.dma_write(addr, bytes_of(t), [] {}, [this, &t] { done(t, params_.write_fs); });
+      else
+        link_.dma_write(addr, bytes_of(t), [this, &t] { done(t, params_.write_fs); });
+      break;
+    }
+    case Use::Into:
+      link_.host_write(link_.doorbell_bytes(), [this, &t] { done(t, params_.doorbell_fs); });
+      break;
+  }
+}
+
+void LinkStage::done(Transaction& t, uint64_t base) {
+  HopTimes& times = t.now_times();
+  const uint64_t took = now_fs() - times.arrive_fs;
+  times.link_fs = took > base ? took - base : 0;
+  times.early_fs = took < base ? base - took : 0;
+  forward(t);
+}
+
+void LinkStage::collect_stats(StatsTable& table) const { link_.collect_stats(table); }
+
+}  // namespace ubsim

@@ -1,0 +1,47 @@
+// LinkStage: a node's PCIe link or on-chip bus as the stages of a path.
+// PCIe: doorbells, descriptor fetches, payload DMA reads and writes,
+// completion records, context refills and write-backs all go through one
+// PcieLink. The on-chip bus is the same kind of link (LinkParams::bus): the
+// controller's reads of memory (payload, context records) are non-posted
+// and hold one of bus.outstanding IDs until their data is back, its writes
+// to memory are posted, and the CPU's submit is a write into the controller.
+// A stage ends when its transaction does: a read when its data is back, a
+// write when it has been consumed, a doorbell / submit when it has been
+// taken. The time beyond the unloaded 64 B transaction (the stage's
+// configured latency) is the link's: more data for more bytes, queueing
+// behind other transfers, waiting for a tag, ID or credit; a stage that
+// goes on before that (nic.cqe_after = ordered) is itemized as time saved.
+#pragma once
+#include "component.h"
+#include "config.h"
+#include "pcie_link.h"
+
+namespace ubsim {
+
+class LinkStage : public StageComponent {
+ public:
+  LinkStage(sc_core::sc_module_name name, const Config& c, const LinkParams& p);
+  void collect_stats(StatsTable& table) const override;
+  PcieLink& link() { return link_; }
+
+ protected:
+  void accept(Transaction& t) override;
+
+ private:
+  enum class Use { Read, Write, Into };   // a read of memory, a posted write to it, a write into the device
+  Use use_of(const Transaction& t) const;
+  uint32_t bytes_of(const Transaction& t) const;
+  void done(Transaction& t, uint64_t base_fs);
+
+  PcieLink link_;
+  const uint64_t mtu_;
+  const LinkParams params_;
+  // nic.cqe_after = ordered: a posted write that the route follows with
+  // another posted write here (the payload before the completion record)
+  // goes on once it is queued on the link; posted ordering makes the next
+  // one visible after it (PCIe only).
+  const bool ordered_;
+  uint64_t next_addr_ = 0;
+};
+
+}  // namespace ubsim
