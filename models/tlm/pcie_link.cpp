@@ -194,6 +194,7 @@ void PcieLink::issue_reads() {
     rq.received = 0;
     const uint32_t tag = free_tags_.back();
     free_tags_.pop_back();
+    sc_assert(np_credits_ > 0);   // credits never go negative
     --np_credits_;
     tags_used_.change(now_fs(), +1);
     np_used_.change(now_fs(), +1);
@@ -265,6 +266,7 @@ void PcieLink::issue_posted() {
     }
     PostedTlp tlp = std::move(p_waiting_.front());
     p_waiting_.pop_front();
+    sc_assert(p_credits_ > 0);
     --p_credits_;
     p_used_.change(now_fs(), +1);
     Callback sent = std::move(tlp.sent);
@@ -295,6 +297,7 @@ void PcieLink::issue_host_writes() {
   while (!host_p_waiting_.empty() && device_p_credits_ > 0) {
     auto [bytes, visible] = std::move(host_p_waiting_.front());
     host_p_waiting_.pop_front();
+    sc_assert(device_p_credits_ > 0);
     --device_p_credits_;
     send(down_, kRequestOrPosted, bytes, [this, visible = std::move(visible)]() mutable {
       at(now_fs() + device_write_fs_, [this, visible = std::move(visible)] {
