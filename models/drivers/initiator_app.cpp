@@ -133,7 +133,7 @@ void InitiatorApp::submit_waiting() {
       waiting.pop_front();
       --free_slots_[p];
       slots_in_use_.change(now, +1);
-      if (r.queued_fs != now && (r.paced_fs == 0 || r.paced_fs > r.queued_fs)) ++slot_waits_;
+      if ((r.paced_fs ? r.paced_fs : now) > r.queued_fs) ++slot_waits_;   // it waited for a slot, not only for pacing
       r.slot_fs = now;
       next_submit_fs_ = now + submit_interval_fs_;
       if (on_submit) on_submit(r);

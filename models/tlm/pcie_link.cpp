@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -170,7 +171,7 @@ void PcieLink::dma_read(uint64_t addr, uint32_t bytes, Callback done) {
   // requests of at most max_read_request bytes, split at its multiples
   for (uint64_t pos = addr, end = addr + bytes; pos < end;) {
     const uint64_t next = std::min<uint64_t>(end, (pos / max_read_ + 1) * max_read_);
-    np_waiting_.push_back({op, pos, static_cast<uint32_t>(next - pos), 0});
+    np_waiting_.push_back({op, pos, static_cast<uint32_t>(next - pos), 0, false});
     waiting_.change(now_fs(), +1);
     ++op->requests_left;
     pos = next;
@@ -182,8 +183,8 @@ void PcieLink::issue_reads() {
   while (!np_waiting_.empty()) {
     if (free_tags_.empty() || np_credits_ == 0) {
       ReadRequest& head = np_waiting_.front();
-      if (head.received == 0) {   // count each request once, by what it waits for first
-        head.received = UINT32_MAX;
+      if (!head.wait_counted) {   // count each request once, by what it waits for first
+        head.wait_counted = true;
         ++(free_tags_.empty() ? tag_waits_ : credit_waits_);
       }
       return;
@@ -191,7 +192,6 @@ void PcieLink::issue_reads() {
     ReadRequest rq = np_waiting_.front();
     np_waiting_.pop_front();
     waiting_.change(now_fs(), -1);
-    rq.received = 0;
     const uint32_t tag = free_tags_.back();
     free_tags_.pop_back();
     sc_assert(np_credits_ > 0);   // credits never go negative
@@ -325,20 +325,20 @@ void PcieLink::issue_host_reads() {
     auto [bytes, done] = std::move(host_np_waiting_.front());
     host_np_waiting_.pop_front();
     --host_tags_;
-    auto* left = new uint32_t(bytes);
-    auto* cb = new Callback(std::move(done));
-    send(down_, kRequestOrPosted, 0, [this, bytes, left, cb] {
-      at(now_fs() + host_read_fs_, [this, bytes, left, cb] {
+    struct HostRead {
+      uint32_t left;
+      Callback done;
+    };
+    auto read = std::make_shared<HostRead>(HostRead{bytes, std::move(done)});
+    send(down_, kRequestOrPosted, 0, [this, bytes, read] {
+      at(now_fs() + host_read_fs_, [this, bytes, read] {
         for (uint32_t pos = 0; pos < bytes;) {
           const uint32_t len = std::min(max_payload_, bytes - pos);
-          send(up_, kCompletion, len, [this, len, left, cb] {
-            *left -= len;
-            if (*left > 0) return;
-            Callback fn = std::move(*cb);
-            delete cb;
-            delete left;
+          send(up_, kCompletion, len, [this, len, read] {
+            read->left -= len;
+            if (read->left > 0) return;
             ++host_tags_;
-            fn();
+            read->done();
             issue_host_reads();
           });
           pos += len;

@@ -120,6 +120,7 @@ class PcieLink : public sc_core::sc_module {
     ReadOp* op = nullptr;
     uint64_t addr = 0;
     uint32_t bytes = 0, received = 0;
+    bool wait_counted = false;   // waiting for a tag or credit: counted once
   };
   struct PostedTlp {
     uint32_t bytes = 0;

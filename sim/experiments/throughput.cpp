@@ -180,9 +180,8 @@ MemoryBound memory_bound(const Config& cfg, const std::string& path) {
   // The on-chip bus likewise: toward memory (the controller's writes) and
   // from it (read data, and the CPU's submits into the controller).
   double bus_to_mem[2] = {0, 0}, bus_from_mem[2] = {0, 0};
-  enum class BusUse { Read, Write, Into };
-  BusUse bus_use = BusUse::Write;
-  auto charge = [&](Op op, NodeId node, uint64_t bytes, double share = 1.0) {
+  enum class BusUse { Read, Write, Into };   // what a bus stage is (other stages say it by their op)
+  auto charge = [&](Op op, NodeId node, uint64_t bytes, BusUse bus_use, double share = 1.0) {
     const OpInfo& info = op_info(op);
     const int n = static_cast<int>(node);
     const double b = static_cast<double>(std::max<uint64_t>(bytes, 64));
@@ -215,19 +214,19 @@ MemoryBound memory_bound(const Config& cfg, const std::string& path) {
     if (is_send_op(h.op)) sent = true;
     const ComponentKind owner = op_info(h.op).owner;
     if (owner != ComponentKind::Bus && owner != ComponentKind::Dram && owner != ComponentKind::Pcie) continue;
-    bus_use = route.fetch[i] ? BusUse::Read : sent ? BusUse::Write : BusUse::Into;
+    const BusUse use = route.fetch[i] ? BusUse::Read : sent ? BusUse::Write : BusUse::Into;
     const bool carrying = (h.node == NodeId::B) == write;   // per-packet stages of the payload's segment
     const bool doorbell = h.node == NodeId::A && h.op == Op::PcieDoorbell;
     const bool descriptors = i > 0 && route.hops[i - 1].node == NodeId::A && route.hops[i - 1].op == Op::PcieDoorbell &&
                              h.node == NodeId::A && h.op == Op::PcieDmaRead;
     if (doorbell || descriptors) {
-      charge(h.op, h.node, descriptors ? static_cast<uint64_t>(per_doorbell) * 64 : 0, 1.0 / per_doorbell);
+      charge(h.op, h.node, descriptors ? static_cast<uint64_t>(per_doorbell) * 64 : 0, use, 1.0 / per_doorbell);
     } else if (route.fetch[i]) {
-      charge(h.op, h.node, packet_payload(size, mtu, 0));
+      charge(h.op, h.node, packet_payload(size, mtu, 0), use);
     } else if (h.per_packet && carrying) {
-      for (uint32_t k = 0; k < pkts; ++k) charge(h.op, h.node, packet_payload(size, mtu, k));
+      for (uint32_t k = 0; k < pkts; ++k) charge(h.op, h.node, packet_payload(size, mtu, k), use);
     } else {
-      charge(h.op, h.node, 0);
+      charge(h.op, h.node, 0, use);
     }
   }
   // the read's later response packets: fetched by node B's send engine
@@ -235,11 +234,10 @@ MemoryBound memory_bound(const Config& cfg, const std::string& path) {
   for (uint32_t k = 1; k < pkts; ++k) {
     const uint64_t bytes = packet_payload(size, mtu, k);
     if (nic) {
-      charge(Op::PcieDmaRead, NodeId::B, bytes);
+      charge(Op::PcieDmaRead, NodeId::B, bytes, BusUse::Read);
     } else {
-      bus_use = BusUse::Read;
-      charge(Op::BusTraversal, NodeId::B, bytes);
-      charge(Op::DramRowHit, NodeId::B, bytes);
+      charge(Op::BusTraversal, NodeId::B, bytes, BusUse::Read);
+      charge(Op::DramRowHit, NodeId::B, bytes, BusUse::Read);
     }
   }
   for (int n = 0; n < 2; ++n) {
