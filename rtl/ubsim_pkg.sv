@@ -20,6 +20,8 @@ package ubsim_pkg;
   // order tracker error completions (m_err_code)
   localparam int ERR_ORDER_UNDER_UNO = 1;    // NO without Fence / completion order only
   localparam int ERR_UNO_OVER_MTU = 2;       // one MTU per message under UNO
+  // transport error completion (sack_sender m_fail: retries exhausted)
+  localparam int ERR_TRANSPORT = 3;          // a packet of the request ran out of retries
 
   // UB TP-channel record: 56 B (448 bits), the transport state of one
   // channel to a remote endpoint, shared by every Jetty that reaches it.

@@ -318,6 +318,10 @@ bool PipelineBridge::apply(uint64_t e) {
     Request* m = it->second;
     if (has_context_ram()) check_header(*m, x.header);
     Request* r = x.out_pkt == 0 ? m : make_packet(*m, x.out_pkt);
+    if (has_context_ram()) {   // the transport checks its engine's PSN against the header's
+      r->psn = x.header.psn;
+      r->has_psn = true;
+    }
     if (x.out_pkt >= m->data_pkts) --buffers_in_use_;   // its payload buffer is being sent from
     if (x.out_last) {
       release_records(x.out_id, e);

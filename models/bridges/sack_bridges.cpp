@@ -54,8 +54,9 @@ void SackSenderBridge::accept(Transaction& t) {
 }
 
 bool SackSenderBridge::has_work() const {
-  // the timer runs while packets are outstanding
-  return !failed_ && (!msgs_.empty() || !acks_.empty() || !txdone_.empty() || m_->busy || m_->m_valid);
+  // the timer runs while packets are outstanding; a failure (m_fail, one
+  // cycle after the engine stopped) is still to be seen
+  return !failed_ && (!msgs_.empty() || !acks_.empty() || !txdone_.empty() || m_->busy || m_->m_valid || m_->m_fail);
 }
 
 void SackSenderBridge::drive(uint64_t e) {
@@ -97,6 +98,7 @@ void SackSenderBridge::sample(uint64_t) {
     pkt->is_ack = false;
     pkt->lost = false;
     pkt->retransmit = m_->m_retransmit;
+    pkt->channel = channel_;
     if (pkt->retransmit) rtx_bytes_ += m_->m_bytes;
     x.pkt = pkt;
   }
@@ -118,7 +120,7 @@ bool SackSenderBridge::apply(uint64_t e) {
   if (x.pkt) out_.notify(*x.pkt, fs_from_now(e));
   if (x.fail) {
     failed_ = true;
-    if (on_fail) on_fail(x.fail_id);
+    if (on_fail) on_fail(x.fail_id, e);
   }
   return x.pkt != nullptr;
 }
@@ -203,6 +205,7 @@ void SackReceiverBridge::sample(uint64_t) {
     ack->is_ack = true;
     ack->lost = false;
     ack->retransmit = false;
+    ack->channel = channel_;
     ack->ack_cum = m_->m_ack_cum;
     ack->ack_dup = m_->m_ack_dup;
     ack->sack.assign(static_cast<size_t>(kSackWords / 2), 0);
@@ -217,7 +220,7 @@ void SackReceiverBridge::sample(uint64_t) {
 bool SackReceiverBridge::apply(uint64_t e) {
   Edge& x = edge_;
   if (x.took) {
-    if (x.kept && on_arrive) on_arrive(x.pkt->psn, e);
+    if (x.kept && on_arrive) on_arrive(*x.pkt, e);
     in_.pop_front();
     pool_.release(x.pkt);
   }

@@ -33,11 +33,13 @@ class SackSenderBridge : public VerilatedBridge<Vsack_sender> {
     data_route_ = r;
     wire_ = wire;
   }
+  // The connection its packets belong to (Packet::channel).
+  void set_channel(uint32_t c) { channel_ = c; }
   // A message (one packet of `bytes` payload) is ready to send at at_fs.
   void submit(uint32_t msg, uint32_t bytes, uint64_t at_fs);
   void sent(uint32_t psn, uint64_t at_fs);   // tx-done from the wire
   std::function<void(uint32_t msg, uint64_t at_fs)> on_accepted;   // the engine took the message
-  std::function<void(uint32_t msg)> on_fail;
+  std::function<void(uint32_t msg, uint64_t at_fs)> on_fail;   // the engine ran out of retries (it stops)
   void collect_stats(StatsTable& table) const override;
   uint64_t retransmitted_bytes() const { return rtx_bytes_; }
   uint64_t timeouts() const { return m_->cnt_timeouts; }
@@ -61,6 +63,7 @@ class SackSenderBridge : public VerilatedBridge<Vsack_sender> {
   Pool<Packet>& pool_;
   const Route* data_route_ = nullptr;
   const LossyWire* wire_ = nullptr;
+  uint32_t channel_ = 0;
   struct Msg { uint64_t at; uint32_t id, bytes; };
   struct Ack { uint64_t at; Packet* p; };
   struct TxDone { uint64_t at; uint32_t psn; };
@@ -84,8 +87,11 @@ class SackReceiverBridge : public VerilatedBridge<Vsack_receiver> {
  public:
   SackReceiverBridge(sc_core::sc_module_name name, const Config& c, SackMode mode, Pool<Packet>& pool);
   void set_ack_route(const Route* r) { ack_route_ = r; }
+  void set_channel(uint32_t c) { channel_ = c; }
   std::function<void(uint32_t msg, uint32_t psn, uint64_t at_fs)> on_deliver;
-  std::function<void(uint32_t psn, uint64_t at_fs)> on_arrive;   // the engine kept a data packet
+  // The engine kept a data packet (the copy on the wire: its PSN, whether
+  // it was a retransmission, when the wire delivered it).
+  std::function<void(const Packet& p, uint64_t at_fs)> on_arrive;
   void collect_stats(StatsTable& table) const override;
   uint64_t duplicates() const { return m_->cnt_duplicates; }
 
@@ -104,6 +110,7 @@ class SackReceiverBridge : public VerilatedBridge<Vsack_receiver> {
   const uint32_t header_bytes_, ack_bytes_;
   Pool<Packet>& pool_;
   const Route* ack_route_ = nullptr;
+  uint32_t channel_ = 0;
   struct In { uint64_t at; Packet* p; };
   std::deque<In> in_;
   tlm_utils::peq_with_get<Transaction> out_;

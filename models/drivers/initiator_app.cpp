@@ -153,11 +153,12 @@ void InitiatorApp::accept(Transaction& t) {
   LatencyRecord& rec = *record_;
   if (completed_ == warmup_) rec.window_start_fs = r.completed_fs;
   const uint64_t drain = ops_ > 2 * warmup_ ? warmup_ : 0;
-  if (completed_ > warmup_ && completed_ <= ops_ - drain) {
+  if (r.error) ++failed_;   // an error completion: no latency, no delivered bytes
+  if (completed_ > warmup_ && completed_ <= ops_ - drain && !r.error) {
     ++rec.window_ops;
     rec.window_end_fs = r.completed_fs;
   }
-  if (completed_ > warmup_) {
+  if (completed_ > warmup_ && !r.error) {
     ++rec.measured_ops;
     rec.total.add(r.completed_fs - r.issued_fs);
     rec.backlog_fs += r.queued_fs - r.issued_fs;
@@ -178,6 +179,9 @@ void InitiatorApp::accept(Transaction& t) {
       s.reassembly += t.reassembly_fs;
       s.link += t.link_fs;
       s.early += t.early_fs;
+      s.retransmit += t.retransmit_fs;
+      s.reorder += t.reorder_fs;
+      s.transport += t.transport_fs;
       s.queue += waited - t.align_fs;
       s.service += measured - waited;
     }
@@ -202,6 +206,8 @@ void InitiatorApp::accept(Transaction& t) {
 void InitiatorApp::collect_stats(StatsTable& table) const {
   table.add(name(), "issued", static_cast<double>(issued_), "ops", "requests issued by the application");
   table.add(name(), "completed", static_cast<double>(completed_), "ops", "requests completed end to end");
+  table.add(name(), "failed", static_cast<double>(failed_), "ops",
+            "requests completed with an error status (transport retries exhausted, ordering errors)");
   table.add(name(), "backlog_max", static_cast<double>(backlog_max_), "requests",
             "open loop: most arrivals waiting at once for a free send-queue slot");
   table.add(name(), "slot_waits", static_cast<double>(slot_waits_), "requests",

@@ -50,6 +50,7 @@ struct Workload {
 struct HopSums {
   long double measured = 0, align = 0, serialize = 0, queue = 0, service = 0, ctx_wait = 0;
   long double transfer = 0, reassembly = 0, link = 0, early = 0;
+  long double retransmit = 0, reorder = 0, transport = 0;
 };
 
 struct LatencyRecord {
@@ -74,6 +75,7 @@ class InitiatorApp : public StageComponent {
   void collect_stats(StatsTable& table) const override;
   const LatencyRecord& record() const { return *record_; }
   uint64_t completed() const { return completed_; }
+  uint64_t failed() const { return failed_; }   // completions with an error status
   // Called with every finished request before it is reused (e.g. a timeline).
   std::function<void(const Request&)> on_complete;
   // Called with every request as it is submitted (takes its slot).
@@ -120,7 +122,7 @@ class InitiatorApp : public StageComponent {
   std::mt19937_64 rng_;
   uint64_t arrived_ = 0;
   uint64_t issued_ = 0;
-  uint64_t completed_ = 0;
+  uint64_t completed_ = 0, failed_ = 0;
   size_t backlog_max_ = 0;
   std::unique_ptr<LatencyRecord> record_;
 };

@@ -8,8 +8,12 @@ TransportSystem::TransportSystem(sc_core::sc_module_name name, const Config& c, 
   const uint64_t seed = cfg_.count("seed");
   sender_ = std::make_unique<SackSenderBridge>("A_sack_tx", cfg_, mode, pool_);
   receiver_ = std::make_unique<SackReceiverBridge>("B_sack_rx", cfg_, mode, pool_);
-  data_ = std::make_unique<LossyWire>("wire_A_to_B", cfg_, pool_, true, p_loss_data, std::move(drop_once), seed * 2 + 1);
-  ack_ = std::make_unique<LossyWire>("wire_B_to_A", cfg_, pool_, false, p_loss_ack, std::set<uint32_t>{}, seed * 2 + 2);
+  const uint64_t propagation = cfg_.fs("loss.wire_latency");
+  // the data direction carries only data packets, the other only acks
+  data_ = std::make_unique<LossyWire>("wire_A_to_B", cfg_, pool_, p_loss_data, 0.0, propagation, std::move(drop_once),
+                                      seed * 2 + 1);
+  ack_ = std::make_unique<LossyWire>("wire_B_to_A", cfg_, pool_, 0.0, p_loss_ack, propagation, std::set<uint32_t>{},
+                                     seed * 2 + 2);
   const int s = fabric_.attach(sender_.get()), r = fabric_.attach(receiver_.get());
   const int d = fabric_.attach(data_.get()), a = fabric_.attach(ack_.get());
   data_route_.hops = {{Op::WireRequest, NodeId::A, "data packet"}};
@@ -20,7 +24,7 @@ TransportSystem::TransportSystem(sc_core::sc_module_name name, const Config& c, 
   ack_route_.sink = s;
   sender_->set_data_route(&data_route_, data_.get());
   receiver_->set_ack_route(&ack_route_);
-  data_->on_sent = [this](uint32_t psn, uint64_t at) { sender_->sent(psn, at); };
+  data_->on_sent = [this](const Packet& p, uint64_t, uint64_t end) { sender_->sent(p.psn, end); };
 }
 
 StatsTable TransportSystem::stats() const { return fabric_.stats(); }

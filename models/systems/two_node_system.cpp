@@ -1,10 +1,18 @@
 #include "two_node_system.h"
 
+#include <algorithm>
 #include <stdexcept>
+
+#include <fmt/format.h>
 
 #include "routes.h"
 
 namespace ubsim {
+
+bool transport_in_paths(const Config& c) {
+  return c.flag("transport.in_paths") || c.value("loss.data") > 0 || c.value("loss.ack") > 0 ||
+         c.value("loss.duplicate") > 0 || c.value("loss.reorder") > 0;
+}
 
 TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std::vector<HopSpec> hops,
                              Workload w)
@@ -15,6 +23,7 @@ TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std:
   wire_ba_ = std::make_unique<WireDirection>("wire_B_to_A", cfg_);
   fabric_.attach(wire_ab_.get());
   fabric_.attach(wire_ba_.get());
+  if (transport_in_paths(cfg_)) build_transport(hops);
   if (cfg_.flag("cache.enabled")) {
     build_caches(nodes_[0], "A", NodeId::A);
     build_caches(nodes_[1], "B", NodeId::B);
@@ -70,6 +79,53 @@ void TwoNodeSystem::build_node(Node& n, const char* tag) {
                                      n.nic_tx->fabric_id));
 }
 
+// Both wire directions become lossy links, and each direction's packets go
+// through the transport engines of their connection: on the UB controller a
+// TP channel (SACK, or GoBackN with transport.mode = gbn), on the PCIe NIC a
+// QP (GoBackN). The connections are the contexts the requests name: the TP
+// channel per remote endpoint, the QP per core or endpoint.
+void TwoNodeSystem::build_transport(const std::vector<HopSpec>& hops) {
+  const bool roce = std::any_of(hops.begin(), hops.end(), [](const HopSpec& h) { return h.op == Op::NicTx; });
+  const uint64_t endpoints = cfg_.count("workload.endpoints"), cores = cfg_.count("host.cores");
+  const uint64_t channels = std::max<uint64_t>({1, endpoints, roce ? cores : 1});
+  if (channels > kMaxTransportChannels)
+    throw ConfigError(cfg_.source("workload.endpoints"), "workload.endpoints",
+                      fmt::format("the transport inside the paths gives each of the {} {} its own verilated engines; at "
+                                  "most {} are modelled (fewer endpoints{}, or transport.in_paths = false and no loss)",
+                                  channels, roce ? "QPs" : "TP channels", kMaxTransportChannels,
+                                  roce ? " or cores" : ""));
+  const bool gbn = roce || cfg_.choice("transport.mode") == "gbn";
+  const double p_data = cfg_.value("loss.data");
+  const double p_ack = cfg_.value("loss.ack") < 0 ? p_data : cfg_.value("loss.ack");
+  const uint64_t seed = cfg_.count("seed");
+  const uint64_t propagation = cfg_.fs("wire.latency");
+  lossy_ab_ = std::make_unique<LossyWire>("lossy_wire_A_to_B", cfg_, packets_, p_data, p_ack, propagation,
+                                          std::set<uint32_t>{}, seed * 4 + 1);
+  lossy_ba_ = std::make_unique<LossyWire>("lossy_wire_B_to_A", cfg_, packets_, p_data, p_ack, propagation,
+                                          std::set<uint32_t>{}, seed * 4 + 2);
+  fabric_.attach(lossy_ab_.get());
+  fabric_.attach(lossy_ba_.get());
+  const char* kind = roce ? "nic_transport" : "ub_transport";
+  transport_ab_ = std::make_unique<PathTransport>((std::string("A_") + kind).c_str(), cfg_, fabric_, NodeId::A,
+                                                  static_cast<uint32_t>(channels), gbn, packets_, *lossy_ab_, *lossy_ba_);
+  transport_ba_ = std::make_unique<PathTransport>((std::string("B_") + kind).c_str(), cfg_, fabric_, NodeId::B,
+                                                  static_cast<uint32_t>(channels), gbn, packets_, *lossy_ba_, *lossy_ab_);
+  fabric_.attach(transport_ab_.get());
+  fabric_.attach(transport_ba_.get());
+  lossy_ab_->on_sent = [this](const Packet& p, uint64_t s, uint64_t e) { transport_ab_->sent(p, s, e); };
+  lossy_ba_->on_sent = [this](const Packet& p, uint64_t s, uint64_t e) { transport_ba_->sent(p, s, e); };
+  // A failed request ends at node A: its order-tracker entry is released
+  // as a completion would (once: the receive side skips it from here on).
+  PipelineBridge* tx = roce ? static_cast<PipelineBridge*>(nodes_[0].nic_tx.get()) : nodes_[0].ub_tx.get();
+  const auto release = [tx](Request& m) {
+    if (m.ord_slot < 0) return;
+    tx->complete(m, now_fs());
+    m.ord_slot = -1;
+  };
+  transport_ab_->on_failed = release;
+  transport_ba_->on_failed = release;
+}
+
 Route TwoNodeSystem::route_of(std::vector<HopSpec> hops, int sink, Route::LinkUse use) {
   Route r;
   r.link_use = use;
@@ -117,6 +173,7 @@ StageComponent* TwoNodeSystem::owner(const HopSpec& h) {
     case Op::UbTx: case Op::UbLoadTx: return n.ub_tx.get();
     case Op::UbRx: case Op::UbLoadRx: return n.ub_rx.get();
     case Op::WireRequest: case Op::WireResponse:
+      if (transport_ab_) return h.node == NodeId::A ? transport_ab_.get() : transport_ba_.get();
       return h.node == NodeId::A ? static_cast<StageComponent*>(wire_ab_.get()) : wire_ba_.get();
     default: break;
   }

@@ -15,6 +15,7 @@
 #include "ctx_cache_bridge.h"
 #include "fabric.h"
 #include "initiator_app.h"
+#include "path_transport.h"
 #include "pipeline_bridges.h"
 #include "servers.h"
 
@@ -36,6 +37,12 @@ struct Node {
   std::unique_ptr<DoorbellBatcher> doorbells;
 };
 
+// Whether the transport engines run inside the paths: transport.in_paths,
+// or any loss, duplication or reordering on the wire.
+bool transport_in_paths(const Config& c);
+// Connections given their own engines at most (4 verilated engines each).
+inline constexpr uint64_t kMaxTransportChannels = 64;
+
 class TwoNodeSystem : public sc_core::sc_module {
  public:
   // The system keeps its own copy of the configuration (its components
@@ -43,8 +50,12 @@ class TwoNodeSystem : public sc_core::sc_module {
   TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std::vector<HopSpec> hops, Workload app);
   const Route& route() const { return route_; }
   InitiatorApp& app() { return *app_; }
-  // The wire direction leaving node `from`.
+  // The wire direction leaving node `from` (lossless, without transport engines).
   WireDirection& wire_from(NodeId from) { return from == NodeId::A ? *wire_ab_ : *wire_ba_; }
+  // The transport of the packets leaving node `from` (null unless transport.in_paths).
+  PathTransport* transport_from(NodeId from) const {
+    return from == NodeId::A ? transport_ab_.get() : transport_ba_.get();
+  }
   const std::vector<StageComponent*>& components() const { return fabric_.components(); }
   // Every verilated model: pipelines and context caches.
   std::vector<RtlBridge*> bridges() const;
@@ -61,11 +72,16 @@ class TwoNodeSystem : public sc_core::sc_module {
   Route route_of(std::vector<HopSpec> hops, int sink, Route::LinkUse use = Route::LinkUse::Auto);
   void build_node(Node& n, const char* tag);
   void build_caches(Node& n, const char* tag, NodeId id);
+  void build_transport(const std::vector<HopSpec>& hops);
 
   const Config cfg_;
   StageFabric fabric_;
   Node nodes_[2];
   std::unique_ptr<WireDirection> wire_ab_, wire_ba_;
+  // The transport inside the paths: both directions' engines and the lossy wire.
+  Pool<Packet> packets_;
+  std::unique_ptr<LossyWire> lossy_ab_, lossy_ba_;
+  std::unique_ptr<PathTransport> transport_ab_, transport_ba_;
   Route route_;
   std::unique_ptr<InitiatorApp> app_;
 };

@@ -80,11 +80,16 @@ bool StageComponent::end_of_segment(Transaction& t) {
     if (m.seg_waiting && m.seg_done == m.pkts) {
       m.seg_waiting = false;
       m.now_times().reassembly_fs = now_fs() - m.seg_wait_from;
-      advance(m);
+      if (m.error) finish_early(m);   // another of its packets was abandoned
+      else advance(m);
     }
     return false;
   }
-  if (m.seg_done == m.pkts) return true;
+  if (m.seg_done == m.pkts) {
+    if (!m.error) return true;
+    finish_early(m);
+    return false;
+  }
   m.seg_waiting = true;   // packet 0 is here first: wait for the others
   m.seg_wait_from = now_fs();
   return false;
@@ -94,6 +99,28 @@ void StageComponent::finish_early(Transaction& t) {
   t.now_times().depart_fs = now_fs();
   t.hop = t.route->hops.size();
   send(t, t.route->sink);
+}
+
+void StageComponent::abandon(Request& p) {
+  Request& m = p.message();
+  m.error = true;
+  ++m.seg_done;
+  if (m.seg_done > m.pkts)
+    throw std::logic_error("message " + std::to_string(m.id) + ": more packets ended a segment than it was cut into");
+  if (&p != &m) {
+    p.home->release(&p);
+    if (m.seg_waiting && m.seg_done == m.pkts) {
+      m.seg_waiting = false;
+      finish_early(m);
+    }
+    return;
+  }
+  if (m.seg_done == m.pkts) {
+    finish_early(m);
+  } else {   // its other packets are still on their way to the segment's end
+    m.seg_waiting = true;
+    m.seg_wait_from = now_fs();
+  }
 }
 
 void StageComponent::launch(Transaction& t) { send(t, t.route->component[t.hop]); }

@@ -41,6 +41,11 @@ class StageComponent : public sc_core::sc_module {
   void launch(Transaction& t);
   // Ends a transaction here (e.g. an error completion): straight to its sink.
   void finish_early(Transaction& t);
+  // A packet of a message that the transport gave up on: it ends its packet
+  // segment here without going on, and its message fails (error set). The
+  // message goes straight to its sink once every one of its packets has
+  // ended the segment (delivered or abandoned), never while one is in flight.
+  void abandon(Request& packet);
 
  private:
   void send(Transaction& t, int target);

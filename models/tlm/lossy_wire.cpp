@@ -5,16 +5,16 @@
 
 namespace ubsim {
 
-LossyWire::LossyWire(sc_core::sc_module_name name, const Config& c, Pool<Packet>& pool, bool data, double p_loss,
-                     std::set<uint32_t> drop_once, uint64_t seed)
+LossyWire::LossyWire(sc_core::sc_module_name name, const Config& c, Pool<Packet>& pool, double p_data, double p_ack,
+                     uint64_t propagation_fs, std::set<uint32_t> drop_once, uint64_t seed)
     : StageComponent(name),
       pool_(pool),
-      data_(data),
       bytes_per_s_(c.value("wire.rate")),
-      p_loss_(p_loss),
+      p_data_(p_data),
+      p_ack_(p_ack),
       p_dup_(c.value("loss.duplicate")),
       p_reorder_(c.value("loss.reorder")),
-      propagation_fs_(c.fs("loss.wire_latency")),
+      propagation_fs_(propagation_fs),
       reorder_max_fs_(c.fs("loss.reorder_delay")),
       drop_once_(std::move(drop_once)),
       rng_(seed),
@@ -36,14 +36,15 @@ void LossyWire::accept(Transaction& t) {
   bytes_ += r.wire_bytes;
   r.now_times().start_fs = start;
   r.now_times().serialize_fs = ser;
-  if (data_ && on_sent) on_sent(r.psn, end);
+  const bool data = !r.is_ack;
+  if (data && on_sent) on_sent(r, start, end);
   // fate: scripted drop of a PSN's first transmission, else at random
   bool lose = false;
-  if (data_ && drop_once_.count(r.psn) && !dropped_once_.count(r.psn)) {
+  if (data && drop_once_.count(r.psn) && !dropped_once_.count(r.psn)) {
     dropped_once_.insert(r.psn);
     lose = true;
   } else {
-    lose = u_(rng_) < p_loss_;
+    lose = u_(rng_) < (data ? p_data_ : p_ack_);
   }
   uint64_t arrive = end + propagation_fs_;
   if (!lose && p_reorder_ > 0 && u_(rng_) < p_reorder_) {

@@ -1,7 +1,8 @@
-// LossyWire: one direction of a link for transport packets: FIFO
-// serialization at the link rate, then propagation; each packet's fate
-// decided at random, seeded (lost, duplicated, delayed: reordering), or a
-// scripted loss of a data PSN's first transmission.
+// LossyWire: one direction of a link for transport packets (data packets
+// and acks share it): FIFO serialization at the link rate, then
+// propagation; each packet's fate decided at random, seeded (lost with the
+// probability of its kind, duplicated, delayed: reordering), or a scripted
+// loss of a data PSN's first transmission.
 #pragma once
 #include <functional>
 #include <random>
@@ -18,14 +19,16 @@ namespace ubsim {
 
 class LossyWire : public StageComponent {
  public:
-  // data: the data direction (else acks); p_loss: its loss probability;
-  // drop_once: data PSNs lost on their first transmission. Rate, propagation
-  // (loss.wire_latency), duplication and reordering come from the config.
-  LossyWire(sc_core::sc_module_name name, const Config& c, Pool<Packet>& pool, bool data, double p_loss,
-            std::set<uint32_t> drop_once, uint64_t seed);
+  // p_data / p_ack: loss probabilities of data packets and of acks;
+  // propagation_fs: one-way propagation; drop_once: data PSNs lost on their
+  // first transmission. Rate, duplication and reordering come from the config.
+  LossyWire(sc_core::sc_module_name name, const Config& c, Pool<Packet>& pool, double p_data, double p_ack,
+            uint64_t propagation_fs, std::set<uint32_t> drop_once, uint64_t seed);
   void collect_stats(StatsTable& table) const override;
-  // A packet's last byte left at time fs (data direction: the sender's timer).
-  std::function<void(uint32_t psn, uint64_t at_fs)> on_sent;
+  // A data packet's first byte left at start_fs and its last at end_fs
+  // (the sender's retransmit timer runs from end_fs).
+  std::function<void(const Packet& p, uint64_t start_fs, uint64_t end_fs)> on_sent;
+  uint64_t propagation_fs() const { return propagation_fs_; }
   uint64_t lost() const { return lost_; }
   // The link is busy serializing until this time: a sender hands it the
   // next packet no earlier (its transmit queue holds one packet).
@@ -37,8 +40,7 @@ class LossyWire : public StageComponent {
  private:
   void deliver();
   Pool<Packet>& pool_;
-  const bool data_;
-  const double bytes_per_s_, p_loss_, p_dup_, p_reorder_;
+  const double bytes_per_s_, p_data_, p_ack_, p_dup_, p_reorder_;
   const uint64_t propagation_fs_, reorder_max_fs_;
   const std::set<uint32_t> drop_once_;
   std::mt19937_64 rng_;

@@ -31,6 +31,7 @@ struct Packet : Transaction {
   bool ack_dup = false;             // ack: an out-of-order packet was dropped (GoBackN)
   std::vector<uint64_t> sack;       // ack: PSN ack_cum + 1 + i received, 64 bits a word
   bool lost = false;                // the wire lost it (handed on so its owner recycles it)
+  uint32_t channel = 0;             // the transport connection (TP channel / QP) it belongs to
 
   // The content of another packet (a duplicate on the wire).
   void copy_from(const Packet& o) {
@@ -47,6 +48,7 @@ struct Packet : Transaction {
     ack_dup = o.ack_dup;
     sack = o.sack;
     lost = false;
+    channel = o.channel;
   }
 };
 

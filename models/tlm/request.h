@@ -60,6 +60,10 @@ struct Request : Transaction {
   uint32_t descriptors = 1;
   bool error = false;                // rejected with an error completion
   int error_code = 0;                // ubsim::enc::ERR_*
+  // The PSN the send pipeline put in this packet's header (from its TP
+  // channel / QP record), when the pipeline has a context RAM.
+  uint32_t psn = 0;
+  bool has_psn = false;
 
   // Starts the route with the per-request state cleared.
   void reset(const Route* r) {
@@ -68,6 +72,7 @@ struct Request : Transaction {
     ord_hold_fs = ord_release_fs = 0;
     error = false;
     error_code = 0;
+    has_psn = false;
     pkt = 0;
     pkts = data_pkts = 1;
     parent = nullptr;

@@ -28,6 +28,10 @@ struct HopTimes {
   uint64_t reassembly_fs = 0; // end of a packet segment: waiting for the message's later packets
   uint64_t link_fs = 0;       // PCIe: beyond the unloaded 64 B transaction (TLPs, queueing, tags, credits)
   uint64_t early_fs = 0;      // PCIe: before it (a posted write that goes on once queued, nic.cqe_after)
+  // Transport inside the paths (a wire hop): until a resend of a lost packet
+  // reached the receiver; waiting in the receiver for a lower PSN; the
+  // engines' own cycles and the wire's queue.
+  uint64_t retransmit_fs = 0, reorder_fs = 0, transport_fs = 0;
 };
 
 struct Route {

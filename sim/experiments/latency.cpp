@@ -189,10 +189,11 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   r.wall_s = std::chrono::duration<double>(t1 - t0).count();
   r.sim_time_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
   const LatencyRecord& rec = sys.app().record();
-  const double n = static_cast<double>(rec.measured_ops);
+  // every request may have failed (loss 100 %): then there is no latency
+  const double n = static_cast<double>(std::max<uint64_t>(rec.measured_ops, 1));
   const double cycle_ns = 1e9 / cfg.value("clock");
   double align = 0, ser = 0, queue = 0, hazard = 0, ctx_wait = 0, transfer = 0, reassembly = 0, cq_batch = 0, doorbell_batch = 0,
-         pcie_link = 0, posted_early = 0;
+         pcie_link = 0, posted_early = 0, retransmit = 0, reorder = 0, transport = 0;
   for (size_t i = 0; i < sys.route().hops.size(); ++i) {
     const HopSpec& h = sys.route().hops[i];
     const OpInfo& info = op_info(h.op);
@@ -219,6 +220,9 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
     transfer += static_cast<double>(s.transfer / n) / 1e6;
     pcie_link += static_cast<double>(s.link / n) / 1e6;
     posted_early -= static_cast<double>(s.early / n) / 1e6;
+    retransmit += static_cast<double>(s.retransmit / n) / 1e6;
+    reorder += static_cast<double>(s.reorder / n) / 1e6;
+    transport += static_cast<double>(s.transport / n) / 1e6;
     if (h.op == Op::SwCqBatchWait) cq_batch += st.measured_ns;   // visible, waiting for the handler's next run
     if (h.op == Op::SwDoorbellBatchWait) doorbell_batch += st.measured_ns;   // posted, waiting for the doorbell
     reassembly += reassembly_ns;
@@ -238,6 +242,7 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   r.mean_ns = rec.total.mean_ns();
   r.p50_ns = rec.total.quantile_ns(0.50);
   r.p99_ns = rec.total.quantile_ns(0.99);
+  r.p999_ns = rec.total.quantile_ns(0.999);
   r.max_ns = rec.total.max_ns();
   r.min_ns = rec.total.min_ns();
   const double backlog = static_cast<double>(rec.backlog_fs / n) / 1e6;
@@ -252,8 +257,23 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
                {"slot wait", slot_wait},
                {"submit pacing", pacing}, {"doorbell batch wait", doorbell_batch},
                {"completion batch wait", cq_batch}};
+  if (PathTransport* t = sys.transport_from(NodeId::A)) {
+    // the transport inside the paths: itemized from its engines' events
+    r.effects.push_back({"transport engines and wire queue", transport});
+    r.effects.push_back({"retransmission of lost packets", retransmit});
+    r.effects.push_back({"in-order delivery wait (behind a hole)", reorder});
+    r.transport = true;
+    r.transport_mode = t->gbn() ? "gbn" : "sack";
+    for (PathTransport* d : {t, sys.transport_from(NodeId::B)}) {
+      r.retransmitted_packets += d->retransmitted_packets();
+      r.retransmitted_bytes += d->retransmitted_bytes();
+      r.timeouts += d->timeouts();
+    }
+  }
+  r.failed = sys.app().failed();
   r.unexplained_ns = r.mean_ns - r.derived_total_ns - align - ser - queue - hazard - ctx_wait - backlog - transfer -
-                     reassembly - pcie_link - posted_early - slot_wait - pacing - doorbell_batch - cq_batch;
+                     reassembly - pcie_link - posted_early - slot_wait - pacing - doorbell_batch - cq_batch - transport -
+                     retransmit - reorder;
   r.slot_mean_ns = rec.slot_time.mean_ns();
   r.slot_p99_ns = rec.slot_time.quantile_ns(0.99);
   derive_message_stream(cfg, sys.route(), r);
@@ -310,10 +330,16 @@ json::Value latency_row(const LatencyResult& r, double reference_ns) {
                                     .add("mean", V::number(r.mean_ns))
                                     .add("p50", V::number(r.p50_ns))
                                     .add("p99", V::number(r.p99_ns))
+                                    .add("p999", V::number(r.p999_ns))
                                     .add("max", V::number(r.max_ns))
                                     .add("min", V::number(r.min_ns)))
       .add("effects", effects)
       .add("unexplained_ns", V::number(r.unexplained_ns))
+      .add("transport", V::string(r.transport ? r.transport_mode : "none"))
+      .add("retransmitted_packets", V::number(static_cast<double>(r.retransmitted_packets)))
+      .add("retransmitted_bytes", V::number(static_cast<double>(r.retransmitted_bytes)))
+      .add("timeouts", V::number(static_cast<double>(r.timeouts)))
+      .add("failed", V::number(static_cast<double>(r.failed)))
       .add("offered_per_us", V::number(r.offered_per_us))
       .add("achieved_per_us", V::number(r.achieved_per_us))
       .add("reference_ns", reference_ns > 0 ? V::number(reference_ns) : V::null())
@@ -371,15 +397,23 @@ const Experiment& latency_experiment() {
        opt_key("--outstanding", "K", "workload.outstanding",
                "requests in flight per initiator; with --rate the send-queue depth"),
        opt_key("--rate", "R", "workload.rate", "open-loop arrivals at R (e.g. 5Mops/s, 5/us)"),
+       opt_key("--loss", "P", "loss.data",
+               "lose each data packet on the wire with probability P (acks too, unless loss.ack is set); the "
+               "transport engines then run inside the paths"),
        opt_flag("--stats", "show the per-component statistics in the table (always in the JSON)"),
        opt_out_file("--timeline", "FILE", "Chrome/Perfetto trace-event JSON of per-request stage spans"),
        opt_out_prefix("--trace", "PREFIX", "FST waveforms of every RTL block: PREFIX.<path>.<block>.fst")},
       {"path", "verb"},
       {{"stages", "", "per stage: derived_ns, measured_ns and the itemized effects (ns per op)"},
        {"derived_total_ns", "ns", "sum of the configured stages"},
-       {"measured_total_ns", "ns", "measured latency: mean (exact), p50, p99, max, min (histogram)"},
+       {"measured_total_ns", "ns", "measured latency of the requests that succeeded: mean (exact), p50, p99, p999, max, min (histogram)"},
        {"effects", "ns", "measured - derived by cause"},
        {"unexplained_ns", "ns", "measured - derived - effects (rounding)"},
+       {"transport", "", "the transport engines inside the paths: sack, gbn, or none (transport.in_paths)"},
+       {"retransmitted_packets", "packets", "packets the transport engines resent (both directions)"},
+       {"retransmitted_bytes", "bytes", "payload bytes resent"},
+       {"timeouts", "events", "retransmit timer expiries"},
+       {"failed", "ops", "requests completed with an error status (transport retries exhausted)"},
        {"offered_per_us", "1/us", "open loop: the offered rate"},
        {"achieved_per_us", "1/us", "completions per us over the measured window"},
        {"reference_ns", "ns", "the published cycle-level simulator's figure (reads at the defaults)"},

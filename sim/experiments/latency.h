@@ -55,7 +55,12 @@ struct LatencyResult {
   uint32_t packets = 1;
   double derived_stream_ns = 0, derived_message_ns = 0;
   std::string binding;
-  double mean_ns = 0, p50_ns = 0, p99_ns = 0, max_ns = 0, min_ns = 0;
+  double mean_ns = 0, p50_ns = 0, p99_ns = 0, p999_ns = 0, max_ns = 0, min_ns = 0;
+  // The transport inside the paths (transport.in_paths; 0 without it): its
+  // engines' resends over the run, and requests completed with an error.
+  bool transport = false;
+  std::string transport_mode;    // sack | gbn (the path's engines)
+  uint64_t retransmitted_packets = 0, retransmitted_bytes = 0, timeouts = 0, failed = 0;
   double slot_mean_ns = 0, slot_p99_ns = 0;   // slot occupancy T (submit -> completion handled)
   std::vector<std::pair<std::string, double>> effects;   // cause, mean ns per op
   double unexplained_ns = 0;     // measured - derived - sum(effects): rounding only

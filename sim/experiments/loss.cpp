@@ -111,7 +111,8 @@ LossPoint run_loss_point(const Config& base, const std::string& mode, double los
   // "all deliverable": the first time every PSN has reached the receiver
   std::vector<uint8_t> arrived(packets, 0);
   uint64_t distinct = 0, complete_fs = 0;
-  sys.receiver().on_arrive = [&](uint32_t psn, uint64_t at) {
+  sys.receiver().on_arrive = [&](const Packet& pk, uint64_t at) {
+    const uint32_t psn = pk.psn;
     const uint32_t off = (psn - sm.first_psn) & 0xffffffu;
     if (off < packets && !arrived[off]) {
       arrived[off] = 1;
