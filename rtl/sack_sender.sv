@@ -16,6 +16,12 @@
 //    cfg_rto_cycles << (retries * cfg_backoff_shift) (exponential backoff); after
 //    cfg_max_retries retries of one PSN the packet fails (m_fail) and the
 //    engine stops (the request failed).
+//  - Tail-loss probe (SACK mode, cfg_probe_cycles > 0): when packets are
+//    outstanding and neither an ack nor a transmission has happened for
+//    cfg_probe_cycles, the newest outstanding PSN is resent once (until the
+//    next progress: an ack that moves the base, or a new packet). With one
+//    packet outstanding nothing else would reveal its loss before the
+//    timer; the probe's ack (or its SACK of a hole) does, in a round trip.
 // Contract: one packet descriptor out per cycle at most (retransmissions
 // first), held on m_* until the link takes it (m_ready: the link paces it); one ack and one tx-done in per cycle; the cycle count `now` comes
 // from cfg_now (the clock grid's cycle index) so idle cycles may be skipped.
@@ -36,6 +42,7 @@ module sack_sender #(
     input  logic [1:0]         cfg_backoff_shift,   // log2 of the backoff factor (1: x2)
     input  logic [3:0]         cfg_max_retries,
     input  logic [PSN_W-1:0]   cfg_first_psn,
+    input  logic [T_W-1:0]     cfg_probe_cycles,    // tail-loss probe after this quiet time (0: off)
     input  logic [T_W-1:0]     cfg_now,         // cycle index of this clock edge
 
     input  logic               s_valid,         // a new packet to send
@@ -66,7 +73,8 @@ module sack_sender #(
     output logic [31:0]        cnt_retransmits,
     output logic [31:0]        cnt_timeouts,
     output logic [31:0]        cnt_fast_rtx,
-    output logic [31:0]        cnt_stale_acks
+    output logic [31:0]        cnt_stale_acks,
+    output logic [31:0]        cnt_probes
 );
     logic [PSN_W-1:0]   base, next_psn;        // oldest outstanding, next new
     logic [MAX_WIN-1:0] sacked;                // by slot: reported received (SACK mode)
@@ -99,6 +107,15 @@ module sack_sender #(
     assign timer_armed = busy && sent_known[slot(base)];
     assign deadline    = sent_at[slot(base)] + (cfg_rto_cycles << (retries[slot(base)] * cfg_backoff_shift));
     assign timeout     = timer_armed && cfg_now >= deadline;
+
+    // ---- the tail-loss probe: the newest outstanding PSN, once per quiet spell ----
+    logic [T_W-1:0]   quiet_since;   // last tx-done or ack
+    logic             probe_done, probe;
+    logic [PSN_W-1:0] newest;
+    assign newest = next_psn - 1'b1;
+    assign probe = !cfg_gbn && cfg_probe_cycles != '0 && busy && !probe_done && !timeout
+                   && sent_known[slot(newest)] && !need_rtx[slot(newest)]
+                   && cfg_now >= quiet_since + cfg_probe_cycles;
 
     // ---- what leaves this cycle: a retransmission first, else a new packet ----
     // SACK: the first slot marked need_rtx, searched from the oldest PSN.
@@ -193,7 +210,17 @@ module sack_sender #(
             gbn_active <= 1'b0;
             gbn_hole_valid <= 1'b0;
             cnt_sent <= '0; cnt_retransmits <= '0; cnt_timeouts <= '0; cnt_fast_rtx <= '0; cnt_stale_acks <= '0;
+            cnt_probes <= '0;
+            quiet_since <= '0;
+            probe_done <= 1'b0;
         end else begin
+            if (s_txdone_valid || s_ack_valid) quiet_since <= cfg_now;
+            if (probe) begin
+                probe_done <= 1'b1;
+                cnt_probes <= cnt_probes + 1'b1;
+            end else if (send_new || (s_ack_valid && ack_in_range && ack_adv != '0)) begin
+                probe_done <= 1'b0;   // progress: the next quiet spell may probe again
+            end
             m_fail <= 1'b0;
             if (m_ready) m_valid <= 1'b0;
 
@@ -244,6 +271,7 @@ module sack_sender #(
                     if (!cfg_gbn && cfg_fast_rtx) nr = nr | new_holes;
                 end
                 if (timeout && !cfg_gbn) nr[slot(base)] = 1'b1;
+                if (probe) nr[slot(newest)] = 1'b1;
                 need_rtx <= nr;
                 fast_done <= fd;
             end

@@ -141,6 +141,7 @@ void SackSenderBridge::collect_stats(StatsTable& t) const {
   t.add(n, "fast_retransmits", static_cast<double>(m_->cnt_fast_rtx), "events",
         "acks that triggered a resend (SACK holes or GoBackN duplicate acks)");
   t.add(n, "stale_acks", static_cast<double>(m_->cnt_stale_acks), "acks", "acks older than the window base");
+  t.add(n, "probes", static_cast<double>(m_->cnt_probes), "packets", "tail-loss probes sent (sack.probe_after)");
   collect_clock_stats(t);
 }
 

@@ -94,6 +94,7 @@ const std::vector<ParamDef>& param_table() {
       {"sack.rto", Unit::Time, "20us", 1, kTimeMax, "loss", "retransmit timeout, first try"},
       {"sack.rto_backoff", Unit::Ratio, "2", 1, 8, "loss", "timeout multiplier per retry (the engine shifts: 1, 2, 4 or 8)", "", true},
       {"sack.max_retries", Unit::Count, "7", 0, 15, "loss", "retries before the request fails (the engine's 4-bit retry counter)"},
+      {"sack.probe_after", Unit::Time, "0ns", 0, kTimeMax, "loss, loss-paths, latency", "tail-loss probe (SACK mode): with packets outstanding and no ack or transmission for this long, resend the newest outstanding packet once (a few round trips; 0 = off)"},
       {"sack.fast_retransmit", Unit::Bool, "true", 0, 1, "loss", "resend a hole as soon as a SACK reports it"},
       {"seed", Unit::Count, "1", 0, 18446744073709551615.0, "all", "random seed of every stochastic model (64 bits)"},
       {"path.pcie-nic.read", Unit::Routes, "(built in)", 0, 0, "latency", "stages of a read on the PCIe-NIC path, in order (NODE:op[*][|label]; * = per packet)"},

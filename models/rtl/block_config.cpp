@@ -77,6 +77,9 @@ void configure(Vsack_sender& m, const Config& c, bool gbn, uint32_t first_psn) {
   m.cfg_backoff_shift = static_cast<uint8_t>(std::lround(std::log2(c.value("sack.rto_backoff"))));
   m.cfg_max_retries = static_cast<uint8_t>(c.count("sack.max_retries"));
   m.cfg_first_psn = first_psn;
+  // 0 stays off; a probe time shorter than a cycle probes after one cycle
+  const uint64_t probe_fs = c.fs("sack.probe_after");
+  m.cfg_probe_cycles = probe_fs == 0 ? 0 : std::max<uint64_t>(1, probe_fs / c.clock_period_fs());
   m.cfg_now = 0;
 }
 

@@ -329,6 +329,22 @@ extern "C" int sc_main(int argc, char** argv) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   try {
     if (cmd == "help" || cmd == "--help" || cmd == "-h") return cmd_help(rest);
+    // `ubsim loss --path P` is the loss experiment inside the paths
+    // (loss-paths); `ubsim loss` alone, or with --engine-only, the two-engine one.
+    if (cmd == "loss") {
+      const bool on_paths = std::any_of(rest.begin(), rest.end(), [](const std::string& a) {
+        return a == "--path" || a.rfind("--path=", 0) == 0;
+      });
+      std::vector<std::string> own;
+      bool engine_only = false;
+      for (const auto& a : rest) {
+        if (a == "--engine-only") engine_only = true;
+        else own.push_back(a);
+      }
+      if (on_paths && engine_only) throw CliError("ubsim loss: --engine-only and --path exclude each other");
+      if (on_paths) return cmd_experiment(loss_paths_experiment(), rest);
+      return cmd_experiment(loss_experiment(), own);
+    }
     if (const Experiment* e = find_experiment(cmd)) return cmd_experiment(*e, rest);
     if (cmd == "params") return cmd_params(rest);
     if (cmd == "sweep") return cmd_sweep(rest);

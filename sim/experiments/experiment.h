@@ -116,6 +116,7 @@ const Experiment& pcie_contention_experiment();
 const Experiment& ctx_cache_experiment();
 const Experiment& ordering_experiment();
 const Experiment& loss_experiment();
+const Experiment& loss_paths_experiment();
 const Experiment& area_experiment();
 const Experiment& bench_experiment();
 

@@ -22,7 +22,12 @@ LoadPoint run_load_point(const Config& base, const std::string& path, double rat
   p.mean_ns = r.mean_ns;
   p.p50_ns = r.p50_ns;
   p.p99_ns = r.p99_ns;
+  p.p999_ns = r.p999_ns;
   p.max_ns = r.max_ns;
+  p.retransmitted_packets = static_cast<double>(r.retransmitted_packets);
+  p.retransmitted_bytes = static_cast<double>(r.retransmitted_bytes);
+  p.timeouts = static_cast<double>(r.timeouts);
+  p.failed = static_cast<double>(r.failed);
   for (const StatRow& row : r.stats.rows) {
     if (row.name == "queue_mean" && row.value > p.bottleneck_queue) {
       p.bottleneck_queue = row.value;
@@ -43,7 +48,12 @@ json::Value load_row(const LoadPoint& p) {
                              .add("mean", V::number(p.mean_ns))
                              .add("p50", V::number(p.p50_ns))
                              .add("p99", V::number(p.p99_ns))
+                             .add("p999", V::number(p.p999_ns))
                              .add("max", V::number(p.max_ns)))
+      .add("retransmitted_packets", V::number(p.retransmitted_packets))
+      .add("retransmitted_bytes", V::number(p.retransmitted_bytes))
+      .add("timeouts", V::number(p.timeouts))
+      .add("failed", V::number(p.failed))
       .add("bottleneck", V::string(p.bottleneck))
       .add("bottleneck_queue_mean", V::number(p.bottleneck_queue));
 }
@@ -96,11 +106,17 @@ const Experiment& load_experiment() {
                  "0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,0.95,1.0,1.1", "offered load as fractions of the measured capacity"),
        opt_count("--ops", "N", 100, 100000000, "20000", "requests per point (the first 10 % warm up)"),
        opt_count("--queue-depth", "K", 1, 65536, "256", "send-queue depth: requests in flight at most"),
-       opt_key("--size", "B", "workload.size", "message bytes of each read: ceil(size / transport.mtu) packets")},
+       opt_key("--size", "B", "workload.size", "message bytes of each read: ceil(size / transport.mtu) packets"),
+       opt_key("--loss", "P", "loss.data", "lose data (and ack) packets on the wire with probability P (the transport\n"
+               "engines then run inside the paths)")},
       {"path", "offered_per_us"},
       {{"offered_per_us", "1/us", "offered arrival rate"},
        {"achieved_per_us", "1/us", "completions per us over the measured window"},
-       {"latency_ns", "ns", "mean, p50, p99, max (from arrival)"},
+       {"latency_ns", "ns", "mean, p50, p99, p999, max (from arrival; requests that succeeded)"},
+       {"retransmitted_packets", "packets", "packets the transport engines resent (0 without loss)"},
+       {"retransmitted_bytes", "bytes", "payload bytes resent"},
+       {"timeouts", "events", "retransmit timer expiries"},
+       {"failed", "ops", "requests completed with an error status (transport retries exhausted)"},
        {"bottleneck", "", "the component with the longest mean input queue"},
        {"bottleneck_queue_mean", "requests", "its time-weighted mean queue"}},
       "load",

@@ -16,7 +16,9 @@ namespace ubsim {
 struct LoadPoint {
   std::string path;
   double offered_per_us = 0, achieved_per_us = 0;
-  double mean_ns = 0, p50_ns = 0, p99_ns = 0, max_ns = 0;
+  double mean_ns = 0, p50_ns = 0, p99_ns = 0, p999_ns = 0, max_ns = 0;
+  // the transport inside the paths (with --loss): resends, timeouts, failures
+  double retransmitted_packets = 0, retransmitted_bytes = 0, timeouts = 0, failed = 0;
   std::string bottleneck;        // component with the longest mean input queue
   double bottleneck_queue = 0;   // its time-weighted mean queue length
 };

@@ -34,6 +34,8 @@ struct Measured {
   // node A's send pipeline to its completion leaving node A's receive
   // pipeline (mean over the run).
   double order_hold_ns = 0;
+  // the transport inside the paths (with --loss): resends and failures
+  double retransmitted_packets = 0, failed = 0;
   std::string busiest;
   json::Value timeline = json::Value::null();
 };
@@ -122,11 +124,13 @@ Measured measure(const Config& base, const std::string& path, uint64_t slots, ui
                               .add("p99", V::number(r.slot_p99_ns))
                               .add("busiest", V::string(busiest))
                               .add("util", V::number(util))
+                              .add("retransmitted_packets", V::number(static_cast<double>(r.retransmitted_packets)))
+                              .add("failed", V::number(static_cast<double>(r.failed)))
                               .add("timeline", horizon_fs ? slot_timeline(held, busy, horizon_fs) : V::null())};
   });
   const json::Value& v = rows.at(0);
-  return {v.num("rate"), v.num("mean"), v.num("p99"), v.num("util"), v.num("hold"), v.str("busiest"),
-          *v.get("timeline")};
+  return {v.num("rate"), v.num("mean"), v.num("p99"), v.num("util"), v.num("hold"), v.num("retransmitted_packets"),
+          v.num("failed"), v.str("busiest"), *v.get("timeline")};
 }
 
 // The send pipeline's interval for one m-byte message (ns): the packet
@@ -374,6 +378,8 @@ ResultSet run(Config& cfg, const Options& o) {
                               .add("of_bound", V::number(gbs / binding->second))
                               .add("busiest", V::string(x.busiest))
                               .add("busiest_utilization", V::number(x.busiest_utilization))
+                              .add("retransmitted_packets", V::number(x.retransmitted_packets))
+                              .add("failed", V::number(x.failed))
                               .add("timeline", x.timeline));
       }
     }
@@ -412,7 +418,9 @@ const Experiment& throughput_experiment() {
        opt_count("--ops", "N", 50, 100000000, "400", "completed requests per point at least (20 x N when more)"),
        opt_count("--timeline", "N", 0, 65536, "0",
                  "at N slots, record the first 4 x T0 of each run: slots in use and the payload link's busy time\n"
-                 "(0 = none)")},
+                 "(0 = none)"),
+       opt_key("--loss", "P", "loss.data", "lose data (and ack) packets on the wire with probability P (the transport\n"
+               "engines then run inside the paths)")},
       {"path", "size_bytes", "slots"},
       {{"gbytes_per_s", "GB/s", "payload delivered / measured window"},
        {"requests_per_us", "1/us", "requests completed per us"},
@@ -427,6 +435,8 @@ const Experiment& throughput_experiment() {
        {"bound", "", "the smallest bound"},
        {"of_bound", "", "measured / smallest bound"},
        {"busiest", "", "the component with the highest utilization"},
+       {"retransmitted_packets", "packets", "packets the transport engines resent (0 without loss)"},
+       {"failed", "ops", "requests completed with an error status (transport retries exhausted)"},
        {"timeline", "", "at --timeline N: horizon_us, slots_in_use [[us, n]...], link_busy_us [[from, to]...]"}},
       "throughput",
       "plot_throughput.py",
