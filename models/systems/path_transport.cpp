@@ -14,7 +14,7 @@ constexpr uint32_t kPsnMask = 0xffffffu;
 }  // namespace
 
 PathTransport::PathTransport(sc_core::sc_module_name name, const Config& c, StageFabric& fabric, NodeId from,
-                             uint32_t channels, bool gbn, Pool<Packet>& pool, LossyWire& data_wire,
+                             const std::string& stack, uint32_t channels, bool gbn, Pool<Packet>& pool, LossyWire& data_wire,
                              LossyWire& ack_wire)
     : StageComponent(name),
       from_(from),
@@ -30,7 +30,7 @@ PathTransport::PathTransport(sc_core::sc_module_name name, const Config& c, Stag
   const NodeId to = from == NodeId::A ? NodeId::B : NodeId::A;
   const char* f = from == NodeId::A ? "A" : "B";
   const char* t = from == NodeId::A ? "B" : "A";
-  const std::string base = std::string(sc_core::sc_module::basename());
+  const std::string base = stack + (gbn ? "_gbn" : "_sack");
   for (uint32_t i = 0; i < channels; ++i) {
     auto ch = std::make_unique<Channel>();
     const SackMode mode{gbn, 0};

@@ -38,11 +38,13 @@ namespace ubsim {
 
 class PathTransport : public StageComponent {
  public:
-  // from: the sending node; channels: connections given engines (the
-  // requests' ctx, 0..channels-1); gbn: GoBackN (else SACK). data_wire
-  // carries this direction's packets, ack_wire the acks back.
-  PathTransport(sc_core::sc_module_name name, const Config& c, StageFabric& fabric, NodeId from, uint32_t channels,
-                bool gbn, Pool<Packet>& pool, LossyWire& data_wire, LossyWire& ack_wire);
+  // from: the sending node; stack: "ub" or "nic" (the engines' names:
+  // <node>_<stack>_<sack|gbn>_<tx|rx><connection>); channels: connections
+  // given engines (the requests' ctx, 0..channels-1); gbn: GoBackN (else
+  // SACK). data_wire carries this direction's packets, ack_wire the acks back.
+  PathTransport(sc_core::sc_module_name name, const Config& c, StageFabric& fabric, NodeId from,
+                const std::string& stack, uint32_t channels, bool gbn, Pool<Packet>& pool, LossyWire& data_wire,
+                LossyWire& ack_wire);
   // The data wire sent a packet of this direction (LossyWire::on_sent).
   void sent(const Packet& p, uint64_t start_fs, uint64_t end_fs);
   // A message failed (before it goes to its sink): the system releases what
@@ -50,6 +52,9 @@ class PathTransport : public StageComponent {
   std::function<void(Request& message)> on_failed;
   void collect_stats(StatsTable& table) const override;
   std::vector<RtlBridge*> engines() const;
+  // Connection c's engines of this direction: the sender and the receiver.
+  RtlBridge& sender(uint32_t c) const { return *channels_.at(c)->tx; }
+  RtlBridge& receiver(uint32_t c) const { return *channels_.at(c)->rx; }
   uint64_t retransmitted_packets() const;
   uint64_t retransmitted_bytes() const;
   uint64_t timeouts() const;

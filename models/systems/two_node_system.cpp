@@ -106,9 +106,10 @@ void TwoNodeSystem::build_transport(const std::vector<HopSpec>& hops) {
   fabric_.attach(lossy_ab_.get());
   fabric_.attach(lossy_ba_.get());
   const char* kind = roce ? "nic_transport" : "ub_transport";
-  transport_ab_ = std::make_unique<PathTransport>((std::string("A_") + kind).c_str(), cfg_, fabric_, NodeId::A,
+  const std::string stack = roce ? "nic" : "ub";
+  transport_ab_ = std::make_unique<PathTransport>((std::string("A_") + kind).c_str(), cfg_, fabric_, NodeId::A, stack,
                                                   static_cast<uint32_t>(channels), gbn, packets_, *lossy_ab_, *lossy_ba_);
-  transport_ba_ = std::make_unique<PathTransport>((std::string("B_") + kind).c_str(), cfg_, fabric_, NodeId::B,
+  transport_ba_ = std::make_unique<PathTransport>((std::string("B_") + kind).c_str(), cfg_, fabric_, NodeId::B, stack,
                                                   static_cast<uint32_t>(channels), gbn, packets_, *lossy_ba_, *lossy_ab_);
   fabric_.attach(transport_ab_.get());
   fabric_.attach(transport_ba_.get());
@@ -191,6 +192,11 @@ StageComponent* TwoNodeSystem::owner(const HopSpec& h) {
     default: break;
   }
   throw std::logic_error("no owner for stage");
+}
+
+RtlBridge& TwoNodeSystem::initiator_tx() const {
+  const bool roce = std::any_of(route_.hops.begin(), route_.hops.end(), [](const HopSpec& h) { return h.op == Op::NicTx; });
+  return roce ? static_cast<RtlBridge&>(*nodes_[0].nic_tx) : static_cast<RtlBridge&>(*nodes_[0].ub_tx);
 }
 
 std::vector<RtlBridge*> TwoNodeSystem::bridges() const {

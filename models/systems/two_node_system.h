@@ -56,6 +56,10 @@ class TwoNodeSystem : public sc_core::sc_module {
   PathTransport* transport_from(NodeId from) const {
     return from == NodeId::A ? transport_ab_.get() : transport_ba_.get();
   }
+  // The lossy wire direction leaving node `from` (null unless transport.in_paths).
+  LossyWire* lossy_wire_from(NodeId from) const { return from == NodeId::A ? lossy_ab_.get() : lossy_ba_.get(); }
+  // Node A's send pipeline of the route's stack (its order tracker inside).
+  RtlBridge& initiator_tx() const;
   const std::vector<StageComponent*>& components() const { return fabric_.components(); }
   // Every verilated model: pipelines and context caches.
   std::vector<RtlBridge*> bridges() const;

@@ -29,6 +29,8 @@ class LossyWire : public StageComponent {
   // (the sender's retransmit timer runs from end_fs).
   std::function<void(const Packet& p, uint64_t start_fs, uint64_t end_fs)> on_sent;
   uint64_t propagation_fs() const { return propagation_fs_; }
+  // Data PSNs lost on their first transmission (scripted; before the run).
+  void set_drop_once(std::set<uint32_t> psns) { drop_once_ = std::move(psns); }
   uint64_t lost() const { return lost_; }
   // The link is busy serializing until this time: a sender hands it the
   // next packet no earlier (its transmit queue holds one packet).
@@ -42,7 +44,7 @@ class LossyWire : public StageComponent {
   Pool<Packet>& pool_;
   const double bytes_per_s_, p_data_, p_ack_, p_dup_, p_reorder_;
   const uint64_t propagation_fs_, reorder_max_fs_;
-  const std::set<uint32_t> drop_once_;
+  std::set<uint32_t> drop_once_;
   std::mt19937_64 rng_;
   std::uniform_real_distribution<double> u_{0.0, 1.0};
   uint64_t free_at_fs_ = 0;

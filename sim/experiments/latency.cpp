@@ -19,6 +19,7 @@
 #include "packet.h"
 #include "rtl_variant.h"
 #include "routes.h"
+#include "subprocess.h"
 #include "two_node_system.h"
 #include "ubsim_build_info.h"
 
@@ -148,6 +149,11 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   // gains nothing (Verilator 5.006 can deadlock in ~VerilatedScope there).
   auto& sys = *new TwoNodeSystem("sys", cfg, cfg.route(o.path, verb), Workload{o.verb, {}});
   if (o.on_system) o.on_system(sys);
+  if (!o.drop.empty()) {
+    LossyWire* w = sys.lossy_wire_from(NodeId::A);
+    if (!w) throw std::logic_error("--drop without the transport in the paths");
+    w->set_drop_once(std::set<uint32_t>(o.drop.begin(), o.drop.end()));
+  }
   std::unique_ptr<TimelineWriter> timeline;
   if (!o.timeline_path.empty())
     timeline = std::make_unique<TimelineWriter>(o.timeline_path, o.timeline_ops);
@@ -176,6 +182,18 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
       if (std::filesystem::file_size(f, ec) == 0 || ec)
         throw std::runtime_error("option --trace: the waveform " + f + " was not written");
     }
+  if (!o.trace_prefix.empty() && sys.transport_from(NodeId::A)) {
+    // one view of the first connection's transport beside node A's send
+    // pipeline (its order tracker inside): their FSTs merged on one time axis
+    PathTransport& ab = *sys.transport_from(NodeId::A);
+    PathTransport& ba = *sys.transport_from(NodeId::B);
+    std::vector<std::string> argv = {"/usr/bin/python3", std::string(build_info::kSourceDir) + "/scripts/merge_fst.py",
+                                     o.trace_prefix + ".transport.fst"};
+    for (RtlBridge* b : {&sys.initiator_tx(), &ab.sender(0), &ab.receiver(0), &ba.sender(0), &ba.receiver(0)})
+      argv.push_back(std::string(b->basename()) + "=" + o.trace_prefix + "." + b->basename() + ".fst");
+    if (run_program(argv) != 0)
+      throw std::runtime_error("option --trace: merging the transport's waveforms into " + argv[2] + " failed");
+  }
   if (sys.app().completed() != ops)
     throw std::runtime_error(fmt::format("simulation ended with {} of {} requests completed",
                                          sys.app().completed(), ops));
@@ -357,6 +375,7 @@ std::string reference_csv_path() { return std::string(build_info::kSourceDir) + 
 
 ResultSet run(Config& cfg, const Options& o) {
   const auto paths = select_paths(o.text("--path"), o.text("--stack"));
+  if (o.given("--drop")) cfg.apply("transport.in_paths", "true", "option --drop");
   cfg.validate();   // bad input fails here, before anything runs or is written
   const Verb verb = o.text("--verb") == "read" ? Verb::Read : Verb::Write;
   for (const auto& p : paths) check_horizon(cfg, p, verb);
@@ -368,6 +387,7 @@ ResultSet run(Config& cfg, const Options& o) {
     lo.path = p;
     lo.verb = o.text("--verb") == "read" ? Verb::Read : Verb::Write;
     if (!trace.empty()) lo.trace_prefix = trace + "." + p;
+    for (uint64_t d : o.counts("--drop")) lo.drop.push_back(static_cast<uint32_t>(d));
     if (!timeline.empty()) lo.timeline_path = paths.size() == 1 ? timeline : timeline + "." + p + ".json";
     const double ref = (lo.verb == Verb::Read && reference.count(p)) ? reference.at(p) : 0.0;
     for (auto& row : rows_in_child([&] { return std::vector<json::Value>{latency_row(run_latency(cfg, lo), ref)}; }))
@@ -400,9 +420,14 @@ const Experiment& latency_experiment() {
        opt_key("--loss", "P", "loss.data",
                "lose each data packet on the wire with probability P (acks too, unless loss.ack is set); the "
                "transport engines then run inside the paths"),
+       opt_counts("--drop", "LIST", 0, 16777215, "",
+                  "PSNs of node A's data packets lost on their first transmission (scripted; puts the transport\n"
+                  "in the paths; every connection counts its PSNs from 0)"),
        opt_flag("--stats", "show the per-component statistics in the table (always in the JSON)"),
        opt_out_file("--timeline", "FILE", "Chrome/Perfetto trace-event JSON of per-request stage spans"),
-       opt_out_prefix("--trace", "PREFIX", "FST waveforms of every RTL block: PREFIX.<path>.<block>.fst")},
+       opt_out_prefix("--trace", "PREFIX", "FST waveforms of every RTL block: PREFIX.<path>.<block>.fst; with the\n"
+                      "transport in the paths also PREFIX.<path>.transport.fst (node A's send pipeline and the first\n"
+                      "connection's engines, merged)")},
       {"path", "verb"},
       {{"stages", "", "per stage: derived_ns, measured_ns and the itemized effects (ns per op)"},
        {"derived_total_ns", "ns", "sum of the configured stages"},

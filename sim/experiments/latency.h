@@ -25,6 +25,9 @@ struct LatencyOptions {
   // Called with every finished request (before it is reused), e.g. to keep
   // its submit / completion times.
   std::function<void(const Request&)> observe;
+  // Node A's data packets lost on their first transmission (PSNs; the
+  // transport must be in the paths).
+  std::vector<uint32_t> drop;
   // Called with the system once it is built, before the simulation runs.
   std::function<void(TwoNodeSystem&)> on_system;
 };
