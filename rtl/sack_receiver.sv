@@ -5,8 +5,10 @@
 // (one per cycle), and acknowledges: cumulative ack = the first PSN not yet
 // received, plus (SACK mode) a bitmap of the PSNs received above it.
 //  - SACK mode: an out-of-order packet inside the window is kept.
-//  - GoBackN mode (cfg_gbn): an out-of-order packet is dropped and the ack
-//    that follows is marked duplicate (m_ack_dup), the sender's cue to go back.
+//  - GoBackN mode (cfg_gbn): only the PSN after the last one kept is kept
+//    (delivered or not yet: packets may arrive a cycle apart); any other is
+//    dropped and the ack that follows is marked duplicate (m_ack_dup), the
+//    sender's cue to go back.
 //  - A packet already received (a duplicate) or outside the window is
 //    dropped and counted; the ack that follows tells the sender where it is.
 // Contract: one packet in per cycle (s_ready low while the ack register is
@@ -51,6 +53,7 @@ module sack_receiver #(
     output logic [31:0]        cnt_delivered
 );
     logic [PSN_W-1:0]   expected;             // next PSN to deliver
+    logic [PSN_W-1:0]   gbn_next;             // GoBackN: next PSN to keep (delivery may lag a cycle)
     logic [MAX_WIN-1:0] rcvd;                 // by slot: received, not yet delivered
     logic [ID_W-1:0]    id_of    [MAX_WIN];
     logic [BYTES_W-1:0] bytes_of [MAX_WIN];
@@ -88,7 +91,9 @@ module sack_receiver #(
     assign in_window = off < PSN_W'(cfg_window);
     assign behind    = off[PSN_W-1];          // "negative": already delivered
     assign have      = in_window && rcvd[slot(s_psn)];
-    assign keep      = in_window && !have && (!cfg_gbn || off == '0);
+    // GoBackN keeps only the next PSN in order: the one after the last kept,
+    // which may not be delivered yet (packets one cycle apart)
+    assign keep      = in_window && !have && (!cfg_gbn || s_psn == gbn_next);
     assign s_ready   = !m_ack_valid || m_ack_ready;
     logic take;
     assign take = s_valid && s_ready;
@@ -112,6 +117,7 @@ module sack_receiver #(
     always_ff @(posedge clk) begin
         if (rst) begin
             expected <= cfg_first_psn;
+            gbn_next <= cfg_first_psn;
             rcvd <= '0;
             ack_pending <= 1'b0;
             dup_pending <= 1'b0;
@@ -141,6 +147,7 @@ module sack_receiver #(
                     ap = 1'b1;     // every packet is acknowledged
                     if (keep) begin
                         r[slot(s_psn)] = 1'b1;
+                        gbn_next <= s_psn + 1'b1;
                         id_of[slot(s_psn)] <= s_id;
                         bytes_of[slot(s_psn)] <= s_bytes;
                     end else if (have || behind) begin
