@@ -22,6 +22,7 @@ module roce_tx_multi #(
 ) (
     input  logic                        clk,
     input  logic                        rst,
+    input  logic [15:0]                 cfg_now,    // the clock grid's cycle index (low bits)
     input  logic [7:0]                  cfg_depth,
 
     input  logic [N_INIT-1:0]           s_valid,
@@ -57,7 +58,8 @@ module roce_tx_multi #(
         .clk, .rst, .s_valid, .s_ready, .m_valid(any), .m_ready(p_ready), .m_pick(pick));
 
     /* verilator lint_off UNUSEDSIGNAL */
-    logic p_quiet;
+    logic        p_quiet;
+    logic [15:0] p_wake;
     logic [23:0] m_psn;
     logic m_last, m_rep_valid, ctx_wait, s_grant_ready;
     logic [ID_W-1:0] m_rep_id, ctx_wait_id;
@@ -80,7 +82,7 @@ module roce_tx_multi #(
                        .CTX_PORT_BYTES(CTX_PORT_BYTES), .CTX_RAM_LATENCY(CTX_RAM_LATENCY),
                        .CTX_RAM_TURNAROUND(CTX_RAM_TURNAROUND), .FLIT_BYTES(FLIT_BYTES),
                        .ORDER_SLOTS(ORDER_SLOTS), .ORDER_WIN(ORDER_WIN)) u_pipe (
-        .clk, .rst, .cfg_depth,
+        .clk, .rst, .cfg_now, .cfg_depth,
         .cfg_ctx_gate(1'b0), .s_grant_valid(1'b0), .s_grant_ready, .s_grant_id('0), .s_grant_entry('0),
         .ctx_wait, .ctx_wait_id, .ctx_fill_wait, .ctx_fill_wait_id,
         .s_valid(any), .s_ready(p_ready), .s_id({pick, s_id[pick][ID_W-INIT_W-1:0]}), .s_ctx('0),
@@ -96,7 +98,7 @@ module roce_tx_multi #(
         .s_fill_valid(1'b0), .s_fill_ready, .s_fill_entry('0), .s_fill_data('0),
         .wb_valid, .wb_entry, .wb_psn, .ctx_port_busy, .ctx_reads, .ctx_writebacks, .ctx_fill_words,
         .ctx_port_busy_cycles,
-        .busy(p_busy), .quiet(p_quiet), .fixed_depth);
+        .busy(p_busy), .quiet(p_quiet), .wake_in(p_wake), .fixed_depth);
 
     logic [INIT_W-1:0] out_init;
     assign out_init = m_id[ID_W-1 -: INIT_W];
@@ -110,7 +112,7 @@ module roce_tx_multi #(
         end
     end
     assign qp_held = |ord_held;
-    assign busy = p_busy;
+    assign busy = p_busy || p_wake != '0;   // anything in flight (the chains' items too)
     // One scope per initiator, so a waveform viewer can group its signals.
     /* verilator lint_off UNUSEDSIGNAL */  // observation only (waveforms)
     for (genvar i = 0; i < N_INIT; i++) begin : initiator

@@ -46,6 +46,9 @@ module roce_tx_pipeline #(
 ) (
     input  logic               clk,
     input  logic               rst,
+    /* verilator lint_off UNUSEDSIGNAL */  // the chains count time modulo 2 x MAX_CHAIN
+    input  logic [15:0]        cfg_now,        // the clock grid's cycle index (low bits): the chains' time
+    /* verilator lint_on UNUSEDSIGNAL */
     input  logic [DEPTH_W-1:0] cfg_depth,
 
     input  logic               cfg_ctx_gate,   // a context cache grants each request
@@ -116,8 +119,9 @@ module roce_tx_pipeline #(
     output logic [31:0]        ctx_fill_words,
     output logic [31:0]        ctx_port_busy_cycles,
 
-    output logic               busy,
+    output logic               busy,        // it changes state without a new input
     output logic               quiet,       // busy only with a request waiting at ctx_gate: no change until a grant
+    output logic [15:0]        wake_in,     // not busy: cycles until the chain's next item reaches its tap (0: none)
     output logic [DEPTH_W-1:0] fixed_depth
 );
     localparam int CL_W = $clog2(MAX_CHAIN + 1);
@@ -230,12 +234,14 @@ module roce_tx_pipeline #(
 
     assign ctx_fill_wait_id = sg_id;
 
-    logic         hc_valid, hc_ready, chain_busy;
-    logic [W-1:0] hc_data;
+    localparam int CT_W = $clog2(MAX_CHAIN) + 1;   // chain time bits
+    logic            hc_valid, hc_ready, chain_busy;
+    logic [W-1:0]    hc_data;
+    logic [CT_W-1:0] wake_c;
     stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_header_chain (
-        .clk, .rst, .cfg_len(len),
+        .clk, .rst, .cfg_len(len), .cfg_now(cfg_now[CT_W-1:0]),
         .s_valid(psn_valid), .s_ready(psn_ready), .s_data({psn_qpn, psn_psn, psn_id}),
-        .m_valid(hc_valid), .m_ready(hc_ready), .m_data(hc_data), .busy(chain_busy));
+        .m_valid(hc_valid), .m_ready(hc_ready), .m_data(hc_data), .busy(chain_busy), .wake_in(wake_c));
 
     // the packet header: ids and the fields of the QP context
     localparam int HDR_W = ID_W + PKT_W + 1 + PSN_W + 24;
@@ -249,6 +255,8 @@ module roce_tx_pipeline #(
 
     assign busy = bif_valid || qo_busy || sg_busy || psn_busy || chain_busy || m_valid;
     assign quiet = ctx_wait && !(qo_busy || sg_busy || psn_busy || chain_busy || m_valid);
+    // items in flight in the chain change nothing until they reach its tap
+    assign wake_in = 16'(wake_c);
 
 `ifndef SYNTHESIS
     always_ff @(posedge clk) begin

@@ -19,6 +19,9 @@ module rx_pipeline #(
 ) (
     input  logic               clk,
     input  logic               rst,
+    /* verilator lint_off UNUSEDSIGNAL */  // the chains count time modulo 2 x MAX_CHAIN
+    input  logic [15:0]        cfg_now,        // the clock grid's cycle index (low bits): the chains' time
+    /* verilator lint_on UNUSEDSIGNAL */
     input  logic [DEPTH_W-1:0] cfg_depth_full,
     input  logic [DEPTH_W-1:0] cfg_depth_short,
 
@@ -40,8 +43,9 @@ module rx_pipeline #(
     output logic               m_first,     // whole packets: every output is first and last
     output logic               m_last,
 
-    output logic               busy,
+    output logic               busy,        // it changes state without a new input
     output logic               quiet,       // busy only with a packet waiting at ctx_gate: no change until a grant
+    output logic [15:0]        wake_in,     // not busy: cycles until a chain's next item reaches its tap (0: none)
     output logic [DEPTH_W-1:0] fixed_depth
 );
     localparam int LEN_W = $clog2(MAX_CHAIN + 1);
@@ -74,19 +78,21 @@ module rx_pipeline #(
     logic         is_short;
     assign is_short = bg_data[W-1];
 
-    logic         f_ready, f_valid, f_out_ready, f_busy;
-    logic [W-1:0] f_data;
+    localparam int CT_W = $clog2(MAX_CHAIN) + 1;   // chain time bits
+    logic            f_ready, f_valid, f_out_ready, f_busy;
+    logic [W-1:0]    f_data;
+    logic [CT_W-1:0] wake_f, wake_s;
     stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_parse_chain (
-        .clk, .rst, .cfg_len(len_full),
+        .clk, .rst, .cfg_len(len_full), .cfg_now(cfg_now[CT_W-1:0]),
         .s_valid(bg_valid && !is_short), .s_ready(f_ready), .s_data(bg_data),
-        .m_valid(f_valid), .m_ready(f_out_ready), .m_data(f_data), .busy(f_busy));
+        .m_valid(f_valid), .m_ready(f_out_ready), .m_data(f_data), .busy(f_busy), .wake_in(wake_f));
 
     logic         sh_ready, sh_valid, sh_out_ready, sh_busy;
     logic [W-1:0] sh_data;
     stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_short_chain (
-        .clk, .rst, .cfg_len(len_short),
+        .clk, .rst, .cfg_len(len_short), .cfg_now(cfg_now[CT_W-1:0]),
         .s_valid(bg_valid && is_short), .s_ready(sh_ready), .s_data(bg_data),
-        .m_valid(sh_valid), .m_ready(sh_out_ready), .m_data(sh_data), .busy(sh_busy));
+        .m_valid(sh_valid), .m_ready(sh_out_ready), .m_data(sh_data), .busy(sh_busy), .wake_in(wake_s));
 
     assign bg_ready = is_short ? sh_ready : f_ready;
 
@@ -110,6 +116,10 @@ module rx_pipeline #(
 
     assign busy = in_valid || f_busy || sh_busy || m_valid;
     assign quiet = ctx_wait && !(f_busy || sh_busy || m_valid);
+    // items in flight in the chains change nothing until they reach their taps
+    logic [CT_W-1:0] wake_min;
+    assign wake_min = (wake_f != '0 && (wake_s == '0 || wake_f < wake_s)) ? wake_f : wake_s;
+    assign wake_in  = 16'(wake_min);
 
 `ifndef SYNTHESIS
     always_ff @(posedge clk) begin

@@ -25,6 +25,7 @@ module ub_tx_multi #(
 ) (
     input  logic                        clk,
     input  logic                        rst,
+    input  logic [15:0]                 cfg_now,    // the clock grid's cycle index (low bits)
     input  logic [7:0]                  cfg_depth_async,
     input  logic [16:0]                 cfg_mtu,
 
@@ -65,7 +66,8 @@ module ub_tx_multi #(
     assign p_id = {pick, s_id[pick][ID_W-INIT_W-1:0]};
 
     /* verilator lint_off UNUSEDSIGNAL */
-    logic p_quiet;
+    logic        p_quiet;
+    logic [15:0] p_wake;
     logic [PSN_W_C-1:0] m_psn;
     logic m_last, m_err_valid, m_rep_valid, ctx_wait, s_grant_ready;
     logic [ID_W-1:0] m_err_id, m_rep_id, ctx_wait_id;
@@ -90,7 +92,7 @@ module ub_tx_multi #(
     ub_tx_pipeline #(.ID_W(ID_W), .MAX_CHAIN(MAX_CHAIN), .CACHE_ENTRIES(CACHE_ENTRIES),
                      .CTX_PORT_BYTES(CTX_PORT_BYTES), .CTX_RAM_LATENCY(CTX_RAM_LATENCY), .FLIT_BYTES(FLIT_BYTES),
                      .ORDER_SLOTS(ORDER_SLOTS), .ORDER_WIN(ORDER_WIN)) u_pipe (
-        .clk, .rst, .cfg_depth_async, .cfg_depth_load(8'd8),
+        .clk, .rst, .cfg_now, .cfg_depth_async, .cfg_depth_load(8'd8),
         .cfg_ctx_gate(1'b0), .s_grant_valid(1'b0), .s_grant_ready, .s_grant_id('0), .s_grant_entry('0),
         .ctx_wait, .ctx_wait_id, .ctx_fill_wait, .ctx_fill_wait_id,
         .s_valid(any), .s_ready(p_ready), .s_id(p_id), .s_ctx('0), .s_load(1'b0),
@@ -107,7 +109,7 @@ module ub_tx_multi #(
         .s_fill_valid(1'b0), .s_fill_ready, .s_fill_entry('0), .s_fill_data('0),
         .wb_valid, .wb_entry, .wb_psn, .ctx_reads, .ctx_writebacks, .ctx_fill_words, .ctx_forwards,
         .ctx_hazard_cycles,
-        .busy(p_busy), .quiet(p_quiet), .fixed_async, .fixed_load);
+        .busy(p_busy), .quiet(p_quiet), .wake_in(p_wake), .fixed_async, .fixed_load);
 
     // ---- per-initiator views ----
     logic [INIT_W-1:0] out_init;
@@ -126,7 +128,7 @@ module ub_tx_multi #(
             else in_pipe[i] <= in_pipe[i] + 8'(s_valid[i] && s_ready[i]) - 8'(wire_first[i]);
         end
     end
-    assign busy = p_busy;
+    assign busy = p_busy || p_wake != '0;   // anything in flight (the chains' items too)
     // One scope per initiator, so a waveform viewer can group its signals.
     /* verilator lint_off UNUSEDSIGNAL */  // observation only (waveforms)
     for (genvar i = 0; i < N_INIT; i++) begin : initiator

@@ -54,6 +54,9 @@ module ub_tx_pipeline #(
 ) (
     input  logic               clk,
     input  logic               rst,
+    /* verilator lint_off UNUSEDSIGNAL */  // the chains count time modulo 2 x MAX_CHAIN
+    input  logic [15:0]        cfg_now,        // the clock grid's cycle index (low bits): the chains' time
+    /* verilator lint_on UNUSEDSIGNAL */
     input  logic [DEPTH_W-1:0] cfg_depth_async,
     input  logic [DEPTH_W-1:0] cfg_depth_load,
 
@@ -134,8 +137,9 @@ module ub_tx_pipeline #(
     output logic [31:0]        ctx_forwards,
     output logic [31:0]        ctx_hazard_cycles,
 
-    output logic               busy,
+    output logic               busy,        // it changes state without a new input
     output logic               quiet,       // busy only with a request waiting at ctx_gate: no change until a grant
+    output logic [15:0]        wake_in,     // not busy: cycles until a chain's next item reaches its tap (0: none)
     output logic [DEPTH_W-1:0] fixed_async,
     output logic [DEPTH_W-1:0] fixed_load
 );
@@ -238,20 +242,21 @@ module ub_tx_pipeline #(
     assign ord_issue_released = oc_released;
     assign ord_in_id      = js_data[ID_W-1:0];
 
-    logic chain_a_busy;
+    localparam int CT_W = $clog2(MAX_CHAIN) + 1;   // chain time bits
+    logic            chain_a_busy, chain_l_busy;
+    logic [CT_W-1:0] wake_a, wake_l;
     stage_chain #(.W(DW), .MAX_LEN(MAX_CHAIN)) u_header_chain (
-        .clk, .rst, .cfg_len(len_async),
+        .clk, .rst, .cfg_len(len_async), .cfg_now(cfg_now[CT_W-1:0]),
         .s_valid(oc_valid), .s_ready(ca_ready), .s_data(oc_data),
-        .m_valid(ha_valid), .m_ready(ha_ready), .m_data(ha_data), .busy(chain_a_busy));
+        .m_valid(ha_valid), .m_ready(ha_ready), .m_data(ha_data), .busy(chain_a_busy), .wake_in(wake_a));
 
     // short (Load/Store) route
     logic          hl_valid, hl_ready, cl_ready;
     logic [DW-1:0] hl_data;
-    logic          chain_l_busy;
     stage_chain #(.W(DW), .MAX_LEN(MAX_CHAIN)) u_load_chain (
-        .clk, .rst, .cfg_len(len_load),
+        .clk, .rst, .cfg_len(len_load), .cfg_now(cfg_now[CT_W-1:0]),
         .s_valid(bg_valid && bif_is_load), .s_ready(cl_ready), .s_data(bg_data[DW-1:0]),
-        .m_valid(hl_valid), .m_ready(hl_ready), .m_data(hl_data), .busy(chain_l_busy));
+        .m_valid(hl_valid), .m_ready(hl_ready), .m_data(hl_data), .busy(chain_l_busy), .wake_in(wake_l));
 
     assign bg_ready = bif_is_load ? cl_ready : js_ready;
 
@@ -313,6 +318,10 @@ module ub_tx_pipeline #(
     assign busy = bif_valid || js_valid || ot_busy || chain_a_busy || chain_l_busy
                   || sg_busy || tp_busy || m_valid;
     assign quiet = ctx_wait && !(js_valid || ot_busy || chain_a_busy || chain_l_busy || sg_busy || tp_busy || m_valid);
+    // items in flight in the chains change nothing until they reach their taps
+    logic [CT_W-1:0] wake_min;
+    assign wake_min = (wake_a != '0 && (wake_l == '0 || wake_a < wake_l)) ? wake_a : wake_l;
+    assign wake_in  = 16'(wake_min);
 
 `ifndef SYNTHESIS
     always_ff @(posedge clk) begin

@@ -26,7 +26,7 @@ using ubsim::json::Value;
 const fs::path kDir = fs::path(UBSIM_TEST_DATA).parent_path() / "golden";
 
 // Simulator-cost statistics of the clocked (verilated) components.
-const std::set<std::string> kCostStats = {"cycles_evaluated", "cycles_skipped", "kernel_wakeups"};
+const std::set<std::string> kCostStats = {"cycles_evaluated", "cycles_skipped", "cycles_in_flight", "kernel_wakeups"};
 
 bool is_cost_stat(const Value& row, const std::set<std::string>& clocked) {
   const Value* name = row.get("name");

@@ -37,6 +37,7 @@ class VerilatedPipeline : public PipelineBridge {
   }
   bool model_busy() const override { return m_->busy; }
   bool model_quiet() const override { return m_->quiet; }
+  uint64_t wake_in() const override { return m_->wake_in; }
 
   Model* const m_;
 };

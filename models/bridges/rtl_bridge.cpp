@@ -25,6 +25,7 @@ void RtlBridge::wake(uint64_t at_fs) {
 bool RtlBridge::step_edge(uint64_t k) {
   const uint64_t e = edge_fs(k);
   // step: inputs with the clock low, settle, decide the handshakes
+  block_->set_now(k);
   block_->set_clock(false);
   drive(e);
   block_->eval();
@@ -34,7 +35,10 @@ bool RtlBridge::step_edge(uint64_t k) {
   block_->set_clock(true);
   block_->eval();
   block_->dump(e / 1000);
-  return apply(e);
+  const bool out = apply(e);
+  const uint64_t w = wake_in();   // from the outputs after this edge
+  wake_edge_ = w ? k + w : 0;
+  return out;
 }
 
 void RtlBridge::settle_idle() {
@@ -43,21 +47,30 @@ void RtlBridge::settle_idle() {
   block_->eval();
 }
 
+bool RtlBridge::due() const { return has_work() || (wake_edge_ != 0 && wake_edge_ <= next_edge_); }
+
 void RtlBridge::run() {
   for (;;) {
-    if (!has_work()) {
+    if (!due()) {
       if (block_->tracing() && next_edge_ > 1) {
         // 1 ps after the last evaluated edge, the idle inputs: the waveform
         // shows them instead of the last offered ones during the gap
         settle_idle();
         block_->dump(edge_fs(next_edge_ - 1) / 1000 + 1);
       }
-      wait(wake_event_);
-      // Skip the idle cycles: the first edge that may sample the new input.
-      const uint64_t first = now_fs() / period_fs_ + 1;
+      // Items in flight that leave on their own wake the block for their
+      // edge (at the edge before it, so it is the next one stepped).
+      const bool timed = wake_edge_ != 0;
+      if (timed && edge_fs(wake_edge_ - 1) > now_fs()) wake_event_.notify(delay_fs(edge_fs(wake_edge_ - 1) - now_fs()));
+      if (!timed || edge_fs(wake_edge_ - 1) > now_fs()) wait(wake_event_);
+      // Skip the idle cycles: the first edge that may sample a new input,
+      // never past the edge an item leaves at.
+      uint64_t first = now_fs() / period_fs_ + 1;
+      if (timed && wake_edge_ < first) first = wake_edge_;
       if (first > next_edge_) {
         on_skipped(next_edge_, first - next_edge_);
         cycles_skipped_ += first - next_edge_;
+        if (timed) cycles_in_flight_ += first - next_edge_;   // items moved through a chain meanwhile
         next_edge_ = first;
       }
     }
@@ -66,12 +79,12 @@ void RtlBridge::run() {
     const uint64_t ahead = static_cast<uint64_t>(sc_core::sc_time_to_pending_activity().value());
     const uint64_t limit = ahead > kHorizonFs - now ? kHorizonFs : now + ahead;
     bool emitted = false;
-    while (!emitted && has_work() && edge_fs(next_edge_) <= limit) {
+    while (!emitted && due() && edge_fs(next_edge_) <= limit) {
       emitted = step_edge(next_edge_);
       ++next_edge_;
       ++cycles_evaluated_;
     }
-    if (has_work()) wait(delay_fs(edge_fs(next_edge_) - now), wake_event_);
+    if (due()) wait(delay_fs(edge_fs(next_edge_) - now), wake_event_);
   }
 }
 
@@ -84,8 +97,11 @@ void RtlBridge::collect_clock_stats(StatsTable& table) const {
             "cycles the verilated model was stepped (it had work)");
   table.add(n, "cycles_skipped", static_cast<double>(cycles_skipped_), "cycles",
             "idle cycles skipped (nothing queued or in flight in the model)");
-  table.add(n, "utilization", total_cycles > 0 ? static_cast<double>(cycles_evaluated_) / total_cycles : 0.0,
-            "fraction", "share of cycles with work in the model");
+  table.add(n, "cycles_in_flight", static_cast<double>(cycles_in_flight_), "cycles",
+            "skipped cycles in which items travelled through a stage chain (nothing else changed)");
+  table.add(n, "utilization",
+            total_cycles > 0 ? static_cast<double>(cycles_evaluated_ + cycles_in_flight_) / total_cycles : 0.0,
+            "fraction", "share of cycles with work in the model (evaluated, or items in flight in a chain)");
   table.add(n, "kernel_wakeups", static_cast<double>(wakeups_), "wakeups",
             "times the stepping process ran (cost of co-simulation)");
 }

@@ -49,6 +49,11 @@ class RtlBridge : public StageComponent {
   virtual void drive_idle() = 0;
   // The cfg_* inputs (loaded at reset).
   virtual void configure() = 0;
+  // Without work, cycles until the block changes state on its own (an item
+  // in flight in a stage chain reaching its tap; 0: never without an
+  // input), counted from the last evaluated edge: the bridge sleeps until
+  // that edge instead of stepping the cycles between.
+  virtual uint64_t wake_in() const { return 0; }
   // `count` idle edges from `first` on were skipped (has_work was false):
   // per-cycle accounting of a block that waits without changing state.
   virtual void on_skipped(uint64_t /*first*/, uint64_t /*count*/) {}
@@ -67,14 +72,17 @@ class RtlBridge : public StageComponent {
 
  private:
   void run();
+  bool due() const;   // work, or the edge an item in flight leaves at
   bool step_edge(uint64_t k);
   void settle_idle();
 
   std::unique_ptr<ClockedModel> block_;
   uint64_t next_edge_ = 1;
+  uint64_t wake_edge_ = 0;   // the edge a chain's item reaches its tap (0: none)
   sc_core::sc_event wake_event_;
   uint64_t cycles_evaluated_ = 0;
   uint64_t cycles_skipped_ = 0;
+  uint64_t cycles_in_flight_ = 0;   // of those skipped: items in flight in a chain
   uint64_t wakeups_ = 0;
 };
 

@@ -64,7 +64,6 @@ void SackSenderBridge::drive(uint64_t e) {
   x.msg = !msgs_.empty() && msgs_.front().at < e ? &msgs_.front() : nullptr;
   x.ack = !acks_.empty() && acks_.front().at < e ? acks_.front().p : nullptr;
   x.td = !txdone_.empty() && txdone_.front().at < e ? &txdone_.front() : nullptr;
-  m_->cfg_now = e / period_fs_;
   m_->s_valid = x.msg != nullptr;
   if (x.msg) {
     m_->s_id = x.msg->id;

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 
 #include "verilated_compat.h"
 
@@ -29,7 +31,16 @@ class ClockedModel {
   virtual void dump(uint64_t time_ps) = 0;
   virtual void close_trace() = 0;
   virtual bool tracing() const = 0;
+  // The clock grid's cycle index of the next edge, for blocks that count
+  // time by it (cfg_now): the stage chains, the SACK sender's timer.
+  virtual void set_now(uint64_t cycle) = 0;
 };
+
+// Whether a model has a cfg_now input (a cycle index).
+template <class M, class = void>
+struct has_cfg_now : std::false_type {};
+template <class M>
+struct has_cfg_now<M, std::void_t<decltype(std::declval<M&>().cfg_now)>> : std::true_type {};
 
 inline VerilatedContext& shared_verilated_context() {
   static VerilatedContext* const context = [] {
@@ -59,7 +70,17 @@ class VerilatedBlock final : public ClockedModel {
 
   void set_clock(bool high) override { model_->clk = high; }
   void eval() override { model_->eval(); }
+  void set_now(uint64_t cycle) override {
+    now_ = cycle;
+    if constexpr (has_cfg_now<Model>::value) {
+      // the pipelines take 16 bits (their chains count modulo 2 x MAX_CHAIN),
+      // the SACK sender 40 (its retransmit timer)
+      using T = std::remove_reference_t<decltype(model_->cfg_now)>;
+      model_->cfg_now = static_cast<T>(sizeof(T) == 2 ? cycle & 0xffffu : cycle & ((uint64_t{1} << 40) - 1));
+    }
+  }
   void reset(int cycles = 4) override {
+    set_now(0);
     model_->rst = 1;
     for (int i = 0; i < cycles; ++i) {
       model_->clk = 0;
@@ -76,6 +97,7 @@ class VerilatedBlock final : public ClockedModel {
   // outputs before the edge.
   template <class Sample>
   void cycle(Sample&& sample, uint64_t cycle_index = 0, uint64_t period_ps = 0) {
+    set_now(now_ + 1);   // cycles counted from the reset
     model_->clk = 0;
     model_->eval();
     if (trace_) trace_->dump(cycle_index * period_ps - period_ps / 2);
@@ -101,6 +123,7 @@ class VerilatedBlock final : public ClockedModel {
  private:
   std::unique_ptr<Model> model_;
   std::unique_ptr<VerilatedFstC> trace_;
+  uint64_t now_ = 0;
 };
 
 }  // namespace ubsim
