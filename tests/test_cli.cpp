@@ -75,6 +75,18 @@ TEST_CASE("latency --format json carries the spec's result keys", "[cli]") {
     CHECK(r.out.find(key) != std::string::npos);
 }
 
+TEST_CASE("the published reference appears only beside a run at the defaults", "[cli]") {
+  const Run plain = run_ubsim("latency --path ub-load --ops 5 --format json");
+  REQUIRE(plain.status == 0);
+  CHECK(plain.out.find("\"reference_ns\": 500") != std::string::npos);   // docs/published_reference.csv
+  const Run changed = run_ubsim("latency --path ub-load --ops 5 --set wire.latency=200ns");
+  REQUIRE(changed.status == 0);
+  CHECK(changed.out.find("reference_ns omitted") != std::string::npos);
+  CHECK(changed.out.find("wire.latency") != std::string::npos);
+  const Run json = run_ubsim("latency --path ub-load --ops 5 --set wire.latency=200ns --format json");
+  CHECK(json.out.find("\"reference_ns\": null") != std::string::npos);
+}
+
 TEST_CASE("params lists every spec key", "[cli]") {
   const Run r = run_ubsim("params");
   REQUIRE(r.status == 0);

@@ -72,6 +72,7 @@ struct LatencyResult {
   int rtl_entries = 0;
   double sim_time_ns = 0;
   double wall_s = 0;
+  double cpu_s = 0;   // CPU time of the simulation (this process, sc_start only)
   double cycles_evaluated = 0, cycles_total = 0;
   long peak_rss_kib = 0;
   StatsTable stats;
