@@ -3,6 +3,7 @@
 #include <catch2/catch.hpp>
 
 #include <filesystem>
+#include <fstream>
 
 #include "experiment.h"
 #include "run_command.h"
@@ -124,4 +125,21 @@ TEST_CASE("help: every command answers --help and ubsim help NAME with its optio
   CHECK(all.status == 0);
   for (const ubsim::Experiment* e : ubsim::experiments()) CHECK(all.out.find("  " + e->name + " ") != std::string::npos);
   expect_bad_input("help frobnicate", "'frobnicate' is not a command");
+}
+
+TEST_CASE("latency --timeline: one trace, a process per node, a track per component, arrows between stages", "[cli]") {
+  const auto file = std::filesystem::temp_directory_path() / "ubsim_cli_timeline.json";
+  std::filesystem::remove(file);
+  const Run r = run_ubsim("latency --path all --ops 6 --outstanding 2 --timeline " + file.string());
+  REQUIRE(r.status == 0);
+  std::ifstream in(file);
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const char* want : {"\"pcie-nic: node A\"", "\"ub-async: node B\"", "\"ub-load: node A\"", "\"thread_name\"",
+                           "\"A_ub_tx\"", "\"B_dram\"", "\"wire_A_to_B\"", "\"ph\": \"s\"", "\"ph\": \"f\"",
+                           "\"ph\": \"b\"", "\"read #5\""})
+    CHECK(text.find(want) != std::string::npos);
+  // no per-path files or parts left beside it
+  for (const auto& e : std::filesystem::directory_iterator(file.parent_path()))
+    CHECK(e.path().filename().string().rfind("ubsim_cli_timeline.json.", 0) != 0);
+  std::filesystem::remove(file);
 }

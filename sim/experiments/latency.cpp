@@ -31,47 +31,116 @@ using sc_core::SC_FS;
 
 namespace {
 
-// Chrome/Perfetto trace events of the first requests, written whole or not
-// at all: to a private name, renamed into place by finish().
+// Perfetto / Chrome trace events of the first requests, one event per line,
+// into a part file the run's trace is assembled from (one per path). A
+// process per node (per path), a thread per component (CPU cores, PCIe link,
+// bus, DRAM, each RTL pipeline, cache, wire direction or transport), a
+// slice per stage a request spends there with flow arrows between its
+// stages, and an async slice per request from issue to completion.
 class TimelineWriter {
  public:
-  TimelineWriter(std::string path, uint64_t max_ops)
-      : path_(std::move(path)), tmp_(path_ + ".partial-" + std::to_string(::getpid())), out_(tmp_), max_ops_(max_ops) {
-    if (!out_) throw std::runtime_error("option --timeline: cannot write " + tmp_);
-    out_ << "{\"traceEvents\": [\n";
+  TimelineWriter(std::string part, uint64_t max_ops, std::string path, int path_index, const TwoNodeSystem& sys)
+      : part_(std::move(part)), out_(part_), max_ops_(max_ops), path_(std::move(path)), pid_base_(2 * path_index) {
+    if (!out_) throw std::runtime_error("option --timeline: cannot write " + part_);
+    for (StageComponent* c : sys.components()) names_.push_back(c->basename());
+    for (int node = 0; node < 2; ++node) {
+      line(fmt::format(R"({{"ph": "M", "name": "process_name", "pid": {}, "args": {{"name": {}}}}})", pid(node),
+                       json::str(fmt::format("{}: node {}", path_, node == 0 ? 'A' : 'B'))));
+      line(fmt::format(R"({{"ph": "M", "name": "process_sort_index", "pid": {}, "args": {{"sort_index": {}}}}})",
+                       pid(node), pid(node)));
+    }
   }
   ~TimelineWriter() {
-    if (!finished_) std::remove(tmp_.c_str());
+    if (!finished_) std::remove(part_.c_str());
   }
   void add(const Request& r) {
     if (r.id >= max_ops_) return;
+    const auto us = [](uint64_t fs) { return static_cast<double>(fs) / 1e9; };
+    line(fmt::format(R"({{"ph": "b", "cat": "request", "name": {}, "id": {}, "pid": {}, "tid": 0, "ts": {:.6f}}})",
+                     json::str(fmt::format("{} #{}", r.verb == Verb::Read ? "read" : "write", r.id)),
+                     json::str(fmt::format("{}-{}", path_, r.id)), pid(0), us(r.issued_fs)));
+    line(fmt::format(R"({{"ph": "e", "cat": "request", "name": {}, "id": {}, "pid": {}, "tid": 0, "ts": {:.6f}}})",
+                     json::str(fmt::format("{} #{}", r.verb == Verb::Read ? "read" : "write", r.id)),
+                     json::str(fmt::format("{}-{}", path_, r.id)), pid(0), us(r.completed_fs)));
+    int prev_pid = -1, prev_tid = -1;
+    uint64_t prev_ts = 0;
     for (size_t i = 0; i < r.times.size(); ++i) {
       const HopTimes& t = r.times[i];
       const HopSpec& h = r.route->hops[i];
-      out_ << (first_ ? "" : ",\n")
-           << fmt::format("{{\"name\": {}, \"cat\": {}, \"ph\": \"X\", \"pid\": 1, \"tid\": {}, "
-                          "\"ts\": {:.6f}, \"dur\": {:.6f}}}",
-                          json::str(h.label), json::str(op_info(h.op).category), r.id,
-                          static_cast<double>(t.arrive_fs) / 1e9,
-                          static_cast<double>(t.depart_fs - t.arrive_fs) / 1e9);
-      first_ = false;
+      if (t.depart_fs == 0 && t.arrive_fs == 0) continue;   // not visited (an error completion)
+      const int p = pid(h.node == NodeId::A ? 0 : 1);
+      const int tid = r.route->component[i] + 1;
+      thread_name(p, tid, static_cast<size_t>(r.route->component[i]));
+      line(fmt::format(R"({{"name": {}, "cat": {}, "ph": "X", "pid": {}, "tid": {}, "ts": {:.6f}, "dur": {:.6f}, )"
+                       R"("args": {{"request": {}, "waited_ns": {:.3f}}}}})",
+                       json::str(h.label), json::str(op_info(h.op).category), p, tid, us(t.arrive_fs),
+                       us(t.depart_fs - t.arrive_fs), r.id, static_cast<double>(t.start_fs - t.arrive_fs) / 1e6));
+      if (prev_pid >= 0) {   // an arrow from the previous stage to this one
+        ++flow_;
+        line(fmt::format(R"({{"ph": "s", "cat": "flow", "name": "request", "id": {}, "pid": {}, "tid": {}, "ts": {:.6f}}})",
+                         flow_, prev_pid, prev_tid, us(prev_ts)));
+        line(fmt::format(R"({{"ph": "f", "bp": "e", "cat": "flow", "name": "request", "id": {}, "pid": {}, "tid": {}, )"
+                         R"("ts": {:.6f}}})",
+                         flow_, p, tid, us(t.arrive_fs)));
+      }
+      prev_pid = p;
+      prev_tid = tid;
+      prev_ts = t.arrive_fs;
     }
   }
   void finish() {
-    out_ << "\n], \"displayTimeUnit\": \"ns\"}\n";
     out_.close();
-    if (!out_) throw std::runtime_error("option --timeline: writing " + tmp_ + " failed: " + std::strerror(errno));
-    if (std::rename(tmp_.c_str(), path_.c_str()) != 0)
-      throw std::runtime_error("option --timeline: cannot rename " + tmp_ + " to " + path_);
+    if (!out_) throw std::runtime_error("option --timeline: writing " + part_ + " failed: " + std::strerror(errno));
     finished_ = true;
   }
 
  private:
-  std::string path_, tmp_;
+  int pid(int node) const { return pid_base_ + node + 1; }
+  void thread_name(int p, int tid, size_t component) {
+    if (!named_.insert({p, tid}).second) return;
+    line(fmt::format(R"({{"ph": "M", "name": "thread_name", "pid": {}, "tid": {}, "args": {{"name": {}}}}})", p, tid,
+                     json::str(component < names_.size() ? names_[component] : "?")));
+  }
+  void line(const std::string& event) { out_ << event << "\n"; }
+  std::string part_;
   std::ofstream out_;
   uint64_t max_ops_;
-  bool first_ = true, finished_ = false;
+  std::string path_;
+  int pid_base_;
+  std::vector<std::string> names_;
+  std::set<std::pair<int, int>> named_;
+  uint64_t flow_ = 0;
+  bool finished_ = false;
 };
+
+// The run's trace from its paths' parts (removed), written whole or not at all.
+void assemble_timeline(const std::string& path, const std::vector<std::string>& parts) {
+  const std::string tmp = path + ".partial-" + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp);
+    if (!out) throw std::runtime_error("option --timeline: cannot write " + tmp);
+    out << "{\"traceEvents\": [\n";
+    bool first = true;
+    for (const auto& part : parts) {
+      std::ifstream in(part);
+      for (std::string ev; std::getline(in, ev);) {
+        out << (first ? "" : ",\n") << ev;
+        first = false;
+      }
+    }
+    out << "\n], \"displayTimeUnit\": \"ns\"}\n";
+    out.close();
+    if (!out) {
+      std::remove(tmp.c_str());
+      throw std::runtime_error("option --timeline: writing " + tmp + " failed: " + std::strerror(errno));
+    }
+  }
+  for (const auto& part : parts) std::remove(part.c_str());
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::remove(tmp.c_str());
+    throw std::runtime_error("option --timeline: cannot rename " + tmp + " to " + path);
+  }
+}
 
 }  // namespace
 
@@ -158,7 +227,7 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   }
   std::unique_ptr<TimelineWriter> timeline;
   if (!o.timeline_path.empty())
-    timeline = std::make_unique<TimelineWriter>(o.timeline_path, o.timeline_ops);
+    timeline = std::make_unique<TimelineWriter>(o.timeline_path, o.timeline_ops, o.path, o.timeline_index, sys);
   // Cache counters at the end of the warm-up, so the window's are a difference.
   std::vector<CacheCounters> at_warmup;
   for (CtxCacheBridge* c : sys.caches()) at_warmup.push_back(c->counters());
@@ -401,6 +470,7 @@ ResultSet run(Config& cfg, const Options& o) {
     if (cfg.resolved_routes() != Config{}.resolved_routes()) changed.push_back("path.*");
   }
   const std::string timeline = o.text("--timeline"), trace = o.text("--trace");
+  std::vector<std::string> parts;
   ResultSet rs;
   for (const auto& p : paths) {
     LatencyOptions lo;
@@ -408,11 +478,16 @@ ResultSet run(Config& cfg, const Options& o) {
     lo.verb = o.text("--verb") == "read" ? Verb::Read : Verb::Write;
     if (!trace.empty()) lo.trace_prefix = trace + "." + p;
     for (uint64_t d : o.counts("--drop")) lo.drop.push_back(static_cast<uint32_t>(d));
-    if (!timeline.empty()) lo.timeline_path = paths.size() == 1 ? timeline : timeline + "." + p + ".json";
+    if (!timeline.empty()) {   // one trace for the run: each path's part, assembled below
+      lo.timeline_path = timeline + ".part-" + std::to_string(::getpid()) + "-" + p;
+      lo.timeline_index = static_cast<int>(parts.size());
+      parts.push_back(lo.timeline_path);
+    }
     const double ref = (lo.verb == Verb::Read && changed.empty() && reference.count(p)) ? reference.at(p) : 0.0;
     for (auto& row : rows_in_child([&] { return std::vector<json::Value>{latency_row(run_latency(cfg, lo), ref)}; }))
       rs.rows.push_back(std::move(row));
   }
+  if (!timeline.empty()) assemble_timeline(timeline, parts);
   if (!o.flag("--stats")) rs.table_omit = {"stats"};
   rs.notes = "measured - derived = the effects listed (clock-edge alignment: at most one cycle per RTL entry;\n"
              "wire serialization of every packet at wire.rate; queueing; hazard stalls; context refills);\n"
@@ -451,7 +526,9 @@ const Experiment& latency_experiment() {
                   "PSNs of node A's data packets lost on their first transmission (scripted; puts the transport\n"
                   "in the paths; every connection counts its PSNs from 0)"),
        opt_flag("--stats", "show the per-component statistics in the table (always in the JSON)"),
-       opt_out_file("--timeline", "FILE", "Chrome/Perfetto trace-event JSON of per-request stage spans"),
+       opt_out_file("--timeline", "FILE",
+                    "Perfetto / Chrome trace of the first 100 requests of every path: a process per node, a track\n"
+                    "per component, a slice per stage with flow arrows between a request's stages"),
        opt_out_prefix("--trace", "PREFIX", "FST waveforms of every RTL block: PREFIX.<path>.<block>.fst; with the\n"
                       "transport in the paths also PREFIX.<path>.transport.fst (node A's send pipeline and the first\n"
                       "connection's engines, merged)")},

@@ -22,6 +22,7 @@ struct LatencyOptions {
   std::string trace_prefix;         // FST files, empty = none
   std::string timeline_path;        // Chrome trace-event JSON, empty = none
   uint64_t timeline_ops = 100;      // requests recorded in the timeline
+  int timeline_index = 0;           // the path's place in the run's trace (its processes)
   // Called with every finished request (before it is reused), e.g. to keep
   // its submit / completion times.
   std::function<void(const Request&)> observe;
