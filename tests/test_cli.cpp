@@ -143,3 +143,49 @@ TEST_CASE("latency --timeline: one trace, a process per node, a track per compon
     CHECK(e.path().filename().string().rfind("ubsim_cli_timeline.json.", 0) != 0);
   std::filesystem::remove(file);
 }
+
+TEST_CASE("report: one offline page over an output folder, rendered in headless Chromium", "[cli][report]") {
+  namespace fs = std::filesystem;
+  REQUIRE(ubsim::test::run_command("command -v chromium").status == 0);   // scripts/bootstrap installs it
+  const fs::path dir = fs::temp_directory_path() / "ubsim_cli_report";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  REQUIRE(run_ubsim("latency --path all --ops 50 --out " + (dir / "latency").string()).status == 0);
+  REQUIRE(run_ubsim("issue-rate --stack both --burst 1000 --out " + (dir / "issue-rate").string()).status == 0);
+  REQUIRE(run_ubsim("latency --path ub-async --ops 4 --outstanding 4 --drop 1 --trace " + (dir / "drop").string())
+              .status == 0);
+  const Run r = run_ubsim("report " + dir.string());
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  REQUIRE(fs::exists(dir / "index.html"));
+  std::ifstream in(dir / "index.html");
+  const std::string page((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(page.find("http://") == std::string::npos);   // nothing fetched: plots are embedded
+  CHECK(page.find("https://") == std::string::npos);
+  CHECK(page.find("spec §4") != std::string::npos);
+  CHECK(page.find("waveforms/sack_in_path.gtkw") != std::string::npos);
+  CHECK(page.find("Area figures: absent") != std::string::npos);
+  // rendered: every image decoded, no script error; a screenshot kept beside the build
+  const std::string chromium = "cd " + dir.string() +
+                               " && timeout 120 chromium --headless=new --no-sandbox --disable-gpu "
+                               "--virtual-time-budget=5000 ";
+  const auto dom = ubsim::test::run_command(chromium + "--dump-dom file://" + (dir / "index.html").string() +
+                                            " 2>/dev/null");
+  REQUIRE(dom.status == 0);
+  const auto attr = [&](const std::string& name) {
+    const auto at = dom.out.find(name + "=\"");
+    return at == std::string::npos ? std::string("?") : dom.out.substr(at + name.size() + 2,
+                                                                       dom.out.find('"', at + name.size() + 2) -
+                                                                           at - name.size() - 2);
+  };
+  CHECK(attr("data-images-total") != "?");
+  CHECK(attr("data-images-total") != "0");
+  CHECK(attr("data-images-loaded") == attr("data-images-total"));
+  CHECK(dom.out.find("data-script-error") == std::string::npos);
+  const fs::path shot = fs::current_path() / "report_screenshot.png";
+  const auto snap = ubsim::test::run_command(chromium + "--window-size=1400,2000 --screenshot=" + shot.string() +
+                                             " file://" + (dir / "index.html").string() + " 2>/dev/null");
+  CHECK(snap.status == 0);
+  CHECK(fs::exists(shot));
+  fs::remove_all(dir);
+}

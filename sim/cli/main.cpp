@@ -8,6 +8,8 @@
 #include <cmath>
 #include <cstdio>
 #include <iostream>
+#include <fstream>
+#include <filesystem>
 
 #include <fmt/format.h>
 #include <systemc>
@@ -66,6 +68,8 @@ std::vector<OptionSpec> params_options() {
   return {opt_choice("--format", {"table", "json"}, "table", "output format")};
 }
 
+std::vector<OptionSpec> report_options() { return {}; }
+
 // ---------------- usage and help ----------------
 
 std::string usage() {
@@ -81,6 +85,8 @@ std::string usage() {
          "  compare     BASE.toml CANDIDATE.toml: the experiments with each configuration, every figure's\n"
          "              absolute and relative difference\n"
          "  params      every configuration parameter (unit, default, range, meaning) and RTL build option\n"
+         "  report      DIR: one self-contained DIR/index.html over a reproduce output (tables, plots, spec\n"
+         "              targets, configuration, waveforms, timelines)\n"
          "  help        this text, or: ubsim help <command>\n\n"
          "common options of the experiments:\n"
          "  --config FILE        TOML configuration (may repeat; later wins)\n"
@@ -108,6 +114,16 @@ std::string compare_help() {
                       compare_options(), false);
 }
 
+std::string report_help() {
+  return command_help("ubsim report DIR",
+                      "Writes DIR/index.html, one page that works offline, over the experiments' output folders in\n"
+                      "DIR (as scripts/reproduce writes them): per experiment its table, its plots (embedded), the\n"
+                      "spec targets it is checked against (docs/targets.csv: figure | tolerance | measured |\n"
+                      "within?), its configuration's difference from the defaults and its provenance; the\n"
+                      "waveforms with the gtkwave command and save file that open them; the timelines.",
+                      report_options(), false);
+}
+
 std::string params_help() {
   return command_help("ubsim params [--format table|json]",
                       "Every runtime parameter (config file key or --set) with its unit, default, range and\n"
@@ -125,6 +141,7 @@ int cmd_help(const std::vector<std::string>& args) {
   else if (what == "sweep") std::cout << sweep_help();
   else if (what == "compare") std::cout << compare_help();
   else if (what == "params") std::cout << params_help();
+  else if (what == "report") std::cout << report_help();
   else if (what == "help") std::cout << usage();
   else throw CliError("help: '" + what + "' is not a command (ubsim help lists them)");
   return 0;
@@ -141,6 +158,32 @@ int cmd_experiment(const Experiment& e, const std::vector<std::string>& args) {
   }
   const ResultSet rs = e.run(cfg, p.options);
   emit(e, cfg, rs, p.format, p.out_dir, p.point);
+  return 0;
+}
+
+// ---------------- report ----------------
+
+int cmd_report(const std::vector<std::string>& args) {
+  const ParsedArgs p = parse_args("report", report_options(), args, nullptr, true);
+  if (p.help) {
+    std::cout << report_help();
+    return 0;
+  }
+  if (p.positional.size() != 1) throw CliError("report: name one output folder (ubsim help report)");
+  const std::string dir = p.positional[0];
+  if (!std::filesystem::is_directory(dir)) throw CliError("report: '" + dir + "' is not a directory");
+  // the defaults, for each experiment's configuration difference
+  const std::string defaults = dir + "/.defaults-" + std::to_string(::getpid()) + ".json";
+  {
+    std::ofstream out(defaults);
+    out << config_json(Config{}) << "\n";
+    if (!out) throw std::runtime_error("report: cannot write " + defaults);
+  }
+  const std::vector<std::string> argv = {"/usr/bin/python3", std::string(build_info::kSourceDir) + "/scripts/report.py",
+                                         dir, defaults, build_info::kSourceDir};
+  const int rc = run_program(argv);
+  std::remove(defaults.c_str());
+  if (rc != 0) throw std::runtime_error("report: scripts/report.py failed on " + dir);
   return 0;
 }
 
@@ -347,11 +390,12 @@ extern "C" int sc_main(int argc, char** argv) {
     }
     if (const Experiment* e = find_experiment(cmd)) return cmd_experiment(*e, rest);
     if (cmd == "params") return cmd_params(rest);
+    if (cmd == "report") return cmd_report(rest);
     if (cmd == "sweep") return cmd_sweep(rest);
     if (cmd == "compare") return cmd_compare(rest);
     std::string known;
     for (const Experiment* e : experiments()) known += e->name + ", ";
-    throw CliError("unknown command '" + cmd + "' (commands: " + known + "sweep, compare, params, help)");
+    throw CliError("unknown command '" + cmd + "' (commands: " + known + "sweep, compare, params, report, help)");
   } catch (const ConfigError& e) {
     std::fprintf(stderr, "ubsim: error: %s\n", e.what());
     return 2;
