@@ -89,6 +89,14 @@ foreach(i RANGE ${last_block})
 endforeach()
 
 set(UBSIM_VERILATOR_ARGS -Wall --assert --x-assign fast --x-initial fast -O3)
+# Coverage builds (scripts/coverage): line and toggle coverage of every block.
+if(UBSIM_COVERAGE)
+  set(UBSIM_COVERAGE_KEYWORD COVERAGE)
+  set(UBSIM_VM_COVERAGE 1)
+else()
+  set(UBSIM_COVERAGE_KEYWORD "")
+  set(UBSIM_VM_COVERAGE 0)
+endif()
 set(UBSIM_RTL_INCLUDE_DIRS "")
 set(UBSIM_RTL_LINT_COMMANDS "")
 
@@ -116,7 +124,7 @@ foreach(b ${UBSIM_RTL_BLOCKS})
   endif()
   set(srcs ${UBSIM_RTL_DIR}/${UBSIM_PKG} ${srcs})
   if(NOT UBSIM_RTL_IMPORT_DIR)
-    verilate(ubsim_rtl TRACE_FST SOURCES ${srcs} TOP_MODULE ${top} PREFIX V${b}
+    verilate(ubsim_rtl TRACE_FST ${UBSIM_COVERAGE_KEYWORD} SOURCES ${srcs} TOP_MODULE ${top} PREFIX V${b}
              VERILATOR_ARGS ${UBSIM_VERILATOR_ARGS} ${params})
   endif()
   list(APPEND UBSIM_RTL_INCLUDE_DIRS ${UBSIM_RTL_OBJ_DIR}/V${b}.dir)
@@ -168,6 +176,6 @@ set(UBSIM_RTL_MANIFEST_TEXT "${UBSIM_MANIFEST}")
 configure_file(${UBSIM_RTL_DIR}/rtl_variant.h.in ${CMAKE_CURRENT_BINARY_DIR}/generated/rtl_variant.h @ONLY)
 
 # Consumers including verilated.h must see the same VM_* values (toolchain note 3).
-target_compile_definitions(ubsim_rtl INTERFACE VM_TRACE=1 VM_TRACE_FST=1 VM_COVERAGE=0 VM_SC=0)
+target_compile_definitions(ubsim_rtl INTERFACE VM_TRACE=1 VM_TRACE_FST=1 VM_COVERAGE=${UBSIM_VM_COVERAGE} VM_SC=0)
 target_include_directories(ubsim_rtl INTERFACE ${UBSIM_RTL_INCLUDE_DIRS}
   ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd ${CMAKE_CURRENT_BINARY_DIR}/generated)

@@ -8,7 +8,10 @@
 // another block's context is gone would touch freed memory (seen as a
 // deadlock on its mutex).
 #pragma once
+#include <unistd.h>
+
 #include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <type_traits>
@@ -42,9 +45,14 @@ struct has_cfg_now : std::false_type {};
 template <class M>
 struct has_cfg_now<M, std::void_t<decltype(std::declval<M&>().cfg_now)>> : std::true_type {};
 
+inline void write_rtl_coverage();
+
 inline VerilatedContext& shared_verilated_context() {
   static VerilatedContext* const context = [] {
     auto* c = new VerilatedContext;   // never destroyed (see above)
+#if VM_COVERAGE
+    std::atexit([] { write_rtl_coverage(); });
+#endif
     // The models are single-threaded; Verilator's default (one thread per
     // core) would start a worker pool with the first model, and a process
     // with a second thread is not safe to fork (every run forks its
@@ -56,6 +64,17 @@ inline VerilatedContext& shared_verilated_context() {
     return c;
   }();
   return *context;
+}
+
+// Coverage builds (scripts/coverage): a process writes what its blocks
+// covered to $UBSIM_COVERAGE_DIR/<pid>.dat when it ends (a forked child
+// from its end_child). Compiled out elsewhere.
+inline void write_rtl_coverage() {
+#if VM_COVERAGE
+  if (const char* dir = std::getenv("UBSIM_COVERAGE_DIR"))
+    shared_verilated_context().coveragep()->write(
+        (std::string(dir) + "/" + std::to_string(::getpid()) + ".dat").c_str());
+#endif
 }
 
 template <class Model>

@@ -13,6 +13,7 @@
 
 #include "args.h"
 #include "config.h"
+#include "verilated_block.h"
 
 namespace ubsim {
 
@@ -31,7 +32,10 @@ void write_all(int fd, const std::string& s) {
 // the child). A raw exit_group rather than _exit: the sanitizer build
 // instruments every call to a noreturn function and, in a forked child of a
 // process that ran SystemC coroutines, warns about the stack on each of them.
-void end_child(int code) { ::syscall(SYS_exit_group, code); }
+void end_child(int code) {
+  write_rtl_coverage();   // coverage builds only
+  ::syscall(SYS_exit_group, code);
+}
 
 // In a child right after fork: be killed when the parent dies (also if it
 // died between the fork and this call).
