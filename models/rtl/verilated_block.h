@@ -18,6 +18,9 @@
 #include <utility>
 
 #include "verilated_compat.h"
+#if VM_COVERAGE
+#include "verilated_cov.h"
+#endif
 
 namespace ubsim {
 
