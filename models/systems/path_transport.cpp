@@ -17,7 +17,6 @@ PathTransport::PathTransport(sc_core::sc_module_name name, const Config& c, Stag
                              const std::string& stack, uint32_t channels, bool gbn, Pool<Packet>& pool, LossyWire& data_wire,
                              LossyWire& ack_wire)
     : StageComponent(name),
-      from_(from),
       gbn_(gbn),
       period_fs_(c.clock_period_fs()),
       propagation_fs_(data_wire.propagation_fs()),
@@ -60,15 +59,6 @@ PathTransport::PathTransport(sc_core::sc_module_name name, const Config& c, Stag
     ch->tx->on_fail = [this, i](uint32_t, uint64_t at) { fail_channel(i, at); };
     channels_.push_back(std::move(ch));
   }
-}
-
-std::vector<RtlBridge*> PathTransport::engines() const {
-  std::vector<RtlBridge*> out;
-  for (const auto& ch : channels_) {
-    out.push_back(ch->tx.get());
-    out.push_back(ch->rx.get());
-  }
-  return out;
 }
 
 void PathTransport::accept(Transaction& t) {

@@ -51,14 +51,12 @@ class PathTransport : public StageComponent {
   // the initiator holds for it (its order-tracker entry).
   std::function<void(Request& message)> on_failed;
   void collect_stats(StatsTable& table) const override;
-  std::vector<RtlBridge*> engines() const;
   // Connection c's engines of this direction: the sender and the receiver.
   RtlBridge& sender(uint32_t c) const { return *channels_.at(c)->tx; }
   RtlBridge& receiver(uint32_t c) const { return *channels_.at(c)->rx; }
   uint64_t retransmitted_packets() const;
   uint64_t retransmitted_bytes() const;
   uint64_t timeouts() const;
-  uint64_t failed_packets() const { return failed_packets_; }
   bool gbn() const { return gbn_; }
 
  protected:
@@ -87,7 +85,6 @@ class PathTransport : public StageComponent {
   void depart();
   void give_up(Request& r);
 
-  const NodeId from_;
   const bool gbn_;
   const uint64_t period_fs_, propagation_fs_;
   Pool<Packet>& pool_;
