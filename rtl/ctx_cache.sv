@@ -276,6 +276,32 @@ module ctx_cache #(
     end
 
 `ifndef SYNTHESIS
+    // ---------------- cover points (scripts/coverage lists any never hit) ----------------
+    // A placed lookup's keys: hit, miss (refill issued), merge (joins a refill
+    // in flight), eviction of a valid record; how it was answered; and every
+    // reason the input waits (s_ready low).
+    cp_hit_key0: cover property (@(posedge clk) disable iff (rst) lk_fire && lk_hit[0]);
+    cp_hit_key1: cover property (@(posedge clk) disable iff (rst) lk_fire && lk_hit[1]);
+    cp_miss_key0: cover property (@(posedge clk) disable iff (rst) lk_fire && need[0]);
+    cp_miss_key1: cover property (@(posedge clk) disable iff (rst) lk_fire && need[1]);
+    cp_miss_both_keys: cover property (@(posedge clk) disable iff (rst) lk_fire && need == 2'b11);
+    cp_merge_key0: cover property (@(posedge clk) disable iff (rst) lk_fire && lk_merge[0]);
+    cp_merge_key1: cover property (@(posedge clk) disable iff (rst) lk_fire && lk_merge[1]);
+    cp_evict_key0: cover property (@(posedge clk) disable iff (rst) lk_fire && lk_evict[0]);
+    cp_evict_key1: cover property (@(posedge clk) disable iff (rst) lk_fire && lk_evict[1]);
+    cp_evict_in_set: cover property (@(posedge clk) disable iff (rst) lk_fire && lk_evict != 2'b00 && cfg_ways != '0);
+    cp_answer_same_cycle: cover property (@(posedge clk) disable iff (rst) lk_fire && bypass);
+    cp_answer_behind_older: cover property (@(posedge clk) disable iff (rst) lk_fire && all_hit && !bypass);
+    cp_answer_after_fill: cover property (@(posedge clk) disable iff (rst) pop && (rob_p[rob_head][0] || rob_p[rob_head][1]));
+    cp_wait_mshr_full: cover property (@(posedge clk) disable iff (rst) s_valid && !mshr_ok);
+    cp_wait_rob_full: cover property (@(posedge clk) disable iff (rst) s_valid && rob_count == RCW'(ROB_DEPTH));
+    cp_wait_no_victim: cover property (@(posedge clk) disable iff (rst) s_valid && !(can_go[0] && can_go[1]));
+    cp_wait_pin_full: cover property (@(posedge clk) disable iff (rst) s_valid && pin_full);
+    cp_wait_refill_port: cover property (@(posedge clk) disable iff (rst) s_valid && need != 2'b00 && !m_refill_ready);
+    cp_wait_answer_port: cover property (@(posedge clk) disable iff (rst) place_ok && bypass && !m_ready);
+    cp_release: cover property (@(posedge clk) disable iff (rst) s_rel_valid);
+`endif
+`ifndef SYNTHESIS
     always_ff @(posedge clk) begin
         if (!rst) begin
             for (int k = 2; k < 4; k++) begin

@@ -381,6 +381,88 @@ module order_tracker #(
     assign busy = m_valid || m_err_valid || rel_found || m_rep_valid || tidy_q || retiring;
 
 `ifndef SYNTHESIS
+    // ---------------- cover points (scripts/coverage lists any never hit) ----------------
+    // Every arriving tracked request by service mode x tag x what it met:
+    // passed, or held for a reason (several may hold at once; each is
+    // covered). Relaxed modes: behind a held Fence (fence), a Fence waiting
+    // for Reads/Atomics (rdat), SO under ROI waiting for RO/SO (roso).
+    // Strict (RoCE RC): behind any held request (held), SO/Fence waiting for
+    // Reads/Atomics (rdat). UNO: passed, or rejected and why.
+    logic cv_new, cv_relaxed, cv_strict;
+    logic cv_why_fence, cv_why_rdat, cv_why_roso, cv_why_held, cv_why_strict_rdat;
+    assign cv_new      = s_valid && s_ready && s_track && hit;   // a queue with requests in flight
+    assign cv_relaxed  = cv_new && !cfg_strict && !illegal;
+    assign cv_strict   = cv_new && cfg_strict && !illegal;
+    assign cv_why_fence       = fence_held[in_slot] != '0;
+    assign cv_why_rdat        = s_fence && rdat_out[in_slot] != '0;
+    assign cv_why_roso        = s_mode == MODE_ROI && s_tag == TAG_SO && roso_out[in_slot] != '0;
+    assign cv_why_held        = held_cnt[in_slot] != '0;
+    assign cv_why_strict_rdat = (s_tag == TAG_SO || s_fence) && rdat_out[in_slot] != '0;
+    localparam logic [1:0] MODE_ROT = 2'(ubsim_pkg::MODE_ROT), MODE_ROL = 2'(ubsim_pkg::MODE_ROL);
+    localparam logic [1:0] TAG_RO = 2'(ubsim_pkg::TAG_RO);
+    logic cv_unrep_any, cv_slot_freed;   // done and unreported somewhere; a queue gives its slot back
+    always_comb begin
+        cv_unrep_any = 1'b0; cv_slot_freed = 1'b0;
+        for (int i = 0; i < SLOTS; i++) begin
+            if (unrep_done[i] != '0) cv_unrep_any = 1'b1;
+            if (tidy_q && slot_valid[i] && base[i] == next_seq[i] && !(take_new && in_slot == SLOT_W'(i)))
+                cv_slot_freed = 1'b1;
+        end
+    end
+
+    cp_roi_no_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_NO && take_pass);
+    cp_roi_no_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_NO && take_hold && cv_why_fence);
+    cp_roi_no_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_NO && take_hold && cv_why_rdat);
+    cp_roi_ro_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_RO && take_pass);
+    cp_roi_ro_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_RO && take_hold && cv_why_fence);
+    cp_roi_ro_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_RO && take_hold && cv_why_rdat);
+    cp_roi_so_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_SO && take_pass);
+    cp_roi_so_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_SO && take_hold && cv_why_fence);
+    cp_roi_so_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_SO && take_hold && cv_why_rdat);
+    cp_rot_no_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_NO && take_pass);
+    cp_rot_no_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_NO && take_hold && cv_why_fence);
+    cp_rot_no_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_NO && take_hold && cv_why_rdat);
+    cp_rot_ro_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_RO && take_pass);
+    cp_rot_ro_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_RO && take_hold && cv_why_fence);
+    cp_rot_ro_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_RO && take_hold && cv_why_rdat);
+    cp_rot_so_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_SO && take_pass);
+    cp_rot_so_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_SO && take_hold && cv_why_fence);
+    cp_rot_so_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_SO && take_hold && cv_why_rdat);
+    cp_rol_no_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_NO && take_pass);
+    cp_rol_no_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_NO && take_hold && cv_why_fence);
+    cp_rol_no_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_NO && take_hold && cv_why_rdat);
+    cp_rol_ro_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_RO && take_pass);
+    cp_rol_ro_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_RO && take_hold && cv_why_fence);
+    cp_rol_ro_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_RO && take_hold && cv_why_rdat);
+    cp_rol_so_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_SO && take_pass);
+    cp_rol_so_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_SO && take_hold && cv_why_fence);
+    cp_rol_so_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_SO && take_hold && cv_why_rdat);
+    cp_roi_so_hold_roso: cover property (@(posedge clk) disable iff (rst) cv_relaxed && take_hold && cv_why_roso);
+    cp_strict_no_pass: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_NO && take_pass);
+    cp_strict_no_hold_held: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_NO && take_hold && cv_why_held);
+    cp_strict_no_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_NO && take_hold && cv_why_strict_rdat);
+    cp_strict_ro_pass: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_RO && take_pass);
+    cp_strict_ro_hold_held: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_RO && take_hold && cv_why_held);
+    cp_strict_ro_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_RO && take_hold && cv_why_strict_rdat);
+    cp_strict_so_pass: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_SO && take_pass);
+    cp_strict_so_hold_held: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_SO && take_hold && cv_why_held);
+    cp_strict_so_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_SO && take_hold && cv_why_strict_rdat);
+    cp_uno_no_pass: cover property (@(posedge clk) disable iff (rst) take_pass && s_track && s_mode == MODE_UNO);
+    cp_uno_ro_reject: cover property (@(posedge clk) disable iff (rst) take_err && s_tag == TAG_RO);
+    cp_uno_so_reject: cover property (@(posedge clk) disable iff (rst) take_err && s_tag == TAG_SO);
+    cp_uno_fence_reject: cover property (@(posedge clk) disable iff (rst) take_err && s_tag == TAG_NO && (s_fence || s_comp_order));
+    cp_uno_mtu_reject: cover property (@(posedge clk) disable iff (rst) take_err && s_tag == TAG_NO && !s_fence && !s_comp_order && oversize);
+    // release, reports and the input's stalls
+
+    cp_release_relaxed: cover property (@(posedge clk) disable iff (rst) take_release && !cfg_strict);
+    cp_release_strict: cover property (@(posedge clk) disable iff (rst) take_release && cfg_strict);
+    cp_release_and_new_hold: cover property (@(posedge clk) disable iff (rst) take_release && take_hold);
+    cp_report_order_wait: cover property (@(posedge clk) disable iff (rst) cv_unrep_any && !rep_found);
+    cp_stall_no_slot: cover property (@(posedge clk) disable iff (rst) s_valid && !illegal && !has_slot);
+    cp_stall_window_full: cover property (@(posedge clk) disable iff (rst) s_valid && !illegal && has_slot && !has_room);
+    cp_queue_slot_freed: cover property (@(posedge clk) disable iff (rst) cv_slot_freed);
+`endif
+`ifndef SYNTHESIS
     always_ff @(posedge clk) begin
         if (!rst) begin
             if (s_cpl_valid) begin

@@ -109,7 +109,13 @@ if(UBSIM_RTL_IMPORT_DIR)
   set(UBSIM_RTL_OBJ_DIR ${UBSIM_RTL_IMPORT_DIR}/CMakeFiles/ubsim_rtl.dir)
 else()
   add_library(ubsim_rtl STATIC)
-  target_compile_options(ubsim_rtl PRIVATE -O3)   # the verilated models are the hot loop
+  if(UBSIM_COVERAGE)
+    # coverage instrumentation makes the models several times larger: -O3
+    # would take most of an hour to compile them on two cores
+    target_compile_options(ubsim_rtl PRIVATE -O1)
+  else()
+    target_compile_options(ubsim_rtl PRIVATE -O3)   # the verilated models are the hot loop
+  endif()
   set_target_properties(ubsim_rtl PROPERTIES POSITION_INDEPENDENT_CODE ON
                         ARCHIVE_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR})
   set(UBSIM_RTL_OBJ_DIR ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir)

@@ -169,6 +169,21 @@ module sack_receiver #(
     assign busy = ack_pending || m_ack_valid || m_dlv_valid;
 
 `ifndef SYNTHESIS
+    // ---------------- cover points (scripts/coverage lists any never hit) ----------------
+    // An arriving packet: in order, above a hole (kept: SACK), a duplicate,
+    // outside the window, dropped out of order (GoBackN); a hole filled that
+    // releases a run; a duplicate-marked ack; an ack waiting for the wire.
+    cp_in_order: cover property (@(posedge clk) disable iff (rst) take && keep && s_psn == expected);
+    cp_sack_above_hole: cover property (@(posedge clk) disable iff (rst) take && keep && s_psn != expected && !cfg_gbn);
+    cp_sack_hole_filled_run: cover property (@(posedge clk) disable iff (rst) take && keep && s_psn == expected && !cfg_gbn && rcvd[slot(s_psn + 1'b1)]);
+    cp_duplicate: cover property (@(posedge clk) disable iff (rst) take && !keep && (have || behind));
+    cp_out_of_window: cover property (@(posedge clk) disable iff (rst) take && !keep && !have && !behind && !in_window);
+    cp_gbn_drop: cover property (@(posedge clk) disable iff (rst) take && !keep && !have && !behind && in_window);
+    cp_ack_dup: cover property (@(posedge clk) disable iff (rst) ack_out && dup_pending);
+    cp_ack_wait: cover property (@(posedge clk) disable iff (rst) ack_pending && m_ack_valid && !m_ack_ready);
+    cp_delivery_backpressure: cover property (@(posedge clk) disable iff (rst) m_dlv_valid && !m_dlv_ready);
+`endif
+`ifndef SYNTHESIS
     always_ff @(posedge clk) begin
         if (!rst) begin
             assert (int'(cfg_window) >= 1 && int'(cfg_window) <= MAX_WIN)

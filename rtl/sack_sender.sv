@@ -331,6 +331,27 @@ module sack_sender #(
     end
 
 `ifndef SYNTHESIS
+    // ---------------- cover points (scripts/coverage lists any never hit) ----------------
+    // By mode: a SACKed hole resent, a resend lost again, the timer (first
+    // expiry, backed-off expiries, retries exhausted), GoBackN's go-back on a
+    // duplicate ack; the probe, stale acks and the two limits on new packets.
+    cp_sack_hole_resent: cover property (@(posedge clk) disable iff (rst) s_ack_valid && ack_in_range && !cfg_gbn && cfg_fast_rtx && (new_holes & ~need_rtx) != '0);
+    cp_sack_resend_lost_again: cover property (@(posedge clk) disable iff (rst) s_ack_valid && ack_in_range && !cfg_gbn && resend_lost != '0);
+    cp_sack_timeout: cover property (@(posedge clk) disable iff (rst) timeout && !cfg_gbn && retries[slot(base)] == '0);
+    cp_sack_timeout_backoff: cover property (@(posedge clk) disable iff (rst) timeout && !cfg_gbn && retries[slot(base)] != '0 && retries[slot(base)] < cfg_max_retries);
+    cp_sack_retries_exhausted: cover property (@(posedge clk) disable iff (rst) timeout && !cfg_gbn && retries[slot(base)] >= cfg_max_retries);
+    cp_gbn_timeout: cover property (@(posedge clk) disable iff (rst) timeout && cfg_gbn && retries[slot(base)] == '0);
+    cp_gbn_timeout_backoff: cover property (@(posedge clk) disable iff (rst) timeout && cfg_gbn && retries[slot(base)] != '0 && retries[slot(base)] < cfg_max_retries);
+    cp_gbn_retries_exhausted: cover property (@(posedge clk) disable iff (rst) timeout && cfg_gbn && retries[slot(base)] >= cfg_max_retries);
+    cp_gbn_go_back_dup_ack: cover property (@(posedge clk) disable iff (rst) s_ack_valid && ack_in_range && cfg_gbn && cfg_fast_rtx && s_ack_dup && !gbn_active && PSN_W'(next_psn - s_ack_cum) != '0);
+    cp_gbn_resend: cover property (@(posedge clk) disable iff (rst) send_rtx && cfg_gbn);
+    cp_probe: cover property (@(posedge clk) disable iff (rst) probe);
+    cp_stale_ack: cover property (@(posedge clk) disable iff (rst) s_ack_valid && !ack_in_range);
+    cp_window_full: cover property (@(posedge clk) disable iff (rst) s_valid && outstanding >= cfg_window);
+    cp_link_backpressure: cover property (@(posedge clk) disable iff (rst) m_valid && !m_ready);
+    cp_new_behind_resend: cover property (@(posedge clk) disable iff (rst) s_valid && rtx_found && out_free);
+`endif
+`ifndef SYNTHESIS
     always_ff @(posedge clk) begin
         if (!rst) begin
             assert (int'(cfg_window) >= 1 && int'(cfg_window) <= MAX_WIN)

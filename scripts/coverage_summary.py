@@ -1,8 +1,10 @@
 #!/usr/bin/python3
-"""Per RTL file: the line and toggle coverage points of a merged verilator_coverage
-data file, how many were hit, and the files' uncovered lines.
+"""Per RTL file: the line, toggle and named cover points (SystemVerilog `cover
+property`, labelled cp_*) of a merged verilator_coverage data file, how many
+were hit, the files' uncovered lines, and every named cover point never hit.
 
 usage: coverage_summary.py coverage.dat
+exit status 1 when a named cover point was never hit.
 """
 import collections
 import os
@@ -10,7 +12,18 @@ import sys
 
 
 def points(path):
-    """(file, kind, line, count) of every coverage point."""
+    """(file, kind, line, name, count) of every coverage point, summed over the
+    instances of its module (every hierarchy and parameterization that holds
+    it: a line or bit of a file counts as covered when any instance covered it)."""
+    merged = collections.Counter()
+    for f, kind, line, col, name, count in raw_points(path):
+        merged[(f, kind, line, col, name)] += count
+    for (f, kind, line, _, name), count in merged.items():
+        yield f, kind, line, name, count
+
+
+def raw_points(path):
+    """(file, kind, line, column, name, count) of every point as written."""
     with open(path, encoding="latin-1") as f:
         for raw in f:
             if not raw.startswith("C '"):
@@ -23,7 +36,8 @@ def points(path):
                     fields[k] = v
             page = fields.get("page", "")
             kind = page.split("/")[0].replace("v_", "")
-            yield os.path.basename(fields.get("f", "?")), kind, int(fields.get("l", "0")), int(count)
+            yield (os.path.basename(fields.get("f", "?")), kind, int(fields.get("l", "0")), fields.get("n", ""),
+                   fields.get("o", ""), int(count))
 
 
 def main(argv):
@@ -31,26 +45,41 @@ def main(argv):
         sys.exit(__doc__)
     total = collections.defaultdict(lambda: collections.Counter())
     missed = collections.defaultdict(set)
-    for f, kind, line, count in points(argv[1]):
+    covers = collections.defaultdict(int)   # (file, name) -> hits
+    for f, kind, line, name, count in points(argv[1]):
+        if kind == "user":
+            covers[(f, name)] += count
+            continue
         total[(f, kind)]["all"] += 1
         if count > 0:
             total[(f, kind)]["hit"] += 1
         elif kind == "line":
             missed[f].add(line)
+    for (f, _), count in covers.items():
+        total[(f, "user")]["all"] += 1
+        total[(f, "user")]["hit"] += count > 0
     files = sorted({f for f, _ in total})
-    print(f"{'file':<24} {'line points':>16} {'toggle points':>18}")
+    print(f"{'file':<24} {'line points':>16} {'toggle points':>18} {'cover points':>14}")
     for f in files:
         cells = []
-        for kind in ("line", "toggle"):
+        for kind in ("line", "toggle", "user"):
             c = total.get((f, kind))
-            cells.append(f"{c['hit']}/{c['all']} ({100 * c['hit'] / c['all']:.1f} %)" if c and c["all"] else "-")
-        print(f"{f:<24} {cells[0]:>16} {cells[1]:>18}")
+            if kind == "user":
+                cells.append(f"{c['hit']}/{c['all']}" if c and c["all"] else "-")
+            else:
+                cells.append(f"{c['hit']}/{c['all']} ({100 * c['hit'] / c['all']:.1f} %)" if c and c["all"] else "-")
+        print(f"{f:<24} {cells[0]:>16} {cells[1]:>18} {cells[2]:>14}")
+    never = sorted(k for k, count in covers.items() if count == 0)
+    print(f"\nnamed cover points: {len(covers) - len(never)} of {len(covers)} hit")
+    for f, name in never:
+        print(f"  never hit: {f} {name}")
     print("\nlines never executed (line points with count 0):")
     for f in files:
         if missed[f]:
             lines = sorted(missed[f])
             print(f"  {f}: {', '.join(map(str, lines[:40]))}{' ...' if len(lines) > 40 else ''}")
+    return 1 if never else 0
 
 
 if __name__ == "__main__":
-    main(sys.argv)
+    sys.exit(main(sys.argv))

@@ -85,7 +85,15 @@ class VerilatedBlock final : public ClockedModel {
  public:
   explicit VerilatedBlock(const char* instance = "dut")
       : model_(std::make_unique<Model>(&shared_verilated_context(), instance)) {}
-  ~VerilatedBlock() override { close_trace(); }
+  ~VerilatedBlock() override {
+    close_trace();
+#if VM_COVERAGE
+    // The context's coverage points address the model's counters, and the
+    // process writes them all when it ends: a destroyed model would leave
+    // them dangling. Coverage builds keep every model to the end.
+    (void)model_.release();
+#endif
+  }
   Model& model() { return *model_; }
   const Model& model() const { return *model_; }
   Model* operator->() { return model_.get(); }
