@@ -277,3 +277,66 @@ TEST_CASE("context cache: cyclic access one entry too many misses every time (tr
     }
   }
 }
+
+// Two reasons a lookup waits that random traffic does not reach: the refill
+// port busy (m_refill_ready low) for a lookup that misses, and a record whose
+// pin count (PIN_W = 8 bits: 255 requests not yet done with it) is full.
+TEST_CASE("context cache: a miss waits for the refill port; a record pinned 255 times takes no 256th lookup",
+          "[rtl][cache]") {
+  ubsim::VerilatedBlock<Vctx_cache> b("cache");
+  Vctx_cache& m = b.model();
+  reset(b, 64, 0);
+  auto edge = [&] { m.clk = 1; m.eval(); m.clk = 0; };
+  auto present = [&](uint32_t id, uint32_t key) {
+    m.s_valid = 1; m.s_id = id; m.s_keys = 1; m.s_key0 = key; m.s_fill_valid = 0; m.eval();
+  };
+  // a miss with the refill port busy: not taken, no refill issued, for as long as it stays busy
+  m.m_refill_ready = 0;
+  for (int cycle = 0; cycle < 5; ++cycle) {
+    present(1, 7);
+    CHECK(!m.s_ready);
+    CHECK(!m.lk_fire);
+    CHECK(m.m_refill_valid == 0);
+    edge();
+  }
+  m.m_refill_ready = 1;
+  present(1, 7);
+  REQUIRE(m.lk_fire);
+  REQUIRE((m.m_refill_valid & 1));
+  const uint32_t slot = m.m_refill_slot0;
+  edge();
+  m.s_valid = 0; m.s_fill_valid = 1; m.s_fill_slot = slot; m.eval();
+  REQUIRE(m.m_valid);                 // answered in the fill's cycle
+  REQUIRE(m.m_id == 1);
+  edge();
+  m.s_fill_valid = 0;
+  // a hit needs no refill: taken with the port busy
+  m.m_refill_ready = 0;
+  present(2, 7);
+  REQUIRE(m.lk_fire);
+  REQUIRE(m.m_valid);
+  REQUIRE(m.m_entry0 == slot);
+  edge();
+  m.m_refill_ready = 1;
+  // 2 requests hold the record; 253 more fill its pin count to 255
+  for (uint32_t id = 3; id <= 255; ++id) {
+    present(id, 7);
+    REQUIRE(m.lk_fire);
+    edge();
+  }
+  for (int cycle = 0; cycle < 3; ++cycle) {   // the 256th waits
+    present(256, 7);
+    CHECK(!m.s_ready);
+    CHECK(!m.m_valid);
+    edge();
+  }
+  // one request done with the record: the 256th goes, in that cycle's next edge
+  m.s_valid = 0; m.s_rel_valid = 1; m.s_rel_keys = 1; m.s_rel_slot0 = slot; m.eval();
+  edge();
+  m.s_rel_valid = 0;
+  present(256, 7);
+  CHECK(m.lk_fire);
+  CHECK(m.m_entry0 == slot);
+  edge();
+  m.s_valid = 0; m.eval();
+}
