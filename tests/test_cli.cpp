@@ -189,3 +189,34 @@ TEST_CASE("report: one offline page over an output folder, rendered in headless 
   CHECK(fs::exists(shot));
   fs::remove_all(dir);
 }
+
+TEST_CASE("cmake --install: ubsim on PATH with its scripts, docs and save files; --version", "[cli][install]") {
+  namespace fs = std::filesystem;
+  const fs::path prefix = fs::temp_directory_path() / "ubsim_cli_install";
+  fs::remove_all(prefix);
+  const Run inst = ubsim::test::run_command("cmake --install " UBSIM_BUILD_DIR " --prefix " + prefix.string());
+  INFO(inst.out);
+  REQUIRE(inst.status == 0);
+  for (const char* f : {"bin/ubsim", "share/ubsim/scripts/plot_latency.py", "share/ubsim/scripts/report.py",
+                        "share/ubsim/docs/targets.csv", "share/ubsim/waveforms/sack_in_path.gtkw",
+                        "share/ubsim/configs/kv-direct.toml", "share/ubsim/rtl/order_tracker.sv"})
+    CHECK(fs::exists(prefix / f));
+  // found on PATH; reads its data from the installed tree, not the source tree
+  const std::string env = "env -u UBSIM_DATA_DIR PATH=" + (prefix / "bin").string() + ":/usr/bin:/bin ";
+  const Run v = ubsim::test::run_command(env + "ubsim --version");
+  INFO(v.out);
+  CHECK(v.status == 0);
+  CHECK(v.out.rfind("ubsim ", 0) == 0);
+  CHECK(v.out.find("git ") != std::string::npos);
+  CHECK(v.out.find("RTL variant ") != std::string::npos);
+  CHECK(v.out.find("data " + (prefix / "share" / "ubsim").string()) != std::string::npos);
+  const fs::path out = prefix / "out";
+  const Run run = ubsim::test::run_command(env + "ubsim latency --path ub-load --ops 20 --out " + out.string());
+  INFO(run.out);
+  CHECK(run.status == 0);
+  CHECK(fs::exists(out / "config.json"));
+  int plots = 0;
+  for (const auto& e : fs::directory_iterator(out)) plots += e.path().extension() == ".png";
+  CHECK(plots >= 1);   // drawn by the installed plot script
+  fs::remove_all(prefix);
+}

@@ -17,6 +17,7 @@
 #include "area.h"
 #include "args.h"
 #include "config.h"
+#include "data_dir.h"
 #include "experiment.h"
 #include "json.h"
 #include "output.h"
@@ -87,7 +88,8 @@ std::string usage() {
          "  params      every configuration parameter (unit, default, range, meaning) and RTL build option\n"
          "  report      DIR: one self-contained DIR/index.html over a reproduce output (tables, plots, spec\n"
          "              targets, configuration, waveforms, timelines)\n"
-         "  help        this text, or: ubsim help <command>\n\n"
+         "  help        this text, or: ubsim help <command>\n"
+         "  --version   version, git hash, RTL variant and where the scripts and docs are read from\n\n"
          "common options of the experiments:\n"
          "  --config FILE        TOML configuration (may repeat; later wins)\n"
          "  --set KEY=VALUE      override one parameter, with units: --set wire.latency=50ns\n"
@@ -179,8 +181,8 @@ int cmd_report(const std::vector<std::string>& args) {
     out << config_json(Config{}) << "\n";
     if (!out) throw std::runtime_error("report: cannot write " + defaults);
   }
-  const std::vector<std::string> argv = {"/usr/bin/python3", std::string(build_info::kSourceDir) + "/scripts/report.py",
-                                         dir, defaults, build_info::kSourceDir};
+  const std::vector<std::string> argv = {"/usr/bin/python3", data_path("scripts/report.py"), dir, defaults,
+                                         data_dir()};
   const int rc = run_program(argv);
   std::remove(defaults.c_str());
   if (rc != 0) throw std::runtime_error("report: scripts/report.py failed on " + dir);
@@ -304,7 +306,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
   for (const auto& f : failures) std::fprintf(stderr, "sweep: point failed: %s\n", f.c_str());
   std::fprintf(stderr, "ubsim: wrote %s/{sweep.csv,sweep.json,plan.json,points/}\n", plan.dir.c_str());
   if (!plan.metric.empty() && !plan.x_key.empty()) {
-    const std::vector<std::string> argv = {"/usr/bin/python3", std::string(build_info::kSourceDir) + "/scripts/plot_sweep.py",
+    const std::vector<std::string> argv = {"/usr/bin/python3", data_path("scripts/plot_sweep.py"),
                                            plan.dir + "/sweep.csv", plan.metric, plan.x_key, plan.dir + "/sweep.png"};
     if (run_program(argv) != 0) std::fprintf(stderr, "ubsim: warning: plot not written (%s)\n", argv[1].c_str());
   }
@@ -372,6 +374,11 @@ extern "C" int sc_main(int argc, char** argv) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   try {
     if (cmd == "help" || cmd == "--help" || cmd == "-h") return cmd_help(rest);
+    if (cmd == "--version" || cmd == "version") {
+      std::cout << fmt::format("ubsim {} (git {}, RTL variant {}; data {})\n", build_info::kVersion,
+                               build_info::kGitHash, build_info::kVariant, data_dir());
+      return 0;
+    }
     // `ubsim loss --path P` is the loss experiment inside the paths
     // (loss-paths); `ubsim loss` alone, or with --engine-only, the two-engine one.
     if (cmd == "loss") {

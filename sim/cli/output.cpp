@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "args.h"
+#include "data_dir.h"
 #include "file_util.h"
 #include "json.h"
 #include "subprocess.h"
@@ -341,7 +342,7 @@ void emit(const Experiment& e, const Config& cfg, const ResultSet& rs, const std
     if (!e.plot.empty()) {
       const fs::path dir(out_dir);
       const std::vector<std::string> argv = {"/usr/bin/python3",
-                                             std::string(build_info::kSourceDir) + "/scripts/" + e.plot,
+                                             data_path("scripts/" + e.plot),
                                              (dir / (e.stem + ".json")).string(), (dir / (e.stem + ".png")).string()};
       if (run_program(argv) != 0) std::fprintf(stderr, "ubsim: warning: plot not written (%s)\n", argv[1].c_str());
     }

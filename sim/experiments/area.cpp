@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "data_dir.h"
 #include "experiment.h"
 #include "file_util.h"
 #include "subprocess.h"
@@ -120,7 +121,7 @@ std::vector<AreaBlock> select_area_blocks(const RtlOptions& opts, const std::str
 // name holds the hash of all its inputs (parameters included), so builds
 // share what they have in common (cache-4k's context cache is the default's).
 std::string default_area_cache_dir() {
-  return (fs::path(build_info::kSourceDir) / "build-area").string();
+  return cache_dir("build-area");
 }
 
 namespace {
@@ -204,7 +205,7 @@ AreaFigures synthesize_area(const AreaBlock& block, const std::string& cache_dir
   }
   std::string files, inputs;
   for (const auto& name : block.sources) {
-    const fs::path p = fs::path(build_info::kSourceDir) / "rtl" / name;
+    const fs::path p = fs::path(data_path("rtl")) / name;
     files += " " + ys_quote(p.string());
     inputs += name + "\n" + read_file(p);
   }

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "data_dir.h"
 #include "experiment.h"
 #include "latency.h"
 #include "raw_speed.h"
@@ -19,7 +20,7 @@ namespace {
 
 using V = json::Value;
 
-std::string reference_path() { return std::string(build_info::kSourceDir) + "/docs/bench_reference.csv"; }
+std::string reference_path() { return data_path("docs/bench_reference.csv"); }
 
 // path -> reads/s recorded (docs/bench_reference.csv: path,reads_per_s).
 std::map<std::string, double> recorded() {

@@ -16,6 +16,7 @@
 
 #include <fmt/format.h>
 
+#include "data_dir.h"
 #include "experiment.h"
 #include "json.h"
 #include "packet.h"
@@ -265,7 +266,7 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
     // pipeline (its order tracker inside): their FSTs merged on one time axis
     PathTransport& ab = *sys.transport_from(NodeId::A);
     PathTransport& ba = *sys.transport_from(NodeId::B);
-    std::vector<std::string> argv = {"/usr/bin/python3", std::string(build_info::kSourceDir) + "/scripts/merge_fst.py",
+    std::vector<std::string> argv = {"/usr/bin/python3", data_path("scripts/merge_fst.py"),
                                      o.trace_prefix + ".transport.fst"};
     for (RtlBridge* b : {&sys.initiator_tx(), &ab.sender(0), &ab.receiver(0), &ba.sender(0), &ba.receiver(0)})
       argv.push_back(std::string(b->basename()) + "=" + o.trace_prefix + "." + b->basename() + ".fst");
@@ -450,7 +451,7 @@ json::Value latency_row(const LatencyResult& r, double reference_ns) {
 
 namespace {
 
-std::string reference_csv_path() { return std::string(build_info::kSourceDir) + "/docs/published_reference.csv"; }
+std::string reference_csv_path() { return data_path("docs/published_reference.csv"); }
 
 ResultSet run(Config& cfg, const Options& o) {
   const auto paths = select_paths(o.text("--path"), o.text("--stack"));

@@ -8,6 +8,7 @@
 
 #include "args.h"
 #include "config.h"
+#include "data_dir.h"
 #include "file_util.h"
 #include "params.h"
 #include "subprocess.h"
@@ -28,7 +29,7 @@ namespace {
 // ---------------- variants ----------------
 
 std::vector<RtlVariant> load_variants() {
-  const std::string path = std::string(build_info::kSourceDir) + "/rtl/variants.toml";
+  const std::string path = data_path("rtl/variants.toml");
   std::vector<RtlVariant> out;
   toml::table t;
   try {
@@ -59,6 +60,9 @@ std::vector<RtlVariant> load_variants() {
 
 std::string variant_binary(const RtlVariant& v, bool build) {
   if (v.name == "default") return self_binary();
+  if (!running_from_source())
+    throw CliError("RTL variant '" + v.name + "': variant builds need the source tree (" +
+                   std::string(build_info::kSourceDir) + "); this ubsim runs from " + data_dir());
   const fs::path dir = fs::path(build_info::kSourceDir) / "build-variants" / v.name;
   const fs::path bin = dir / "sim" / "ubsim";
   if (!build) return bin.string();
