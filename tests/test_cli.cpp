@@ -190,7 +190,7 @@ TEST_CASE("report: one offline page over an output folder, rendered in headless 
   fs::remove_all(dir);
 }
 
-TEST_CASE("cmake --install: ubsim on PATH with its scripts, docs and save files; --version", "[cli][install]") {
+TEST_CASE("cmake --install: ubsim on PATH with its scripts, docs and save files, and --version", "[cli][install]") {
   namespace fs = std::filesystem;
   const fs::path prefix = fs::temp_directory_path() / "ubsim_cli_install";
   fs::remove_all(prefix);

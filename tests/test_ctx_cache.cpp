@@ -281,7 +281,7 @@ TEST_CASE("context cache: cyclic access one entry too many misses every time (tr
 // Two reasons a lookup waits that random traffic does not reach: the refill
 // port busy (m_refill_ready low) for a lookup that misses, and a record whose
 // pin count (PIN_W = 8 bits: 255 requests not yet done with it) is full.
-TEST_CASE("context cache: a miss waits for the refill port; a record pinned 255 times takes no 256th lookup",
+TEST_CASE("context cache: a miss waits for the refill port, and a record pinned 255 times takes no 256th lookup",
           "[rtl][cache]") {
   ubsim::VerilatedBlock<Vctx_cache> b("cache");
   Vctx_cache& m = b.model();

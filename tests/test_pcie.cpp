@@ -189,7 +189,7 @@ TEST_CASE("pcie: contention: into the NIC the writes keep flowing, out of it bot
   CHECK(row("out-of-nic", 1.2).num("writes_gbytes_per_s") == Approx(cap / 2).epsilon(0.05));
 }
 
-TEST_CASE("bus: the on-chip bus holds at most bus.outstanding reads; bad bus keys exit 2", "[pcie]") {
+TEST_CASE("bus: the on-chip bus holds at most bus.outstanding reads, and bad bus keys exit 2", "[pcie]") {
   const auto r = ubsim::test::run_command(std::string(UBSIM_BIN) +
                                           " latency --path ub-async --ops 300 --outstanding 8 --size 4KiB"
                                           " --set host.cores=4 --set bus.outstanding=1 --stats --format json");

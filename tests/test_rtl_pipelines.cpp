@@ -353,7 +353,7 @@ TEST_CASE("RoCE send pipeline: the PSN read-modify-write holds the single QP-con
   }
 }
 
-TEST_CASE("RoCE: PSNs in order per QP; the header's destination QP comes from the context", "[rtl]") {
+TEST_CASE("RoCE: PSNs in order per QP, and the header's destination QP comes from the context", "[rtl]") {
   ubsim::VerilatedBlock<Vroce_tx_pipeline> m_b("roce");
   auto& m = m_b.model();
   m.cfg_depth = 9;
@@ -621,7 +621,7 @@ TEST_CASE("the order tracker tracks messages: 16 messages of 32 packets fill a 1
   CHECK(out.size() == n * 32);
 }
 
-TEST_CASE("UNO: a message above one MTU is an error completion; one MTU passes", "[rtl][segment]") {
+TEST_CASE("UNO: a message above one MTU is an error completion, and one MTU passes", "[rtl][segment]") {
   for (uint32_t size : {kMtu, kMtu + 1, 16 * kMtu}) {
     ubsim::VerilatedBlock<Vub_tx_pipeline> b("ub");
     auto& m = b.model();

@@ -71,7 +71,7 @@ TEST_CASE("1 MiB reads and writes on every path: 256 packets, every byte once, t
   }
 }
 
-TEST_CASE("writes above the inline 64 B fetch their payload per packet; reads fetch all but the first",
+TEST_CASE("writes above the inline 64 B fetch their payload per packet, and reads fetch all but the first",
           "[segment][latency]") {
   const json::Value w = run_json("latency --path ub-async --ops 4 --size 64KiB --verb write");
   const auto& wr = w.get("results")->items.at(0);

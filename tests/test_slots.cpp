@@ -150,7 +150,7 @@ TEST_CASE("slots: batched completion handling bounds the throughput and is named
   CHECK(row.num("gbytes_per_s") == Approx(0.256).epsilon(0.02));
 }
 
-TEST_CASE("slots: the batch wait is not written in a route; bad slot keys fail in one line", "[slots]") {
+TEST_CASE("slots: the batch wait is not written in a route, and bad slot keys fail in one line", "[slots]") {
   const auto r = ubsim::test::run_command(std::string(UBSIM_BIN) +
                                           " latency --set path.ub-load.read=A:sw.cq_batch_wait,A:bus.traversal");
   CHECK(r.status == 2);

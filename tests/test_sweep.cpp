@@ -288,7 +288,7 @@ TEST_CASE("sweep: a point's id covers the configuration files: an edit runs the 
   CHECK(slurp(dir / "sweep.csv") != before);
 }
 
-TEST_CASE("sweep: a damaged point is named and run again; --merge refuses it", "[sweep]") {
+TEST_CASE("sweep: a damaged point is named and run again, and --merge refuses it", "[sweep]") {
   const fs::path dir = fresh("damaged");
   const std::string cmd = kBin + " sweep latency -j 2 --out " + dir.string() +
                           " --grid clock=322MHz,400MHz -- --path ub-load --ops 200";
