@@ -275,8 +275,9 @@ module ctx_cache #(
         end
     end
 
-`ifndef SYNTHESIS
-    // ---------------- cover points (scripts/coverage lists any never hit) ----------------
+`ifdef UBSIM_COVER
+    // ---------------- cover points (coverage builds only: scripts/coverage lists any never hit;
+    // elsewhere their helper signals would be evaluated and traced every cycle) ----------------
     // A placed lookup's keys: hit, miss (refill issued), merge (joins a refill
     // in flight), eviction of a valid record; how it was answered; and every
     // reason the input waits (s_ready low).

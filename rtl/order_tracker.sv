@@ -380,8 +380,9 @@ module order_tracker #(
     // (tidy_q / retiring: the window's base still advances without an input)
     assign busy = m_valid || m_err_valid || rel_found || m_rep_valid || tidy_q || retiring;
 
-`ifndef SYNTHESIS
-    // ---------------- cover points (scripts/coverage lists any never hit) ----------------
+`ifdef UBSIM_COVER
+    // ---------------- cover points (coverage builds only: scripts/coverage lists any never hit;
+    // elsewhere their helper signals would be evaluated and traced every cycle) ----------------
     // Every arriving tracked request by service mode x tag x what it met:
     // passed, or held for a reason (several may hold at once; each is
     // covered). Relaxed modes: behind a held Fence (fence), a Fence waiting

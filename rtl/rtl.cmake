@@ -89,9 +89,10 @@ foreach(i RANGE ${last_block})
 endforeach()
 
 set(UBSIM_VERILATOR_ARGS -Wall --assert --x-assign fast --x-initial fast -O3)
-# Coverage builds (scripts/coverage): line and toggle coverage of every block.
+# Coverage builds (scripts/coverage): line, toggle and named cover points of every block.
 if(UBSIM_COVERAGE)
   set(UBSIM_COVERAGE_KEYWORD COVERAGE)
+  list(APPEND UBSIM_VERILATOR_ARGS +define+UBSIM_COVER)   # the blocks' named cover points
   set(UBSIM_VM_COVERAGE 1)
 else()
   set(UBSIM_COVERAGE_KEYWORD "")
@@ -135,7 +136,8 @@ foreach(b ${UBSIM_RTL_BLOCKS})
   endif()
   list(APPEND UBSIM_RTL_INCLUDE_DIRS ${UBSIM_RTL_OBJ_DIR}/V${b}.dir)
   list(APPEND UBSIM_RTL_LINT_COMMANDS
-       COMMAND ${VERILATOR_BIN} --lint-only -Wall --assert --top-module ${top} ${params} ${srcs})
+       COMMAND ${VERILATOR_BIN} --lint-only -Wall --assert --top-module ${top} ${params} ${srcs}
+       COMMAND ${VERILATOR_BIN} --lint-only -Wall --assert +define+UBSIM_COVER --top-module ${top} ${params} ${srcs})
 endforeach()
 
 # ---- lint: every block with its parameters (scripts/test runs it) ----

@@ -168,8 +168,9 @@ module sack_receiver #(
 
     assign busy = ack_pending || m_ack_valid || m_dlv_valid;
 
-`ifndef SYNTHESIS
-    // ---------------- cover points (scripts/coverage lists any never hit) ----------------
+`ifdef UBSIM_COVER
+    // ---------------- cover points (coverage builds only: scripts/coverage lists any never hit;
+    // elsewhere their helper signals would be evaluated and traced every cycle) ----------------
     // An arriving packet: in order, above a hole (kept: SACK), a duplicate,
     // outside the window, dropped out of order (GoBackN); a hole filled that
     // releases a run; a duplicate-marked ack; an ack waiting for the wire.

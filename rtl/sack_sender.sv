@@ -330,8 +330,9 @@ module sack_sender #(
         end
     end
 
-`ifndef SYNTHESIS
-    // ---------------- cover points (scripts/coverage lists any never hit) ----------------
+`ifdef UBSIM_COVER
+    // ---------------- cover points (coverage builds only: scripts/coverage lists any never hit;
+    // elsewhere their helper signals would be evaluated and traced every cycle) ----------------
     // By mode: a SACKed hole resent, a resend lost again, the timer (first
     // expiry, backed-off expiries, retries exhausted), GoBackN's go-back on a
     // duplicate ack; the probe, stale acks and the two limits on new packets.
