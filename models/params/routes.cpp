@@ -122,7 +122,7 @@ bool parse_hop(const std::string& text, HopSpec& hop, std::string& error) {
   return true;
 }
 
-std::map<std::string, double> load_published_reference(const std::string& csv_path) {
+std::map<std::string, double> load_reference_csv(const std::string& csv_path) {
   std::map<std::string, double> out;
   std::ifstream in(csv_path);
   std::string line;
@@ -134,7 +134,7 @@ std::map<std::string, double> load_published_reference(const std::string& csv_pa
     try {
       out[line.substr(0, c1)] = std::stod(line.substr(c1 + 1, c2 - c1 - 1));
     } catch (const std::exception&) {
-      continue;   // header or malformed row: the column is informational only
+      continue;   // header or malformed row: the references are informational only
     }
   }
   return out;

@@ -28,8 +28,11 @@ bool add_completion_batch_wait(std::vector<HopSpec>& hops);
 // index afterwards (-1: the route rings no doorbell).
 int add_doorbell_batch_wait(std::vector<HopSpec>& hops);
 
-// The published cycle-level simulator's read latencies (reference column,
-// spec §4), read from docs/published_reference.csv; never used by the model.
-std::map<std::string, double> load_published_reference(const std::string& csv_path);
+// A reference table of docs/ (key,number[,...] per line): the first column ->
+// the number in the second; comments, the header and malformed rows are
+// skipped. The published simulator's read latencies (docs/published_reference.csv,
+// spec §4) and the recorded bench speeds (docs/bench_reference.csv); never
+// used by the model.
+std::map<std::string, double> load_reference_csv(const std::string& csv_path);
 
 }  // namespace ubsim

@@ -2,9 +2,6 @@
 // RTL block of the path in it), and the raw verilated UB send pipeline
 // stepped in a bare loop, for comparison with the co-simulation.
 #include <algorithm>
-#include <fstream>
-#include <map>
-#include <sstream>
 
 #include <fmt/format.h>
 
@@ -12,7 +9,7 @@
 #include "experiment.h"
 #include "latency.h"
 #include "raw_speed.h"
-#include "ubsim_build_info.h"
+#include "routes.h"
 
 namespace ubsim {
 
@@ -22,28 +19,12 @@ using V = json::Value;
 
 std::string reference_path() { return data_path("docs/bench_reference.csv"); }
 
-// path -> reads/s recorded (docs/bench_reference.csv: path,reads_per_s).
-std::map<std::string, double> recorded() {
-  std::map<std::string, double> out;
-  std::ifstream in(reference_path());
-  for (std::string line; std::getline(in, line);) {
-    if (line.empty() || line[0] == '#') continue;
-    const auto c = line.find(',');
-    if (c == std::string::npos) continue;
-    try {
-      out[line.substr(0, c)] = std::stod(line.substr(c + 1));
-    } catch (const std::exception&) {
-    }
-  }
-  return out;
-}
-
 ResultSet run(Config& cfg, const Options& o) {
   cfg.apply_set("workload.ops=" + o.text("--ops"));
   cfg.apply_set("workload.outstanding=1");
   cfg.validate();
   const uint64_t repeat = o.count("--repeat");
-  const auto reference = recorded();
+  const auto reference = load_reference_csv(reference_path());   // path -> reads/s recorded
   ResultSet rs;
   for (const auto& p : select_paths(o.text("--path"), "")) {
     std::vector<V> runs;

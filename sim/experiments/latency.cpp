@@ -57,12 +57,12 @@ class TimelineWriter {
   void add(const Request& r) {
     if (r.id >= max_ops_) return;
     const auto us = [](uint64_t fs) { return static_cast<double>(fs) / 1e9; };
-    line(fmt::format(R"({{"ph": "b", "cat": "request", "name": {}, "id": {}, "pid": {}, "tid": 0, "ts": {:.6f}}})",
-                     json::str(fmt::format("{} #{}", r.verb == Verb::Read ? "read" : "write", r.id)),
-                     json::str(fmt::format("{}-{}", path_, r.id)), pid(0), us(r.issued_fs)));
-    line(fmt::format(R"({{"ph": "e", "cat": "request", "name": {}, "id": {}, "pid": {}, "tid": 0, "ts": {:.6f}}})",
-                     json::str(fmt::format("{} #{}", r.verb == Verb::Read ? "read" : "write", r.id)),
-                     json::str(fmt::format("{}-{}", path_, r.id)), pid(0), us(r.completed_fs)));
+    // the request's async slice on node A: begin at issue, end at completion
+    const std::string name = json::str(fmt::format("{} #{}", r.verb == Verb::Read ? "read" : "write", r.id));
+    const std::string id = json::str(fmt::format("{}-{}", path_, r.id));
+    for (const auto& [ph, fs] : {std::pair{'b', r.issued_fs}, std::pair{'e', r.completed_fs}})
+      line(fmt::format(R"({{"ph": "{}", "cat": "request", "name": {}, "id": {}, "pid": {}, "tid": 0, "ts": {:.6f}}})",
+                       ph, name, id, pid(0), us(fs)));
     int prev_pid = -1, prev_tid = -1;
     uint64_t prev_ts = 0;
     for (size_t i = 0; i < r.times.size(); ++i) {
@@ -459,7 +459,7 @@ ResultSet run(Config& cfg, const Options& o) {
   cfg.validate();   // bad input fails here, before anything runs or is written
   const Verb verb = o.text("--verb") == "read" ? Verb::Read : Verb::Write;
   for (const auto& p : paths) check_horizon(cfg, p, verb);
-  const auto reference = load_published_reference(reference_csv_path());
+  const auto reference = load_reference_csv(reference_csv_path());
   // The published figures are for one sequential 64 B read at the defaults:
   // beside any other configuration they would compare unlike with unlike.
   std::vector<std::string> changed;
