@@ -1,11 +1,15 @@
 // The ubsim command line: bad input gives one clear line and exit status 2,
 // and no output files.
+#include <unistd.h>
+
 #include <catch2/catch.hpp>
 
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "experiment.h"
+#include "json_value.h"
 #include "run_command.h"
 
 namespace {
@@ -219,4 +223,59 @@ TEST_CASE("cmake --install: ubsim on PATH with its scripts, docs and save files,
   for (const auto& e : fs::directory_iterator(out)) plots += e.path().extension() == ".png";
   CHECK(plots >= 1);   // drawn by the installed plot script
   fs::remove_all(prefix);
+}
+
+TEST_CASE("bench: reads/s per path, RTL cycles per read, the derived RTL floor above what was reached", "[cli][bench]") {
+  const Run r = run_ubsim("bench --ops 3000 --format json");
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  const ubsim::json::Value doc = ubsim::json::parse(r.out);
+  const ubsim::json::Value* rows = doc.get("results");
+  REQUIRE(rows);
+  std::set<std::string> paths;
+  for (const auto& row : rows->items) {
+    const std::string path = row.str("path");
+    paths.insert(path);
+    INFO(path);
+    const double reads = row.num("reads_per_s"), floor = row.num("derived_rtl_floor_reads_per_s");
+    CHECK(reads > 0);
+    CHECK(row.num("cpu_s") > 0);
+    CHECK(row.num("peak_rss_bytes") > 1e6);
+    // every read goes through a send pipeline, a receive pipeline and a cache on each node
+    CHECK(row.num("rtl_cycles_per_read") >= 20);
+    // the floor counts only evaluating the path's RTL cycles, each at no more
+    // than its cost: the co-simulation cannot reach it
+    CHECK(floor > reads);
+    CHECK(row.num("derived_rtl_floor_share") > 0);
+    CHECK(row.num("derived_rtl_floor_share") < 1);
+    // the blocks stepped, their cycles per read summing to the path's
+    std::set<std::string> blocks;
+    double cycles = 0;
+    for (const auto& b : row.get("rtl_blocks")->items) {
+      blocks.insert(b.str("block"));
+      cycles += b.num("cycles_per_read");
+      CHECK(b.num("idle_cycle_ns") > 0);
+    }
+    CHECK(cycles == Approx(row.num("rtl_cycles_per_read")).epsilon(1e-5));   // printed to 6 digits
+    const std::string tx = path == "pcie-nic" ? "Vroce_tx_pipeline" : "Vub_tx_pipeline";
+    CHECK(blocks == std::set<std::string>{tx, "Vrx_pipeline", "Vctx_cache"});
+  }
+  CHECK(paths == std::set<std::string>{"pcie-nic", "ub-async", "ub-load"});
+}
+
+TEST_CASE("bench --check warns (never fails) below the recorded reads/s", "[cli][bench]") {
+  namespace fs = std::filesystem;
+  const fs::path data = fs::temp_directory_path() / ("ubsim_bench_check_" + std::to_string(::getpid()));
+  fs::remove_all(data);
+  fs::create_directories(data);
+  fs::copy(fs::path(UBSIM_SOURCE_DIR) / "docs", data / "docs", fs::copy_options::recursive);
+  std::ofstream(data / "docs" / "bench_reference.csv") << "path,reads_per_s\nub-load,1e12\n";
+  const Run r = ubsim::test::run_command("UBSIM_DATA_DIR=" + data.string() + " " + UBSIM_BIN +
+                                         " bench --ops 500 --path ub-load --check --format csv");
+  INFO(r.out);
+  CHECK(r.status == 0);
+  CHECK(r.out.find("ubsim: warning: bench: ub-load ran") != std::string::npos);
+  CHECK(r.out.find("below the 1000000000000 recorded in " + (data / "docs" / "bench_reference.csv").string()) !=
+        std::string::npos);
+  fs::remove_all(data);
 }

@@ -34,6 +34,7 @@ class RtlBridge : public StageComponent {
   void open_trace(const std::string& path) { block_->open_trace(path); }
   void close_trace() { block_->close_trace(); }
   uint64_t cycles_evaluated() const { return cycles_evaluated_; }
+  const char* block_name() const { return block_->model_name(); }
 
  protected:
   // ---- hooks ----

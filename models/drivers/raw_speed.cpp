@@ -5,6 +5,11 @@
 #include "block_config.h"
 #include "verilated_block.h"
 
+#include "Vctx_cache.h"
+#include "Vroce_tx_pipeline.h"
+#include "Vrx_pipeline.h"
+#include "Vsack_receiver.h"
+#include "Vsack_sender.h"
 #include "Vub_tx_pipeline.h"
 
 namespace ubsim {
@@ -40,6 +45,58 @@ RawSpeed measure_raw_model_speed(uint64_t cycles) {
   }
   const auto t1 = std::chrono::steady_clock::now();
   return {static_cast<double>(cycles) / std::chrono::duration<double>(t1 - t0).count(), delivered};
+}
+
+namespace {
+
+// Idle inputs: nothing offered, every output taken (the inputs a bridge
+// drives in a cycle with no work).
+template <class M>
+void take_outputs(M& m) {
+  m.m_ready = 1;
+}
+void take_outputs(Vctx_cache& m) {
+  m.m_ready = 1;
+  m.m_refill_ready = 1;
+}
+void take_outputs(Vsack_receiver& m) {
+  m.m_dlv_ready = 1;
+  m.m_ack_ready = 1;
+}
+
+template <class Model, class Configure>
+double idle_cycle_cost(uint64_t cycles, Configure&& configure_block) {
+  VerilatedBlock<Model> b("idle");
+  Model& m = b.model();
+  configure_block(m);
+  take_outputs(m);
+  b.reset(4);
+  const auto t0 = std::chrono::steady_clock::now();
+  for (uint64_t c = 0; c < cycles; ++c) {
+    b.set_now(c + 1);
+    m.clk = 0;
+    m.eval();
+    m.clk = 1;
+    m.eval();
+  }
+  const auto t1 = std::chrono::steady_clock::now();
+  return std::chrono::duration<double>(t1 - t0).count() / static_cast<double>(cycles);
+}
+
+}  // namespace
+
+std::map<std::string, double> measure_idle_cycle_costs(const Config& c, uint64_t cycles) {
+  std::map<std::string, double> cost;
+  cost["Vub_tx_pipeline"] = idle_cycle_cost<Vub_tx_pipeline>(cycles, [&](auto& m) { configure(m, c, true); });
+  cost["Vroce_tx_pipeline"] = idle_cycle_cost<Vroce_tx_pipeline>(cycles, [&](auto& m) { configure(m, c, true); });
+  cost["Vrx_pipeline"] = idle_cycle_cost<Vrx_pipeline>(
+      cycles, [&](auto& m) { configure(m, c, "pipeline.ub_async", "pipeline.ub_load", true); });
+  cost["Vctx_cache"] = idle_cycle_cost<Vctx_cache>(cycles, [&](auto& m) {
+    configure(m, static_cast<uint32_t>(c.count("cache.ub_entries")), static_cast<uint32_t>(c.count("cache.ub_ways")));
+  });
+  cost["Vsack_sender"] = idle_cycle_cost<Vsack_sender>(cycles, [&](auto& m) { configure(m, c, false, 0); });
+  cost["Vsack_receiver"] = idle_cycle_cost<Vsack_receiver>(cycles, [&](auto& m) { configure(m, c, false, 0); });
+  return cost;
 }
 
 }  // namespace ubsim

@@ -1,7 +1,13 @@
-// The raw speed of a verilated block: the UB send pipeline stepped in a bare
-// C++ loop with a request offered every cycle (no SystemC, no bookkeeping).
+// The raw speed of verilated blocks, stepped in a bare C++ loop (no SystemC,
+// no bookkeeping): the UB send pipeline with a request offered every cycle,
+// and every block of the paths with nothing offered (the cost of one
+// evaluated cycle: Verilator evaluates the whole model on every edge).
 #pragma once
 #include <cstdint>
+#include <map>
+#include <string>
+
+#include "config.h"
 
 namespace ubsim {
 
@@ -11,5 +17,12 @@ struct RawSpeed {
 };
 
 RawSpeed measure_raw_model_speed(uint64_t cycles);
+
+// CPU seconds of one evaluated cycle (two eval() calls, clock low then high)
+// of each block a path may step, by model class (RtlBridge::block_name),
+// measured over `cycles` idle cycles after reset. An idle cycle costs no
+// more than a busy one, so these are lower bounds on what the co-simulation
+// pays per evaluated cycle.
+std::map<std::string, double> measure_idle_cycle_costs(const Config& c, uint64_t cycles);
 
 }  // namespace ubsim

@@ -40,6 +40,8 @@ class ClockedModel {
   // The clock grid's cycle index of the next edge, for blocks that count
   // time by it (cfg_now): the stage chains, the SACK sender's timer.
   virtual void set_now(uint64_t cycle) = 0;
+  // The block's model class (its top module with the V prefix).
+  virtual const char* model_name() const = 0;
 };
 
 // Whether a model has a cfg_now input (a cycle index).
@@ -99,6 +101,7 @@ class VerilatedBlock final : public ClockedModel {
   Model* operator->() { return model_.get(); }
 
   void set_clock(bool high) override { model_->clk = high; }
+  const char* model_name() const override { return model_->modelName(); }
   void eval() override { model_->eval(); }
   void set_now(uint64_t cycle) override {
     now_ = cycle;

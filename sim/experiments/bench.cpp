@@ -2,6 +2,7 @@
 // RTL block of the path in it), and the raw verilated UB send pipeline
 // stepped in a bare loop, for comparison with the co-simulation.
 #include <algorithm>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -25,6 +26,8 @@ ResultSet run(Config& cfg, const Options& o) {
   cfg.validate();
   const uint64_t repeat = o.count("--repeat");
   const auto reference = load_reference_csv(reference_path());   // path -> reads/s recorded
+  // the cost of one evaluated cycle of each block (idle: a lower bound)
+  const std::map<std::string, double> cycle_cost = measure_idle_cycle_costs(cfg, 1000000);
   ResultSet rs;
   for (const auto& p : select_paths(o.text("--path"), "")) {
     std::vector<V> runs;
@@ -33,11 +36,14 @@ ResultSet run(Config& cfg, const Options& o) {
         LatencyOptions lo;
         lo.path = p;
         const LatencyResult r = run_latency(cfg, lo);
+        V by_block = V::object();
+        for (const auto& [block, cycles] : r.cycles_by_block) by_block.add(block, V::number(cycles));
         return std::vector<V>{V::object()
                                   .add("cpu_s", V::number(r.cpu_s))
                                   .add("wall_s", V::number(r.wall_s))
                                   .add("peak_rss_bytes", V::number(static_cast<double>(r.peak_rss_kib) * 1024.0))
                                   .add("rtl_cycles", V::number(r.cycles_evaluated))
+                                  .add("rtl_cycles_by_block", by_block)
                                   .add("mean_ns", V::number(r.mean_ns))};
       });
       runs.push_back(rows.at(0));
@@ -47,6 +53,20 @@ ResultSet run(Config& cfg, const Options& o) {
     const V& m = runs[runs.size() / 2];
     const double ops = static_cast<double>(cfg.count("workload.ops"));
     const double rate = ops / m.num("cpu_s");
+    // derived: CPU time per read if evaluating the path's RTL cycles cost
+    // no more than idle cycles and nothing else cost anything
+    double floor_s = 0;
+    V blocks = V::array();
+    for (const auto& [block, cycles] : m.get("rtl_cycles_by_block")->fields) {
+      const double per_read = std::stod(cycles.text) / ops;
+      auto it = cycle_cost.find(block);
+      const double cost = it != cycle_cost.end() ? it->second : 0.0;
+      floor_s += per_read * cost;
+      blocks.items.push_back(V::object()
+                                 .add("block", V::string(block))
+                                 .add("cycles_per_read", V::number(per_read))
+                                 .add("idle_cycle_ns", it != cycle_cost.end() ? V::number(cost * 1e9) : V::null()));
+    }
     V cpu_runs = V::array();
     for (const V& r : runs) cpu_runs.items.push_back(V::number(r.num("cpu_s")));
     rs.rows.push_back(V::object()
@@ -60,6 +80,9 @@ ResultSet run(Config& cfg, const Options& o) {
                           .add("peak_rss_bytes", V::number(m.num("peak_rss_bytes")))
                           .add("rtl_cycles_per_read", V::number(m.num("rtl_cycles") / ops))
                           .add("rtl_cycles_per_s", V::number(m.num("rtl_cycles") / m.num("cpu_s")))
+                          .add("derived_rtl_floor_reads_per_s", V::number(floor_s > 0 ? 1.0 / floor_s : 0.0))
+                          .add("derived_rtl_floor_share", V::number(floor_s * rate))
+                          .add("rtl_blocks", blocks)
                           .add("mean_ns", V::number(m.num("mean_ns"))));
     if (o.flag("--check") && reference.count(p) && rate < reference.at(p))
       std::fprintf(stderr, "ubsim: warning: bench: %s ran %.0f reads/s, below the %.0f recorded in %s\n", p.c_str(),
@@ -70,7 +93,11 @@ ResultSet run(Config& cfg, const Options& o) {
       "\nreads_per_s: reads per CPU second of the simulation (median of --repeat runs).\n"
       "raw verilated UB send pipeline, stepped in a C++ loop with a request every cycle: {:.3g} cycles/s "
       "({} requests delivered)\n"
-      "co-simulation (rtl_cycles_per_s) steps only cycles with work and skips idle ones.\n",
+      "co-simulation (rtl_cycles_per_s) steps only cycles with work and skips idle ones.\n"
+      "rtl_blocks: each block's RTL cycles evaluated per read, and the CPU time of one of its cycles stepped idle\n"
+      "in a C++ loop (idle_cycle_ns: a lower bound on what a cycle costs; Verilator evaluates the whole model\n"
+      "on every edge). derived_rtl_floor_reads_per_s: the reads/s a path could reach if its cycles cost only\n"
+      "that and nothing else cost anything; derived_rtl_floor_share: that floor's share of the measured CPU time.\n",
       raw.cycles_per_s, raw.delivered);
   return rs;
 }
@@ -94,7 +121,13 @@ const Experiment& bench_experiment() {
        {"wall_s", "s", "wall time of the simulation (median run)"},
        {"peak_rss_bytes", "bytes", "peak resident memory of the simulating process"},
        {"rtl_cycles_per_read", "cycles", "RTL cycles evaluated per read (every verilated block of the path)"},
-       {"rtl_cycles_per_s", "1/s", "RTL cycles evaluated per CPU second"}},
+       {"rtl_cycles_per_s", "1/s", "RTL cycles evaluated per CPU second"},
+       {"derived_rtl_floor_reads_per_s", "1/s",
+        "derived: reads/s if only evaluating the path's RTL cycles cost CPU time (each block's cycles per read x its "
+        "idle-cycle cost, measured in a bare loop)"},
+       {"derived_rtl_floor_share", "fraction", "derived: the RTL floor's share of the measured CPU time per read"},
+       {"rtl_blocks", "", "per block of the path (model class): cycles_per_read, idle_cycle_ns (one cycle stepped idle "
+                          "in a bare loop)"}},
       "bench",
       "",
       false,

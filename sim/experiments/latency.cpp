@@ -382,7 +382,10 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   const auto caches = sys.caches();
   for (size_t i = 0; i < caches.size(); ++i)
     r.cache_window.emplace_back(caches[i]->basename(), caches[i]->counters() - at_warmup[i]);
-  for (RtlBridge* b : sys.bridges()) r.cycles_evaluated += static_cast<double>(b->cycles_evaluated());
+  for (RtlBridge* b : sys.bridges()) {
+    r.cycles_evaluated += static_cast<double>(b->cycles_evaluated());
+    if (b->cycles_evaluated()) r.cycles_by_block[b->block_name()] += static_cast<double>(b->cycles_evaluated());
+  }
   r.cycles_total = r.sim_time_ns / cycle_ns;
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);

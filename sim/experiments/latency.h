@@ -3,6 +3,7 @@
 // beside its derived (configured) value, with measured - derived itemized.
 #pragma once
 #include <functional>
+#include <map>
 #include <string>
 #include <utility>
 #include <vector>
@@ -75,6 +76,7 @@ struct LatencyResult {
   double wall_s = 0;
   double cpu_s = 0;   // CPU time of the simulation (this process, sc_start only)
   double cycles_evaluated = 0, cycles_total = 0;
+  std::map<std::string, double> cycles_by_block;   // RTL cycles evaluated, by model class
   long peak_rss_kib = 0;
   StatsTable stats;
   // Context-cache counters over the measured requests (after the warm-up),
