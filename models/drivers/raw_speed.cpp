@@ -65,38 +65,35 @@ void take_outputs(Vsack_receiver& m) {
 }
 
 template <class Model, class Configure>
-double idle_cycle_cost(uint64_t cycles, Configure&& configure_block) {
+double idle_cost(uint64_t cycles, Configure&& configure_block) {
   VerilatedBlock<Model> b("idle");
   Model& m = b.model();
   configure_block(m);
   take_outputs(m);
   b.reset(4);
   const auto t0 = std::chrono::steady_clock::now();
-  for (uint64_t c = 0; c < cycles; ++c) {
-    b.set_now(c + 1);
-    m.clk = 0;
-    m.eval();
-    m.clk = 1;
-    m.eval();
-  }
+  for (uint64_t c = 0; c < cycles; ++c) b.cycle([] {});
   const auto t1 = std::chrono::steady_clock::now();
   return std::chrono::duration<double>(t1 - t0).count() / static_cast<double>(cycles);
 }
 
 }  // namespace
 
-std::map<std::string, double> measure_idle_cycle_costs(const Config& c, uint64_t cycles) {
-  std::map<std::string, double> cost;
-  cost["Vub_tx_pipeline"] = idle_cycle_cost<Vub_tx_pipeline>(cycles, [&](auto& m) { configure(m, c, true); });
-  cost["Vroce_tx_pipeline"] = idle_cycle_cost<Vroce_tx_pipeline>(cycles, [&](auto& m) { configure(m, c, true); });
-  cost["Vrx_pipeline"] = idle_cycle_cost<Vrx_pipeline>(
-      cycles, [&](auto& m) { configure(m, c, "pipeline.ub_async", "pipeline.ub_load", true); });
-  cost["Vctx_cache"] = idle_cycle_cost<Vctx_cache>(cycles, [&](auto& m) {
-    configure(m, static_cast<uint32_t>(c.count("cache.ub_entries")), static_cast<uint32_t>(c.count("cache.ub_ways")));
-  });
-  cost["Vsack_sender"] = idle_cycle_cost<Vsack_sender>(cycles, [&](auto& m) { configure(m, c, false, 0); });
-  cost["Vsack_receiver"] = idle_cycle_cost<Vsack_receiver>(cycles, [&](auto& m) { configure(m, c, false, 0); });
-  return cost;
+std::optional<double> idle_cycle_cost(const std::string& model_name, const Config& c, uint64_t cycles) {
+  if (model_name == "Vub_tx_pipeline") return idle_cost<Vub_tx_pipeline>(cycles, [&](auto& m) { configure(m, c, true); });
+  if (model_name == "Vroce_tx_pipeline")
+    return idle_cost<Vroce_tx_pipeline>(cycles, [&](auto& m) { configure(m, c, true); });
+  if (model_name == "Vrx_pipeline")
+    return idle_cost<Vrx_pipeline>(cycles,
+                                   [&](auto& m) { configure(m, c, "pipeline.ub_async", "pipeline.ub_load", true); });
+  if (model_name == "Vctx_cache")
+    return idle_cost<Vctx_cache>(cycles, [&](auto& m) {
+      configure(m, static_cast<uint32_t>(c.count("cache.ub_entries")), static_cast<uint32_t>(c.count("cache.ub_ways")));
+    });
+  if (model_name == "Vsack_sender") return idle_cost<Vsack_sender>(cycles, [&](auto& m) { configure(m, c, false, 0); });
+  if (model_name == "Vsack_receiver")
+    return idle_cost<Vsack_receiver>(cycles, [&](auto& m) { configure(m, c, false, 0); });
+  return std::nullopt;
 }
 
 }  // namespace ubsim

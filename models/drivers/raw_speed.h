@@ -4,7 +4,7 @@
 // evaluated cycle: Verilator evaluates the whole model on every edge).
 #pragma once
 #include <cstdint>
-#include <map>
+#include <optional>
 #include <string>
 
 #include "config.h"
@@ -18,11 +18,12 @@ struct RawSpeed {
 
 RawSpeed measure_raw_model_speed(uint64_t cycles);
 
-// CPU seconds of one evaluated cycle (two eval() calls, clock low then high)
-// of each block a path may step, by model class (RtlBridge::block_name),
-// measured over `cycles` idle cycles after reset. An idle cycle costs no
-// more than a busy one, so these are lower bounds on what the co-simulation
+// CPU seconds of one evaluated cycle (VerilatedBlock::cycle: two eval()
+// calls, clock low then high) of the block whose model class is
+// `model_name` (RtlBridge::block_name), measured over `cycles` idle cycles
+// after reset; none for a class it does not know. An idle cycle costs no
+// more than a busy one, so this is a lower bound on what the co-simulation
 // pays per evaluated cycle.
-std::map<std::string, double> measure_idle_cycle_costs(const Config& c, uint64_t cycles);
+std::optional<double> idle_cycle_cost(const std::string& model_name, const Config& c, uint64_t cycles);
 
 }  // namespace ubsim

@@ -3,6 +3,7 @@
 // stepped in a bare loop, for comparison with the co-simulation.
 #include <algorithm>
 #include <map>
+#include <optional>
 
 #include <fmt/format.h>
 
@@ -26,8 +27,14 @@ ResultSet run(Config& cfg, const Options& o) {
   cfg.validate();
   const uint64_t repeat = o.count("--repeat");
   const auto reference = load_reference_csv(reference_path());   // path -> reads/s recorded
-  // the cost of one evaluated cycle of each block (idle: a lower bound)
-  const std::map<std::string, double> cycle_cost = measure_idle_cycle_costs(cfg, 1000000);
+  // the cost of one evaluated cycle of each block the paths stepped (idle:
+  // a lower bound), measured once per block
+  std::map<std::string, std::optional<double>> cycle_cost;
+  auto cost_of = [&](const std::string& block) -> const std::optional<double>& {
+    auto it = cycle_cost.find(block);
+    if (it == cycle_cost.end()) it = cycle_cost.emplace(block, idle_cycle_cost(block, cfg, 1000000)).first;
+    return it->second;
+  };
   ResultSet rs;
   for (const auto& p : select_paths(o.text("--path"), "")) {
     std::vector<V> runs;
@@ -59,13 +66,12 @@ ResultSet run(Config& cfg, const Options& o) {
     V blocks = V::array();
     for (const auto& [block, cycles] : m.get("rtl_cycles_by_block")->fields) {
       const double per_read = std::stod(cycles.text) / ops;
-      auto it = cycle_cost.find(block);
-      const double cost = it != cycle_cost.end() ? it->second : 0.0;
-      floor_s += per_read * cost;
+      const std::optional<double>& cost = cost_of(block);
+      floor_s += per_read * cost.value_or(0.0);
       blocks.items.push_back(V::object()
                                  .add("block", V::string(block))
                                  .add("cycles_per_read", V::number(per_read))
-                                 .add("idle_cycle_ns", it != cycle_cost.end() ? V::number(cost * 1e9) : V::null()));
+                                 .add("idle_cycle_ns", cost ? V::number(*cost * 1e9) : V::null()));
     }
     V cpu_runs = V::array();
     for (const V& r : runs) cpu_runs.items.push_back(V::number(r.num("cpu_s")));
