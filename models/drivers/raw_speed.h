@@ -16,6 +16,9 @@ struct RawSpeed {
   uint64_t delivered = 0;
 };
 
+// CPU seconds this process has used (the simulations' cpu_s are differences of it).
+double cpu_seconds();
+
 RawSpeed measure_raw_model_speed(uint64_t cycles);
 
 // CPU seconds of one evaluated cycle (VerilatedBlock::cycle: two eval()

@@ -20,6 +20,7 @@
 #include "experiment.h"
 #include "json.h"
 #include "packet.h"
+#include "raw_speed.h"
 #include "rtl_variant.h"
 #include "routes.h"
 #include "subprocess.h"
@@ -242,16 +243,11 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   };
   sc_core::sc_start(sc_core::SC_ZERO_TIME);
   if (!o.trace_prefix.empty()) sys.open_traces(o.trace_prefix);
-  const auto cpu_now = [] {
-    timespec ts{};
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
-  };
-  const double cpu0 = cpu_now();
+  const double cpu0 = cpu_seconds();
   const auto t0 = std::chrono::steady_clock::now();
   sc_core::sc_start();
   const auto t1 = std::chrono::steady_clock::now();
-  const double cpu1 = cpu_now();
+  const double cpu1 = cpu_seconds();
   sys.close_traces();
   if (timeline) timeline->finish();
   if (!o.trace_prefix.empty())
