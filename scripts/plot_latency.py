@@ -16,10 +16,15 @@ COLORS = {"software": "#4c72b0", "PCIe": "#dd8452", "bus": "#55a868", "NIC": "#c
 def main(rows, png_path):
     data = OrderedDict()  # path -> {"derived": {cat: ns}, "measured": {cat: ns}}
     sizes, verbs = set(), set()
+    no_latency = []
     for row in rows:
         d = data.setdefault(row["path"], {"derived": OrderedDict(), "measured": OrderedDict()})
+        if row["measured_total_ns"].get("mean") is None:   # every request failed: no measured bar
+            no_latency.append(row["path"])
         for stage in row["stages"]:
             for kind in ("derived", "measured"):
+                if stage[kind + "_ns"] is None:
+                    continue
                 cat = stage["category"]
                 d[kind][cat] = d[kind].get(cat, 0.0) + float(stage[kind + "_ns"])
         sizes.add(int(row.get("size_bytes", 64)))
@@ -38,7 +43,8 @@ def main(rows, png_path):
                 ax.barh(y, ns, left=left, color=COLORS.get(cat, "#999999"),
                         label=cat if cat not in [h.get_label() for h in ax.patches[:-1]] else None)
                 left += ns
-            ax.text(left + 15, y, f"{left:.1f} ns", va="center", fontsize=8)
+            shown = "- (no request succeeded)" if kind == "measured" and path in no_latency else f"{left:.1f} ns"
+            ax.text(left + 15, y, shown, va="center", fontsize=8)
             labels.append(f"{path} ({kind})")
             y += 1
         y += 0.5

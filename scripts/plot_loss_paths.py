@@ -27,7 +27,9 @@ def main(rows, png_path):
         style = styles[variants[(transport, probe, k)] % len(styles)]
         name = f"{path} {transport.upper()}" + ("" if probe in ("0ns", "0") else f" probe {probe}") + f", {k} out"
         c = colors.get(path)
-        axes[0].plot(x, [max(float(r["latency_ns"]["p99"]), 1.0) / 1e3 for r in pts], marker="o", linestyle=style,
+        # a point where no request succeeded has no latency (null): a gap in the line
+        axes[0].plot(x, [float("nan") if r["latency_ns"]["p99"] is None else max(float(r["latency_ns"]["p99"]), 1.0) / 1e3
+                         for r in pts], marker="o", linestyle=style,
                      color=c, label=name)
         axes[1].plot(x, [float(r["goodput_gbps"]) for r in pts], marker="o", linestyle=style, color=c, label=name)
     axes[0].set_yscale("log")

@@ -4,7 +4,12 @@ table, its plot (embedded), the spec targets it is checked against, the configur
 difference from the defaults and its provenance; the waveforms with the gtkwave command
 and save file that open them; the timelines; whether area figures are there.
 
-usage: report.py OUT_DIR DEFAULTS.json SOURCE_DIR
+usage: report.py OUT_DIR DEFAULTS.json SOURCE_DIR PAGE_FILE
+
+PAGE_FILE is the private temporary file (made by `ubsim report`) the page is
+written into; ubsim renames it to OUT_DIR/index.html once it is complete.
+A result file that cannot be read or is not a result document is listed as
+unreadable; the rest of the page is still written.
 """
 import base64
 import csv
@@ -27,10 +32,23 @@ def flat(row, prefix=""):
     return out
 
 
+def printable(name):
+    """A file name as text: bytes that are not UTF-8 shown as \\xNN, never an encoding error."""
+    s = str(name)
+    try:
+        return s.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+    except UnicodeError:
+        return s.encode("utf-8", "backslashreplace").decode("utf-8")
+
+
+def esc(v):
+    return html.escape(printable(v))
+
+
 def fmt(v):
     if isinstance(v, float):
         return f"{v:.6g}"
-    return html.escape(str(v)) if v is not None else "–"
+    return esc(v) if v is not None else "–"
 
 
 def table(rows):
@@ -117,43 +135,56 @@ def save_files(source):
 
 
 def main(argv):
-    if len(argv) != 4:
+    if len(argv) != 5:
         sys.exit(__doc__)
-    out_dir, defaults_path, source = argv[1], argv[2], argv[3]
+    out_dir, defaults_path, source, page_file = argv[1], argv[2], argv[3], argv[4]
     with open(defaults_path) as f:
         defaults = json.load(f)
     with open(os.path.join(source, "docs", "targets.csv")) as f:
         targets = [r for r in csv.DictReader(line for line in f if not line.startswith("#"))]
-    sections, toc = [], []
-    for doc_path in sorted(glob.glob(os.path.join(out_dir, "*", "*.json"))):
+    sections, toc, unreadable = [], [], []
+    # DIR is a folder name, never a pattern: its own brackets and stars are escaped
+    base = glob.escape(out_dir)
+    for doc_path in sorted(glob.glob(os.path.join(base, "*", "*.json"))):
         folder = os.path.basename(os.path.dirname(doc_path))
         if os.path.basename(doc_path) == "config.json":
             continue
         try:
-            with open(doc_path) as f:
+            with open(doc_path, encoding="utf-8") as f:
                 doc = json.load(f)
-        except (OSError, json.JSONDecodeError):
+        except (OSError, ValueError) as e:
+            unreadable.append((doc_path, f"not JSON ({printable(e)})"))
             continue
-        if "experiment" not in doc or "results" not in doc:
+        if not isinstance(doc, dict) or "experiment" not in doc or "results" not in doc:
+            continue   # not a result document (a timeline, a plan)
+        if not isinstance(doc["experiment"], str):
+            unreadable.append((doc_path, "its \"experiment\" is not a name"))
+            continue
+        if not isinstance(doc["results"], list) or not all(isinstance(r, dict) for r in doc["results"]):
+            unreadable.append((doc_path, "its \"results\" is not a list of result rows"))
+            continue
+        if not isinstance(doc.get("config", {}), dict) or not isinstance(doc.get("provenance", {}), dict):
+            unreadable.append((doc_path, "its \"config\" or \"provenance\" is not an object"))
             continue
         rows = doc["results"]
-        pngs = sorted(glob.glob(os.path.join(os.path.dirname(doc_path), "*.png")))
-        anchor = html.escape(folder)
-        toc.append(f'<li><a href="#{anchor}">{anchor}</a> ({html.escape(doc["experiment"])})</li>')
-        sections.append(f'<section id="{anchor}"><h2>{anchor}: ubsim {html.escape(doc["experiment"])}</h2>'
+        pngs = sorted(glob.glob(os.path.join(glob.escape(os.path.dirname(doc_path)), "*.png")))
+        anchor = esc(folder)
+        toc.append(f'<li><a href="#{anchor}">{anchor}</a> ({esc(doc["experiment"])})</li>')
+        sections.append(f'<section id="{anchor}"><h2>{anchor}: ubsim {esc(doc["experiment"])}</h2>'
                         + targets_table(folder, rows, targets) + "<h3>Results</h3>" + table(rows)
                         + "".join(image(p) for p in pngs) + config_diff(doc, defaults) + provenance(doc)
                         + "</section>")
     # waveforms and timelines
     saves = save_files(source)
     waves = []
-    for fst in sorted(glob.glob(os.path.join(out_dir, "*.fst"))):
+    for fst in sorted(glob.glob(os.path.join(base, "*.fst"))):
         name = os.path.basename(fst)
         gtkw = next((g for pattern, g in saves if name.endswith(pattern)), None)
         cmd = f"gtkwave {fst}" + (f" {os.path.join(source, gtkw)}" if gtkw else "")
-        waves.append(f"<li><code>{html.escape(cmd)}</code></li>")
-    timelines = [f"<li><code>{html.escape(p)}</code> (ui.perfetto.dev)</li>"
-                 for p in sorted(glob.glob(os.path.join(out_dir, "**", "*timeline*.json"), recursive=True))]
+        waves.append(f"<li><code>{esc(cmd)}</code></li>")
+    timelines = [f"<li><code>{esc(p)}</code> (ui.perfetto.dev)</li>"
+                 for p in sorted(glob.glob(os.path.join(base, "**", "*timeline*.json"), recursive=True))]
+    bad = "".join(f"<li><code>{esc(p)}</code>: {esc(why)}</li>" for p, why in unreadable)
     area = ("<p>Area figures: see the <a href=\"#area\">area</a> section.</p>"
             if os.path.isdir(os.path.join(out_dir, "area"))
             else "<p>Area figures: absent (<code>scripts/reproduce --area</code> synthesizes the RTL blocks).</p>")
@@ -178,19 +209,23 @@ window.addEventListener("load", function () {{
   document.documentElement.dataset.imagesLoaded = ok;
 }});
 </script></head>
-<body><h1>ubsim report: {html.escape(os.path.abspath(out_dir))}</h1>
+<body><h1>ubsim report: {esc(os.path.abspath(out_dir))}</h1>
 {area}
 <h2>Experiments</h2><ul>{''.join(toc)}</ul>
 <h2>Waveforms</h2><ul>{''.join(waves) or '<li>none</li>'}</ul>
 <h2>Timelines</h2><ul>{''.join(timelines) or '<li>none</li>'}</ul>
+{f'<h2>Unreadable result files</h2><ul id="unreadable">{bad}</ul>' if bad else ''}
 {''.join(sections)}
 </body></html>
 """
-    tmp = os.path.join(out_dir, "index.html.partial")
-    with open(tmp, "w") as f:
+    fd = os.open(page_file, os.O_WRONLY | os.O_TRUNC | os.O_NOFOLLOW)
+    with os.fdopen(fd, "w", encoding="utf-8", errors="backslashreplace") as f:
         f.write(page)
-    os.replace(tmp, os.path.join(out_dir, "index.html"))
-    print(f"report: wrote {os.path.join(out_dir, 'index.html')} ({len(sections)} experiments)")
+        f.flush()
+        os.fsync(f.fileno())
+    for p, why in unreadable:
+        print(f"report: unreadable result file {printable(p)}: {why}", file=sys.stderr)
+    return 0
 
 
 if __name__ == "__main__":

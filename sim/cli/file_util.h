@@ -10,6 +10,8 @@
 
 #include <fmt/format.h>
 
+#include "safe_file.h"
+
 namespace ubsim::file_util {
 
 // This ubsim binary (what sweep points and area jobs run).
@@ -37,15 +39,10 @@ inline std::string read_file(const std::filesystem::path& p) {
   return ss.str();
 }
 
-// Written under a temporary name and renamed: a reader never sees half a file.
+// Written under a private temporary name and renamed: a reader never sees
+// half a file, and a planted link is never followed (safe_file.h).
 inline void write_file_atomic(const std::filesystem::path& p, const std::string& text) {
-  const std::filesystem::path tmp = p.string() + ".tmp";
-  {
-    std::ofstream f(tmp);
-    f << text;
-    if (!f) throw std::runtime_error("cannot write " + tmp.string());
-  }
-  std::filesystem::rename(tmp, p);
+  safe_file::write_whole(p, text, "writing " + p.filename().string());
 }
 
 inline std::string shell_quote(const std::string& s) {

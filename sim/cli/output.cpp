@@ -1,5 +1,6 @@
 #include "output.h"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -19,6 +20,7 @@
 #include "data_dir.h"
 #include "file_util.h"
 #include "json.h"
+#include "safe_file.h"
 #include "subprocess.h"
 #include "ubsim_build_info.h"
 
@@ -228,9 +230,24 @@ fs::path existing_ancestor(fs::path p) {
 
 }  // namespace
 
+// Every component of a path within NAME_MAX (255 bytes), the last with room
+// for `suffix` more (the files a prefix names): checked before anything runs.
+void check_name_lengths(const std::string& option, const std::string& path, size_t suffix) {
+  const fs::path p(path);
+  const std::string last = p.filename().string();
+  for (const auto& part : p) {
+    const size_t room = part.string() == last ? suffix : 0;
+    if (part.string().size() + room > 255)
+      throw CliError(fmt::format("option {}: the name '{}...' is {} bytes{}: a file name holds at most 255", option,
+                                 safe_file::escaped(part.string().substr(0, 40)), part.string().size(),
+                                 room ? fmt::format(" (and {} more for the files it names)", room) : ""));
+  }
+}
+
 void check_output_dir(const std::string& option, const std::string& dir) {
   std::error_code ec;
   if (dir.empty()) throw CliError("option " + option + ": empty path");
+  check_name_lengths(option, dir, 0);
   if (fs::exists(dir, ec)) {
     if (!fs::is_directory(dir, ec)) throw CliError("option " + option + ": " + dir + " exists and is not a directory");
     if (!writable_dir(dir)) throw CliError("option " + option + ": " + dir + " is not writable");
@@ -245,6 +262,7 @@ void check_output_dir(const std::string& option, const std::string& dir) {
 void check_output_file(const std::string& option, const std::string& path) {
   std::error_code ec;
   if (path.empty()) throw CliError("option " + option + ": empty path");
+  check_name_lengths(option, path, 0);
   if (fs::is_directory(path, ec)) throw CliError("option " + option + ": " + path + " is a directory");
   if (fs::exists(path, ec) && !fs::is_regular_file(path, ec))
     throw CliError("option " + option + ": " + path + " exists and is not a regular file");
@@ -255,70 +273,103 @@ void check_output_file(const std::string& option, const std::string& path) {
 void check_output_prefix(const std::string& option, const std::string& prefix) {
   std::error_code ec;
   if (prefix.empty()) throw CliError("option " + option + ": empty prefix");
+  check_name_lengths(option, prefix, 48);   // ".<path>.<block>.fst" follows it
   const fs::path parent = fs::absolute(prefix, ec).parent_path();
   if (!writable_dir(parent))
     throw CliError("option " + option + ": " + parent.string() + " is not a writable directory");
 }
 
+void write_file_whole(const std::string& path, const std::string& text, const std::string& what) {
+  safe_file::write_whole(path, text, what);
+}
+
 namespace {
 
-void write_text(const fs::path& p, const std::string& text) {
-  std::ofstream f(p, std::ios::binary);
-  f << text;
-  f.flush();
-  if (!f) throw std::runtime_error("cannot write " + p.string() + ": " + std::strerror(errno));
-  f.close();
-  if (!f) throw std::runtime_error("cannot write " + p.string() + ": " + std::strerror(errno));
+// Moves every file of a staging folder into target (made if missing).
+void publish(const fs::path& staging, const fs::path& target, const std::string& what) {
+  std::error_code ec;
+  fs::create_directories(target, ec);
+  if (ec) throw safe_file::IoError(what + ": cannot create " + target.string() + ": " + ec.message());
+  std::vector<fs::path> names;
+  for (const auto& entry : fs::directory_iterator(staging)) names.push_back(entry.path().filename());
+  std::sort(names.begin(), names.end());
+  for (const auto& n : names) safe_file::rename_checked(staging / n, target / n, what);
+}
+
+// The parents of target that do not exist yet, innermost first.
+std::vector<fs::path> missing_parents(const fs::path& target) {
+  std::vector<fs::path> made;
+  std::error_code ec;
+  for (fs::path p = target.parent_path(); !p.empty() && !fs::exists(p, ec); p = p.parent_path()) made.push_back(p);
+  return made;
 }
 
 }  // namespace
 
-void write_file_whole(const std::string& path, const std::string& text, const std::string& what) {
-  const fs::path tmp = path + ".partial-" + std::to_string(::getpid());
+StagedOutput::StagedOutput(const std::string& dir) : target_(fs::absolute(dir)) {
+  made_ = missing_parents(target_);
+  for (auto it = made_.rbegin(); it != made_.rend(); ++it)
+    if (::mkdir(it->c_str(), 0755) != 0 && errno != EEXIST) {
+      const std::string why = safe_file::describe_errno(errno);
+      unmake();
+      throw safe_file::IoError("option --out: cannot create " + it->string() + ": " + why);
+    }
   try {
-    write_text(tmp, text);
-    fs::rename(tmp, path);
+    staging_ = safe_file::make_temp_dir(target_, target_.filename().string() + ".partial");
   } catch (const std::exception& e) {
-    std::error_code ec;
-    fs::remove(tmp, ec);
-    throw std::runtime_error(what + ": " + e.what());
+    unmake();
+    throw safe_file::IoError(std::string("option --out: ") + e.what());
+  }
+  std::error_code ec;
+  target_existed_ = fs::exists(target_, ec);
+}
+
+StagedOutput::~StagedOutput() {
+  if (!committed_) {
+    safe_file::remove_tree(staging_);
+    unmake();
   }
 }
 
-void write_outputs(const std::string& dir, const std::map<std::string, std::string>& files) {
-  const fs::path target = fs::absolute(dir);
-  // the missing parents, made now and removed again if the write fails
-  std::vector<fs::path> made;
+void StagedOutput::unmake() {
   std::error_code ec;
-  for (fs::path p = target.parent_path(); !p.empty() && !fs::exists(p, ec); p = p.parent_path()) made.push_back(p);
-  for (auto it = made.rbegin(); it != made.rend(); ++it)
-    if (::mkdir(it->c_str(), 0755) != 0 && errno != EEXIST)
-      throw std::runtime_error("option --out: cannot create " + it->string() + ": " + std::strerror(errno));
-  auto unmake = [&] {
-    for (const auto& p : made) fs::remove(p, ec);   // empty parents we made, innermost first
-  };
-  fs::path staging;
-  for (int i = 0;; ++i) {
-    staging = target.string() + ".partial-" + std::to_string(::getpid()) + "-" + std::to_string(i);
-    if (::mkdir(staging.c_str(), 0755) == 0) break;
-    if (errno != EEXIST) {
-      const std::string why = std::strerror(errno);
-      unmake();
-      throw std::runtime_error("option --out: cannot create " + staging.string() + ": " + why);
-    }
-  }
-  const bool target_existed = fs::exists(target, ec);
+  for (const auto& p : made_) fs::remove(p, ec);   // empty parents we made, innermost first
+}
+
+void StagedOutput::add(const std::string& name, const std::string& text) {
+  int fd = -1;
+  const fs::path p = staging_ / name;
+  fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0)
+    throw safe_file::IoError("option --out: writing " + target_.string() + " failed: cannot create " + p.string() +
+                             ": " + safe_file::describe_errno(errno));
   try {
-    for (const auto& [name, text] : files) write_text(staging / name, text);
-    fs::create_directories(target);
-    for (const auto& [name, text] : files) fs::rename(staging / name, target / name);
+    safe_file::write_fd(fd, text, p.string());
+    const int f = fd;
+    fd = -1;
+    safe_file::close_fd(f, p.string());
   } catch (const std::exception& e) {
-    fs::remove_all(staging, ec);   // our own staging folder only
-    if (!target_existed) fs::remove(target, ec);
-    unmake();
-    throw std::runtime_error(std::string("option --out: writing ") + dir + " failed: " + e.what());
+    if (fd >= 0) ::close(fd);
+    throw safe_file::IoError("option --out: writing " + target_.string() + " failed: " + e.what());
   }
-  fs::remove_all(staging, ec);
+}
+
+void StagedOutput::commit() {
+  try {
+    publish(staging_, target_, "option --out: writing " + target_.string() + " failed");
+  } catch (...) {
+    std::error_code ec;
+    if (!target_existed_) fs::remove_all(target_, ec);
+    throw;
+  }
+  committed_ = true;
+  safe_file::remove_tree(staging_);
+}
+
+void write_outputs(const std::string& dir, const std::map<std::string, std::string>& files) {
+  StagedOutput out(dir);
+  for (const auto& [name, text] : files) out.add(name, text);
+  out.commit();
 }
 
 std::string point_checksum(const std::string& document) {
@@ -336,28 +387,32 @@ void emit(const Experiment& e, const Config& cfg, const ResultSet& rs, const std
   if (!point.empty()) write_point(point, doc);
   const std::string table = table_text(e, rs);
   const std::string csv = csv_text(rs);
+  std::string pngs;
   if (!out_dir.empty()) {   // the files first: a failure there prints no result as if all went well
-    write_outputs(out_dir, {{e.stem + ".json", doc}, {e.stem + ".csv", csv}, {e.stem + ".txt", table},
-                            {"config.json", config_json(cfg) + "\n"}});
-    if (!e.plot.empty()) {
-      const fs::path dir(out_dir);
-      const std::vector<std::string> argv = {"/usr/bin/python3",
-                                             data_path("scripts/" + e.plot),
-                                             (dir / (e.stem + ".json")).string(), (dir / (e.stem + ".png")).string()};
-      if (run_program(argv) != 0) std::fprintf(stderr, "ubsim: warning: plot not written (%s)\n", argv[1].c_str());
+    StagedOutput out(out_dir);
+    out.add(e.stem + ".json", doc);
+    out.add(e.stem + ".csv", csv);
+    out.add(e.stem + ".txt", table);
+    out.add("config.json", config_json(cfg) + "\n");
+    if (!e.plot.empty()) {   // drawn into the staging folder: a plot is published with the rest or not at all
+      const std::vector<std::string> argv = {"/usr/bin/python3", data_path("scripts/" + e.plot),
+                                             (out.staging() / (e.stem + ".json")).string(),
+                                             (out.staging() / (e.stem + ".png")).string()};
+      run_checked(argv, "option --out: the plot " + e.stem + ".png was not written");
     }
+    // the plot script may draw more than one figure (<stem>_*.png)
+    for (const auto& entry : fs::directory_iterator(out.staging())) {
+      const std::string name = entry.path().filename().string();
+      if (name.rfind(e.stem, 0) == 0 && entry.path().extension() == ".png") pngs += "," + name;
+    }
+    out.commit();
   }
   if (format == "json") std::cout << doc;
   else if (format == "csv") std::cout << csv;
   else std::cout << table;
   std::cout << std::flush;
+  if (!std::cout) throw safe_file::IoError("cannot write the results to standard output: " + safe_file::describe_errno(errno));
   if (out_dir.empty()) return;
-  // the plot script may draw more than one figure (<stem>_*.png)
-  std::string pngs;
-  for (const auto& entry : fs::directory_iterator(out_dir)) {
-    const std::string name = entry.path().filename().string();
-    if (name.rfind(e.stem, 0) == 0 && entry.path().extension() == ".png") pngs += "," + name;
-  }
   std::fprintf(stderr, "ubsim: wrote %s/{%s.json,%s.csv,%s.txt,config.json%s}\n", out_dir.c_str(), e.stem.c_str(),
                e.stem.c_str(), e.stem.c_str(), pngs.c_str());
 }

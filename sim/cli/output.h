@@ -2,6 +2,7 @@
 // and the CSV, all generated from an experiment's result rows; and --out,
 // which writes every file or none.
 #pragma once
+#include <filesystem>
 #include <map>
 #include <string>
 #include <vector>
@@ -39,6 +40,26 @@ void write_file_whole(const std::string& path, const std::string& text, const st
 // replace DIR's only once all are written; an I/O failure removes the
 // staging folder and throws std::runtime_error (exit 3).
 void write_outputs(const std::string& dir, const std::map<std::string, std::string>& files);
+
+// The staging behind write_outputs, for writers that add files made by
+// other programs (the plots): a private folder beside DIR (mkdtemp),
+// removed with everything in it unless commit() moved its files into DIR.
+class StagedOutput {
+ public:
+  explicit StagedOutput(const std::string& dir);
+  ~StagedOutput();
+  StagedOutput(const StagedOutput&) = delete;
+  StagedOutput& operator=(const StagedOutput&) = delete;
+  void add(const std::string& name, const std::string& text);
+  const std::filesystem::path& staging() const { return staging_; }
+  void commit();
+
+ private:
+  void unmake();
+  std::filesystem::path target_, staging_;
+  std::vector<std::filesystem::path> made_;
+  bool target_existed_ = false, committed_ = false;
+};
 
 // A sweep point's document: written whole (write_file_whole), then its
 // checksum beside it (FILE.sum: "fnv1a64 <hex> <bytes>"), so a reader can

@@ -10,9 +10,13 @@
 #include <csignal>
 #include <cstdio>
 #include <exception>
+#include <filesystem>
+#include <fstream>
 
 #include "args.h"
 #include "config.h"
+#include "safe_file.h"
+#include "watchdog.h"
 #include "verilated_block.h"
 
 namespace ubsim {
@@ -67,7 +71,9 @@ ChildResult run_in_child(const std::function<std::string()>& fn) {
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
   if (pid < 0) return {3, "cannot fork"};
+  if (pid > 0) safe_file::track_child(pid);
   if (pid == 0) {
+    safe_file::forget_all();   // what the parent registered is the parent's to clean
     die_with_parent(parent);
     ::close(fds[0]);
     int code = 0;
@@ -80,6 +86,9 @@ ChildResult run_in_child(const std::function<std::string()>& fn) {
     } catch (const CliError& e) {
       out = e.what();
       code = 2;
+    } catch (const NoProgressError& e) {
+      out = e.what();
+      code = 4;
     } catch (const std::exception& e) {
       out = one_line(e.what());
       code = 3;
@@ -99,13 +108,18 @@ ChildResult run_in_child(const std::function<std::string()>& fn) {
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
   }
+  safe_file::untrack_child(pid);
+  r.signal = WIFSIGNALED(status) ? WTERMSIG(status) : 0;
   if (WIFEXITED(status)) {
     r.exit_code = WEXITSTATUS(status);
   } else {
     r.exit_code = 3;
     r.output += (r.output.empty() ? "" : "; ") + std::string("simulation process was killed by signal ") +
                 std::to_string(WTERMSIG(status)) +
-                (WTERMSIG(status) == SIGABRT ? " (an RTL assertion or a model check failed: its message is above)" : "");
+                (WTERMSIG(status) == SIGABRT ? " (an RTL assertion or a model check failed: its message is above)"
+                 : WTERMSIG(status) == SIGBUS ? " (SIGBUS: a memory-mapped output file could not be written; the usual "
+                                                "cause is no space left on device)"
+                                              : "");
   }
   return r;
 }
@@ -118,7 +132,9 @@ pid_t spawn_program(const std::vector<std::string>& argv, const std::string& std
   std::fflush(nullptr);
   const pid_t parent = ::getpid();
   const pid_t pid = ::fork();
+  if (pid > 0) safe_file::track_child(pid);
   if (pid != 0) return pid;
+  safe_file::forget_all();
   die_with_parent(parent);
   auto redirect = [](const std::string& path, int fd) {
     if (path.empty()) return;
@@ -127,6 +143,10 @@ pid_t spawn_program(const std::vector<std::string>& argv, const std::string& std
     ::dup2(f, fd);
     ::close(f);
   };
+  if (const int null_in = ::open("/dev/null", O_RDONLY); null_in >= 0) {   // nothing may read commands from us
+    ::dup2(null_in, 0);
+    if (null_in != 0) ::close(null_in);
+  }
   redirect(stdout_path, 1);
   redirect(stderr_path, 2);
   ::execvp(args[0], args.data());
@@ -139,8 +159,31 @@ int run_program(const std::vector<std::string>& argv, const std::string& stdout_
   if (pid < 0) return 127;
   int status = 0;
   while (::waitpid(pid, &status, 0) < 0)
-    if (errno != EINTR) return 127;
+    if (errno != EINTR) {
+      safe_file::untrack_child(pid);
+      return 127;
+    }
+  safe_file::untrack_child(pid);
   return exit_status(status);
+}
+
+void run_checked(const std::vector<std::string>& argv, const std::string& what) {
+  int fd = -1;
+  const std::string err = safe_file::make_temp_file(std::filesystem::temp_directory_path() / "ubsim-stderr", fd);
+  ::close(fd);
+  const int rc = run_program(argv, "", err);
+  std::string last;
+  {
+    std::ifstream in(err);
+    for (std::string line; std::getline(in, line);)
+      if (!line.empty()) last = line;
+  }
+  ::unlink(err.c_str());
+  safe_file::untrack_path(err);
+  if (rc == 0) return;
+  std::string prog = argv.size() > 1 ? std::filesystem::path(argv[1]).filename().string() : argv[0];
+  if (last.size() > 200) last = last.substr(0, 200) + "...";
+  throw safe_file::IoError(what + " (" + prog + " exited " + std::to_string(rc) + (last.empty() ? "" : ": " + last) + ")");
 }
 
 }  // namespace ubsim

@@ -13,8 +13,9 @@
 namespace ubsim {
 
 struct ChildResult {
-  int exit_code = 0;      // 0 ok, 2 bad input, other: failure or crash
+  int exit_code = 0;      // 0 ok, 2 bad input, 4 no progress (watchdog), other: failure or crash
   std::string output;     // what the child returned (or its one-line error)
+  int signal = 0;         // the signal that ended it (0: it exited)
 };
 
 // fn's return value travels back over a pipe. A ConfigError or CliError in
@@ -23,13 +24,18 @@ struct ChildResult {
 ChildResult run_in_child(const std::function<std::string()>& fn);
 
 // Starts a program with its argv (no shell: paths may hold any character);
-// stdout / stderr go to the given files when named. Returns its pid, or -1.
+// stdin is /dev/null; stdout / stderr go to the given files when named. The
+// child is registered with the signal cleanup (safe_file.h) until it is
+// waited for. Returns its pid, or -1.
 pid_t spawn_program(const std::vector<std::string>& argv, const std::string& stdout_path = "",
                     const std::string& stderr_path = "");
 // spawn_program and wait: its exit status (127: it could not be started;
 // 128 + signal: killed).
 int run_program(const std::vector<std::string>& argv, const std::string& stdout_path = "",
                 const std::string& stderr_path = "");
+// run_program with stderr captured: a non-zero status throws
+// safe_file::IoError "<what> (<program> exited N: <its last stderr line>)".
+void run_checked(const std::vector<std::string>& argv, const std::string& what);
 // The exit status of a waitpid() status word, as run_program reports it.
 int exit_status(int wait_status);
 

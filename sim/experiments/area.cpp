@@ -15,6 +15,7 @@
 #include "data_dir.h"
 #include "experiment.h"
 #include "file_util.h"
+#include "safe_file.h"
 #include "subprocess.h"
 #include "units.h"
 #include "json.h"
@@ -128,15 +129,17 @@ namespace {
 
 // A path as a yosys script argument (double quotes; yosys has no escapes).
 std::string ys_quote(const std::string& path) {
-  if (path.find_first_of("\"\n") != std::string::npos)
-    throw std::runtime_error("area: path " + path + " holds a quote or newline, which a yosys script cannot carry");
+  safe_file::check_no_control_chars("--cache", path);   // CR or LF would end the script line
+  if (path.find('"') != std::string::npos)
+    throw CliError("area: path " + safe_file::escaped(path) + " holds a quote, which a yosys script cannot carry");
   return "\"" + path + "\"";
 }
 
 // tee -o takes its file name as is (no quotes): no blanks allowed.
 std::string ys_bare(const std::string& path) {
-  if (path.find_first_of(" \t\n\"") != std::string::npos)
-    throw std::runtime_error("area: the cache path " + path + " holds a blank or quote; choose another with --cache");
+  safe_file::check_no_control_chars("--cache", path);
+  if (path.find_first_of(" \"") != std::string::npos)
+    throw CliError("area: the path " + safe_file::escaped(path) + " holds a blank or quote; choose another with --cache");
   return path;
 }
 
@@ -234,21 +237,35 @@ AreaFigures synthesize_area(const AreaBlock& block, const std::string& cache_dir
     f.cached = true;
     return f;
   }
+  // yosys writes its script's reports and its log into a private folder
+  // (mkdtemp): nothing it opens can be a link planted at a guessable name
+  struct Work {
+    std::string dir;
+    ~Work() {
+      if (!dir.empty()) safe_file::remove_tree(dir);
+    }
+  } work;
+  work.dir = safe_file::make_temp_dir(base, block.name + ".yosys");
+  const fs::path w(work.dir);
   std::string script = script_tmpl;
   for (const auto& [tag, ext] : std::vector<std::pair<std::string, std::string>>{
-           {"@PRE@", ".pre.stat"}, {"@COARSE@", ".coarse.stat"}})
-    script.replace(script.find(tag), tag.size(), ys_bare(base.string() + ext));
-  write_file_atomic(base.string() + ".ys", script);
+           {"@PRE@", "pre.stat"}, {"@COARSE@", "coarse.stat"}})
+    script.replace(script.find(tag), tag.size(), ys_bare((w / ext).string()));
+  safe_file::write_whole(w / "script.ys", script, "area");
   std::fprintf(stderr, "area: synthesizing %s (%s) with yosys, log %s\n", block.name.c_str(), f.params.c_str(),
                f.log.c_str());
   const auto t0 = std::chrono::steady_clock::now();
-  if (run_program({yosys_binary(), "-q", "-l", f.log, "-s", base.string() + ".ys"}, "/dev/null", "/dev/null") != 0)
-    throw std::runtime_error("area: yosys failed on " + block.name + ": see " + f.log);
+  const int yosys_rc = run_program({yosys_binary(), "-q", "-l", (w / "yosys.log").string(), "-s", (w / "script.ys").string()},
+                                   "/dev/null", "/dev/null");
+  std::error_code ec;
+  if (fs::exists(w / "yosys.log", ec)) safe_file::rename_checked(w / "yosys.log", f.log, "area");
+  if (yosys_rc != 0) throw std::runtime_error("area: yosys failed on " + block.name + ": see " + f.log);
   f.yosys_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  const std::string pre = read_file(base.string() + ".pre.stat");
-  const std::string coarse = read_file(base.string() + ".coarse.stat");
-  f.mem_bits = stat_number(pre, "memory bits", base.string() + ".pre.stat");
-  f.coarse_cells = stat_number(coarse, "cells", base.string() + ".coarse.stat");
+  const std::string pre_path = (w / "pre.stat").string(), coarse_path = (w / "coarse.stat").string();
+  const std::string pre = read_file(pre_path);
+  const std::string coarse = read_file(coarse_path);
+  f.mem_bits = stat_number(pre, "memory bits", pre_path);
+  f.coarse_cells = stat_number(coarse, "cells", coarse_path);
   for (const auto& [type, count] : cell_types(coarse)) {
     const auto us = type.rfind('_');
     const std::string width = us == std::string::npos ? "" : type.substr(us + 1);
@@ -283,6 +300,7 @@ ResultSet run_area(Config&, const Options& o) {
   for (const auto& spec : o.all("--rtl")) apply_rtl_override(opts, spec);
   const auto selected = select_area_blocks(opts, o.text("--blocks"));   // a bad name fails before any synthesis
   const std::string cache_dir = o.text("--cache").empty() ? default_area_cache_dir() : o.text("--cache");
+  safe_file::check_no_control_chars("--cache", cache_dir);   // the path goes into yosys scripts
   ResultSet rs;
   using V = json::Value;
   for (const auto& b : selected) {
