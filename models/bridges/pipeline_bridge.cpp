@@ -176,8 +176,20 @@ void PipelineBridge::accept(Transaction& t) {
   if (segments()) start_segment(r);
   input_queue_.push_back(&r);
   queue_.change(now_fs(), +1);
-  if (cache_) cache_->lookup(r, this);
+  if (cache_) {
+    if (!lookup_backlog_.empty() || lookups_out_ >= kGrantFifoDepth) ++lookup_credit_waits_;
+    lookup_backlog_.push_back(&r);
+    issue_lookups();
+  }
   wake(now_fs());
+}
+
+void PipelineBridge::issue_lookups() {
+  while (!lookup_backlog_.empty() && lookups_out_ < kGrantFifoDepth) {
+    ++lookups_out_;
+    cache_->lookup(*lookup_backlog_.front(), this);
+    lookup_backlog_.pop_front();
+  }
 }
 
 void PipelineBridge::drive_idle() {
@@ -267,6 +279,8 @@ bool PipelineBridge::apply(uint64_t e) {
   if (x.grant_fire) {
     pinned_.emplace(grants_.front().second.id, grants_.front().second);
     grants_.pop_front();
+    --lookups_out_;   // its grant-FIFO entry is free: the next request's lookup goes out
+    issue_lookups();
   }
   if (x.wb) {   // the RTL wrote an entry's next PSN back (at the previous edge)
     if (psn_.empty()) psn_.assign(rtl_variant::kCacheMaxEntries, 0), dirty_.assign(rtl_variant::kCacheMaxEntries, 0);
