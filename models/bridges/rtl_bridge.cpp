@@ -1,5 +1,7 @@
 #include "rtl_bridge.h"
 
+#include "watchdog.h"
+
 namespace ubsim {
 
 using sc_core::sc_time;
@@ -36,6 +38,7 @@ bool RtlBridge::step_edge(uint64_t k) {
   block_->eval();
   block_->dump(e / 1000);
   const bool out = apply(e);
+  if (out) ProgressWatchdog::note(e);   // something left the block: what it held is free
   const uint64_t w = wake_in();   // from the outputs after this edge
   wake_edge_ = w ? k + w : 0;
   return out;
@@ -83,6 +86,10 @@ void RtlBridge::run() {
       emitted = step_edge(next_edge_);
       ++next_edge_;
       ++cycles_evaluated_;
+      if (cycles_evaluated_ % ProgressWatchdog::kCheckEdges == 0 && ProgressWatchdog::overdue(edge_fs(next_edge_ - 1))) {
+        wait(sc_core::SC_ZERO_TIME);   // sc_stop() was called: the kernel ends the run here
+        break;
+      }
     }
     if (due()) wait(delay_fs(edge_fs(next_edge_) - now), wake_event_);
   }

@@ -35,6 +35,8 @@ class RtlBridge : public StageComponent {
   void close_trace() { block_->close_trace(); }
   uint64_t cycles_evaluated() const { return cycles_evaluated_; }
   const char* block_name() const { return block_->model_name(); }
+  // Whether the block holds work now (what the no-progress watchdog names).
+  bool holds_work() const { return has_work(); }
 
  protected:
   // ---- hooks ----

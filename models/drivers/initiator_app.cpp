@@ -1,5 +1,7 @@
 #include "initiator_app.h"
 
+#include "watchdog.h"
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>
@@ -150,6 +152,7 @@ void InitiatorApp::accept(Transaction& t) {
   if (!r.error && r.placed_bytes != r.size)
     throw std::runtime_error(fmt::format("request {}: {} of its {} bytes were delivered", r.id, r.placed_bytes, r.size));
   ++completed_;
+  ProgressWatchdog::note(now_fs());
   LatencyRecord& rec = *record_;
   if (completed_ == warmup_) rec.window_start_fs = r.completed_fs;
   const uint64_t drain = ops_ > 2 * warmup_ ? warmup_ : 0;

@@ -48,6 +48,17 @@ TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std:
   if (DoorbellBatcher* d = nodes_[0].doorbells.get())
     app_->on_submit = [d](const Request& r) { d->note_submitted(r.core); };
   route_.sink = fabric_.attach(app_.get());
+  watchdog_ = std::make_unique<ProgressWatchdog>(
+      ProgressWatchdog::span_for(cfg_),
+      [this] {
+        std::string who;
+        for (RtlBridge* b : bridges())
+          if (b->holds_work()) who += (who.empty() ? "" : ", ") + std::string(b->basename());
+        return who;
+      },
+      [this] {
+        return fmt::format("{} of {} requests completed", app_->completed(), cfg_.count("workload.ops"));
+      });
 }
 
 void TwoNodeSystem::build_node(Node& n, const char* tag) {

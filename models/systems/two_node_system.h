@@ -18,6 +18,7 @@
 #include "path_transport.h"
 #include "pipeline_bridges.h"
 #include "servers.h"
+#include "watchdog.h"
 
 namespace ubsim {
 
@@ -50,6 +51,8 @@ class TwoNodeSystem : public sc_core::sc_module {
   TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std::vector<HopSpec> hops, Workload app);
   const Route& route() const { return route_; }
   InitiatorApp& app() { return *app_; }
+  // Ends a run that stops making progress (watchdog.h); check() after sc_start.
+  const ProgressWatchdog& watchdog() const { return *watchdog_; }
   // The wire direction leaving node `from` (lossless, without transport engines).
   WireDirection& wire_from(NodeId from) { return from == NodeId::A ? *wire_ab_ : *wire_ba_; }
   // The transport of the packets leaving node `from` (null unless transport.in_paths).
@@ -88,6 +91,7 @@ class TwoNodeSystem : public sc_core::sc_module {
   std::unique_ptr<PathTransport> transport_ab_, transport_ba_;
   Route route_;
   std::unique_ptr<InitiatorApp> app_;
+  std::unique_ptr<ProgressWatchdog> watchdog_;
 };
 
 }  // namespace ubsim

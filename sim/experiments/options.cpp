@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "experiment.h"
+#include "watchdog.h"
 #include "output.h"
 #include "routes.h"
 #include "subprocess.h"
@@ -273,6 +274,7 @@ std::string experiment_help(const Experiment& e) {
 std::vector<Value> rows_in_child(const std::function<std::vector<Value>()>& fn) {
   const ChildResult c = run_in_child([&] { return json::write(Value::array(fn()), true); });
   if (c.exit_code == 2) throw CliError(c.output);   // bad input, already one line with key and source
+  if (c.exit_code == 4) throw NoProgressError(c.output);
   if (c.exit_code != 0) throw std::runtime_error(c.output);
   return json::parse(c.output).items;
 }

@@ -182,6 +182,7 @@ OrderingRow end_to_end_point(const Config& base, int n) {
     r.latency_ns = static_cast<double>(q.completed_fs - q.issued_fs) / 1e6;
   };
   sc_core::sc_start();
+  sys.watchdog().check();
   if (sys.app().completed() != static_cast<uint64_t>(n + 1))
     throw std::runtime_error("end-to-end-so: requests did not complete");
   return r;
