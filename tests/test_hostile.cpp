@@ -14,6 +14,7 @@
 #include <sstream>
 #include <thread>
 
+#include "file_util.h"
 #include "json_value.h"
 #include "run_command.h"
 
@@ -21,6 +22,7 @@ namespace {
 
 namespace fs = std::filesystem;
 using ubsim::test::Run;
+using ubsim::json::Value;
 
 const std::string kBin = UBSIM_BIN;
 
@@ -217,4 +219,387 @@ TEST_CASE("hostile: smaller items", "[hostile]") {
   // a long propagation delay is a result, not a stuck run
   const auto d = doc("prop", "loss --set loss.wire_latency=1s --messages 20 --loss 0 --mode sack");
   CHECK(d.find("results")->items.at(0).num("delivered") == 20);
+}
+
+// ============================================================================
+// Hostile use, round two: each case is one reproducer of the second hostile
+// run (a shell through yosys, planted links, hangs, figures of 0 for failed
+// requests, a full disk, two sweeps in one folder, a kill, huge grids,
+// report crashes, and the smaller items).
+// ============================================================================
+
+namespace {
+
+// A small tmpfs, filled to the last byte: every write there fails with
+// ENOSPC. CI runs as root; a machine that refuses the mount fails the test
+// (it must not pass without having tried).
+struct FullDisk {
+  fs::path dir;
+  explicit FullDisk(const std::string& name) : dir(fs::temp_directory_path() / ("ubsim_full_" + name)) {
+    ubsim::test::run_command("umount " + dir.string() + " 2>/dev/null");
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    const Run m = ubsim::test::run_command("mount -t tmpfs -o size=256k tmpfs " + dir.string());
+    INFO(m.out);
+    REQUIRE(m.status == 0);
+  }
+  // fills what is left, after the inputs a case needs were put in place
+  void fill() {
+    ubsim::test::run_command("dd if=/dev/zero of=" + (dir / "filler").string() + " bs=4k 2>/dev/null; sync");
+  }
+  ~FullDisk() {
+    ubsim::test::run_command("umount " + dir.string());
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+};
+
+bool no_space_error(const Run& r) {
+  std::string low = r.out;
+  std::transform(low.begin(), low.end(), low.begin(), [](unsigned char c) { return std::tolower(c); });
+  return r.status == 3 && low.find("no space left") != std::string::npos;
+}
+
+// The entries of d other than the filler (what a failed write left behind).
+std::vector<std::string> left_in(const fs::path& d) {
+  std::vector<std::string> out;
+  for (const auto& n : listing(d))
+    if (n != "filler" && n.rfind("lost+found", 0) != 0) out.push_back(n);
+  return out;
+}
+
+std::string file_text(const fs::path& p) {
+  std::ifstream f(p);
+  std::stringstream ss;
+  ss << f.rdbuf();
+  return ss.str();
+}
+
+}  // namespace
+
+TEST_CASE("hostile 2.1: a control character in a path for a generated script is refused - yosys reads no stdin",
+          "[hostile]") {
+  const fs::path d = workdir("yosys_cr");
+  write(d / "v", "keep");
+  Run r = ubsim::test::run_command("cd " + d.string() + " && " + kBin + " area --blocks rx_pipeline --cache \"$(printf 'v\\rx')\"");
+  CHECK(r.status == 2);
+  CHECK(r.out.find("option --cache") != std::string::npos);
+  CHECK(r.out.find("\\x0d") != std::string::npos);   // shown escaped, not as a line break
+  CHECK(file_text(d / "v") == "keep");
+  r = ubsim::test::run_command("cd " + d.string() + " && " + kBin + " area --blocks rx_pipeline --cache \"$(printf 'a\\nb')\"");
+  CHECK(r.status == 2);
+  // standard input of yosys is /dev/null: a stand-in records what it reads
+  write(d / "fake-yosys", "#!/bin/sh\nif [ \"$1\" = -V ]; then echo 'Yosys 0.23 (stand-in)'; exit 0; fi\n"
+                          "cat > " + (d / "stdin-seen").string() + "\nexit 1\n");
+  fs::permissions(d / "fake-yosys", fs::perms::owner_all);
+  r = ubsim::test::run_command("cd " + d.string() + " && echo '!touch PWNED' | UBSIM_YOSYS=" + (d / "fake-yosys").string() +
+                               " " + kBin + " area --blocks rx_pipeline --cache c");
+  CHECK(r.status == 3);   // the stand-in fails
+  REQUIRE(fs::exists(d / "stdin-seen"));
+  CHECK(fs::file_size(d / "stdin-seen") == 0);
+  CHECK_FALSE(fs::exists(d / "PWNED"));
+}
+
+TEST_CASE("hostile 2.2: no link planted at a temporary's old name is followed", "[hostile]") {
+  const fs::path d = workdir("links");
+  write(d / "victim", "precious");
+  // report: the old fixed names of its page and defaults
+  fs::create_directories(d / "out" / "lat");
+  REQUIRE(ubsim::test::run_command(kBin + " latency --path ub-load --ops 2 --out " + (d / "out" / "lat").string()).status == 0);
+  fs::create_symlink(d / "victim", d / "out" / "index.html.partial");
+  Run r = ubsim::test::run_command(kBin + " report " + (d / "out").string());
+  CHECK(r.status == 0);
+  CHECK(file_text(d / "victim") == "precious");
+  CHECK(file_text(d / "out" / "index.html").find("<html") != std::string::npos);
+  // sweep: plan, jobs and merged files
+  fs::create_directories(d / "sw");
+  for (const char* n : {"plan.json.tmp", "jobs.txt.tmp", "sweep.csv.tmp", "sweep.json.tmp"})
+    fs::create_symlink(d / "victim", d / "sw" / n);
+  r = ubsim::test::run_command(kBin + " sweep latency --grid wire.latency=50ns,60ns -j 2 --out " + (d / "sw").string() +
+                               " -- --path ub-load --ops 2");
+  CHECK(r.status == 0);
+  r = ubsim::test::run_command(kBin + " sweep latency --grid wire.latency=50ns,70ns --emit-jobs --out " +
+                               (d / "sw").string() + " -- --path ub-load --ops 2");
+  CHECK(r.status == 0);
+  CHECK(file_text(d / "victim") == "precious");
+  CHECK(fs::file_size(d / "sw" / "sweep.csv") > 0);
+  // the plot is drawn in the staging folder: a link at the final PNG's name is replaced, not written through
+  fs::create_directories(d / "o");
+  fs::create_symlink(d / "victim", d / "o" / "latency.png");
+  CHECK(ubsim::test::run_command(kBin + " latency --path ub-load --ops 2 --out " + (d / "o").string()).status == 0);
+  CHECK(file_text(d / "victim") == "precious");
+  CHECK_FALSE(fs::is_symlink(d / "o" / "latency.png"));
+}
+
+TEST_CASE("hostile 2.3: 4096 requests in flight complete on every path (the grant FIFO bounds the pins)",
+          "[hostile]") {
+  for (const char* path : {"ub-async", "pcie-nic", "ub-load"}) {
+    INFO(path);
+    const auto d = doc(std::string("deep_") + path, std::string("latency --path ") + path +
+                                                        " --outstanding 4096 --set slots.count=4096 --ops 6000");
+    const auto& row = d.find("results")->items.at(0);
+    CHECK(row.num("failed") == 0);
+    CHECK(row.num("measured_total_ns.mean") > row.num("derived_total_ns"));
+  }
+  // the reproducers of the hang, each to its end
+  for (const std::string args : {"throughput --path ub-async --slots 1407 --ops 50 --size 64B",
+                                 "throughput --path pcie-nic --slots 4096",
+                                 "latency --path ub-async --rate 1000Mops/s --outstanding 2000 --set slots.count=2000 --ops 3000",
+                                 "throughput --config " UBSIM_CONFIGS "/seed-7-3.toml --path ub-async --size 256B --slots 280"}) {
+    INFO(args);
+    const Outcome o = run_in("deep_repro", args + " --format json");
+    CHECK(o.status == 0);
+  }
+}
+
+TEST_CASE("hostile 2.3: the watchdog names a stuck run (exit 4) and leaves a back-off alone", "[hostile]") {
+  // every packet lost: the SACK sender steps through its 20 us timeout with
+  // nothing to show; a 1 us span calls that no progress, naming the blocks
+  Outcome o = run_in("wd_short", "latency --path ub-async --loss 1.0 --ops 1 --set watchdog.span=1us");
+  INFO(o.out);
+  CHECK(o.status == 4);
+  CHECK(o.out.rfind("ubsim: error: no progress for ", 0) == 0);
+  CHECK(std::count(o.out.begin(), o.out.end(), '\n') == 1);
+  CHECK(o.out.find("0 of 1 requests completed") != std::string::npos);
+  CHECK(o.out.find("blocks holding work: ") != std::string::npos);
+  CHECK(o.out.find("sack") != std::string::npos);
+  // the default span covers the whole back-off series: the run ends, the request failed
+  const auto d = doc("wd_default", "latency --path ub-async --loss 1.0 --ops 1");
+  CHECK(d.find("results")->items.at(0).num("failed") == 1);
+  // exit codes are documented
+  const Run h = ubsim::test::run_command(kBin + " help");
+  CHECK(h.out.find("4 no progress") != std::string::npos);
+}
+
+TEST_CASE("hostile 2.4: the retry budget is checked up front wherever the transport is in the path", "[hostile]") {
+  bad("budget_paths", "latency --path ub-async --loss 1.0 --ops 10 --set sack.rto=1000ms --set sack.max_retries=15 "
+                      "--set sack.rto_backoff=8",
+      "key 'sack.rto'");
+  bad("budget_paths2", "latency --path ub-async --loss 1.0 --ops 10 --set sack.rto=2ms --set sack.max_retries=15 "
+                       "--set sack.rto_backoff=8",
+      "time horizon");
+  bad("budget_losspaths", "loss --path ub-async --loss 0.5 --ops 10 --set sack.rto=1s --set sack.max_retries=15 "
+                          "--set sack.rto_backoff=8",
+      "key 'sack.rto'");
+}
+
+TEST_CASE("hostile 2.5: emitted jobs name their configuration absolutely - merge checks each point's", "[hostile]") {
+  const fs::path d = workdir("jobs_rel");
+  fs::create_directories(d / "here");
+  fs::create_directories(d / "there");
+  write(d / "here" / "w.toml", "[wire]\nlatency = \"50ns\"\n");
+  write(d / "there" / "w.toml", "[wire]\nlatency = \"5us\"\n");
+  Run r = ubsim::test::run_command("cd " + (d / "here").string() + " && " + kBin +
+                                   " sweep latency --grid seed=1,2 --emit-jobs --out ../s -- --path ub-load --ops 2 --config w.toml");
+  REQUIRE(r.status == 0);
+  const std::string jobs = file_text(d / "s" / "jobs.txt");
+  CHECK(jobs.find((d / "here" / "w.toml").string()) != std::string::npos);
+  // run the jobs from the other folder: they still read here/w.toml
+  REQUIRE(ubsim::test::run_command("cd " + (d / "there").string() + " && sh ../s/jobs.txt").status == 0);
+  r = ubsim::test::run_command(kBin + " sweep --merge " + (d / "s").string());
+  CHECK(r.status == 0);
+  // a point whose document was made with another configuration is refused
+  fs::path point;
+  for (const auto& e : fs::directory_iterator(d / "s" / "points"))
+    if (e.path().extension() == ".json") point = e.path();
+  REQUIRE(!point.empty());
+  std::string text = file_text(point);
+  const auto at = text.find("\"wire.latency\": \"50ns\"");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 22, "\"wire.latency\": \"5us\"");
+  write(point, text);
+  std::ofstream(point.string() + ".sum") << "fnv1a64 " << ubsim::file_util::fnv_hex(text) << " " << text.size() << "\n";
+  r = ubsim::test::run_command(kBin + " sweep --merge " + (d / "s").string());
+  INFO(r.out);
+  CHECK(r.status == 2);
+  CHECK(r.out.find("not the one planned") != std::string::npos);
+}
+
+TEST_CASE("hostile 2.6: report DIR is a folder name - not a pattern", "[hostile]") {
+  const fs::path d = workdir("glob");
+  REQUIRE(ubsim::test::run_command(kBin + " latency --path ub-load --ops 2 --out " + (d / "r[1]" / "mine").string()).status == 0);
+  REQUIRE(ubsim::test::run_command(kBin + " latency --path ub-load --ops 2 --out " + (d / "r1" / "other").string()).status == 0);
+  const Run r = ubsim::test::run_command(kBin + " report '" + (d / "r[1]").string() + "'");
+  REQUIRE(r.status == 0);
+  const std::string page = file_text(d / "r[1]" / "index.html");
+  CHECK(page.find("id=\"mine\"") != std::string::npos);
+  CHECK(page.find("id=\"other\"") == std::string::npos);
+}
+
+TEST_CASE("hostile 2.7: no latency when every request failed: null - '-' - one line - exit 0", "[hostile]") {
+  const Outcome o = run_in("allfail", "latency --path ub-async --loss 1.0 --ops 10");
+  CHECK(o.status == 0);
+  CHECK(o.out.find("ub-async: no request succeeded (10 failed)") != std::string::npos);
+  auto d = doc("allfail_json", "latency --path ub-async --loss 1.0 --ops 10");
+  const auto& row = d.find("results")->items.at(0);
+  CHECK(row.num("failed") == 10);
+  CHECK(row.find("measured_total_ns")->get("mean")->kind == Value::Null);
+  CHECK(row.find("unexplained_ns")->kind == Value::Null);
+  d = doc("allfail_loss", "loss --path ub-async --loss 1.0 --ops 10 --outstanding 1 --transport sack");
+  CHECK(d.find("results")->items.at(0).find("latency_ns")->get("p50")->kind == Value::Null);
+  // and the plot is drawn with the gap: --out writes every file
+  const fs::path w = workdir("allfail_out");
+  CHECK(ubsim::test::run_command(kBin + " latency --path ub-async --loss 1.0 --ops 10 --out " + (w / "o").string()).status == 0);
+  CHECK(fs::exists(w / "o" / "latency.png"));
+}
+
+TEST_CASE("hostile 2.8: a full disk: exit 3 - 'no space left' - nothing half-written", "[hostile]") {
+  SECTION("latency --out") {
+    FullDisk disk("out");
+    disk.fill();
+    const Run r = ubsim::test::run_command(kBin + " latency --path ub-load --ops 2 --out " + (disk.dir / "o").string());
+    INFO(r.out);
+    CHECK(no_space_error(r));
+    CHECK(left_in(disk.dir).empty());
+  }
+  SECTION("latency --trace and --timeline") {
+    FullDisk disk("trace");
+    disk.fill();
+    const Run r = ubsim::test::run_command(kBin + " latency --path ub-async --ops 20 --trace " + (disk.dir / "p").string() +
+                                           " --timeline " + (disk.dir / "t.json").string());
+    INFO(r.out);
+    CHECK(no_space_error(r));
+    CHECK(left_in(disk.dir).empty());
+  }
+  SECTION("report") {
+    FullDisk disk("report");
+    REQUIRE(ubsim::test::run_command(kBin + " latency --path ub-load --ops 2 --out " + (disk.dir / "lat").string()).status == 0);
+    const auto before = left_in(disk.dir);
+    disk.fill();
+    const Run r = ubsim::test::run_command(kBin + " report " + disk.dir.string());
+    INFO(r.out);
+    CHECK(no_space_error(r));
+    CHECK(left_in(disk.dir) == before);
+  }
+  SECTION("sweep --emit-jobs and --merge") {
+    FullDisk disk("sweep");
+    const fs::path s = disk.dir / "s";
+    REQUIRE(ubsim::test::run_command(kBin + " sweep latency --grid seed=1,2 --out " + s.string() +
+                                     " -- --path ub-load --ops 2").status == 0);
+    fs::remove(s / "sweep.csv");
+    fs::remove(s / "sweep.json");
+    const auto before = left_in(disk.dir);
+    disk.fill();
+    Run r = ubsim::test::run_command(kBin + " sweep --merge " + s.string());
+    INFO(r.out);
+    CHECK(no_space_error(r));
+    CHECK(left_in(disk.dir) == before);   // no 0-byte sweep.csv
+    r = ubsim::test::run_command(kBin + " sweep latency --grid seed=3,4 --emit-jobs --out " + (disk.dir / "e").string() +
+                                 " -- --path ub-load --ops 2");
+    INFO(r.out);
+    CHECK(no_space_error(r));
+    CHECK_FALSE(fs::exists(disk.dir / "e" / "jobs.txt"));
+    CHECK_FALSE(fs::exists(disk.dir / "e" / "plan.json"));
+  }
+}
+
+TEST_CASE("hostile 2.9: one sweep at a time per output folder", "[hostile]") {
+  const fs::path d = workdir("two_sweeps");
+  const std::string s = (d / "s").string();
+  // B runs (a point of ~2 s), A starts meanwhile on the same folder and is refused
+  const Run r = ubsim::test::run_command(
+      kBin + " sweep latency --grid seed=1 --out " + s + " -- --path ub-load --ops 400000 > /dev/null 2>&1 & sleep 0.5; " +
+      kBin + " sweep latency --grid seed=1 --timeout 1 --out " + s + " -- --path ub-load --ops 400000 2>&1; echo A=$?; wait");
+  INFO(r.out);
+  CHECK(r.out.find("is in use by another sweep") != std::string::npos);
+  CHECK(r.out.find("A=3") != std::string::npos);
+  // B's point is intact: the merge finds it
+  const Run m = ubsim::test::run_command(kBin + " sweep --merge " + s);
+  CHECK(m.status == 0);
+}
+
+TEST_CASE("hostile 2.10: SIGTERM and SIGINT leave nothing incomplete under a final name", "[hostile]") {
+  for (const char* sig : {"TERM", "INT"}) {
+    INFO(sig);
+    const fs::path d = workdir(std::string("term_") + sig);
+    const std::string marker = std::string("UBSIM_HOSTILE_TERM_") + sig + "=1";
+    ubsim::test::run_command("cd " + d.string() + " && " + marker + " " + kBin +
+                             " latency --path all --ops 3000000 --timeline t.json --trace p > /dev/null 2>&1 & sleep 1.5; "
+                             "kill -" + sig + " $!; wait");
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    CHECK(survivors(marker) == 0);
+    CHECK(listing(d).empty());   // no t.json, no part, no FST, no staging folder
+    // killed while the plot is drawn: DIR is written whole or not at all
+    const fs::path o = workdir(std::string("term_plot_") + sig);
+    ubsim::test::run_command("cd " + o.string() + " && " + kBin + " latency --path ub-load --ops 2 --out o > /dev/null 2>&1 & "
+                             "for i in $(seq 200); do pgrep -f plot_latency.py > /dev/null && break; sleep 0.02; done; "
+                             "kill -" + sig + " $!; wait");
+    const auto files = listing(o);
+    CHECK((files.empty() || std::find(files.begin(), files.end(), "o/latency.png") != files.end()));
+    for (const auto& f : files) CHECK(f.find("partial") == std::string::npos);
+  }
+}
+
+TEST_CASE("hostile 2.11: a grid's cross product is bounded", "[hostile]") {
+  bad("grid_huge", "sweep latency --grid seed=1..1000:1 --grid wire.latency=1ns..1000ns:1ns", "limit of 10000");
+}
+
+TEST_CASE("hostile 2.12: report survives undecodable names and malformed documents", "[hostile]") {
+  const fs::path d = workdir("report_bad");
+  const std::string odd = d.string() + "/lat\xff";
+  REQUIRE(ubsim::test::run_command(kBin + " latency --path ub-load --ops 2 --out '" + odd + "'").status == 0);
+  fs::create_directories(d / "bad1");
+  write(d / "bad1" / "x.json", "{\"experiment\": 5, \"results\": []}");
+  fs::create_directories(d / "bad2");
+  write(d / "bad2" / "x.json", "{\"experiment\": \"latency\", \"results\": [1, 2]}");
+  const Run r = ubsim::test::run_command(kBin + " report " + d.string());
+  INFO(r.out);
+  CHECK(r.status == 0);
+  const std::string page = file_text(d / "index.html");
+  CHECK(page.find("lat\\xff") != std::string::npos);
+  CHECK(page.find("Unreadable result files") != std::string::npos);
+  CHECK(page.find("bad1") != std::string::npos);
+  CHECK(page.find("bad2") != std::string::npos);
+  for (const auto& f : listing(d)) CHECK(f.find("partial") == std::string::npos);
+}
+
+TEST_CASE("hostile 2.13: the smaller items", "[hostile]") {
+  const fs::path t = fs::temp_directory_path() / "ubsim_hostile_float_seed.toml";
+  write(t, "seed = 9007199254740993.0\n");
+  bad("float_seed", "latency --path ub-load --ops 2 --config " + t.string(), "is a float");
+  for (const char* n : {"0x10", "0o17", "0b101"}) {
+    write(t, std::string("[workload]\nops = ") + n + "\n");
+    bad(std::string("radix_") + n, "latency --path ub-load --config " + t.string(), "in decimal");
+  }
+  // a 250-byte --out name is written; a 256-byte one is refused before running
+  {
+    const fs::path d = workdir("long_out");
+    const std::string name(250, 'n');
+    const Run r = ubsim::test::run_command("cd " + d.string() + " && " + kBin + " latency --path ub-load --ops 2 --out " + name);
+    CHECK(r.status == 0);
+    CHECK(fs::exists(d / name / "latency.png"));
+  }
+  bad("long_out2", "latency --path ub-load --ops 2 --out " + std::string(256, 'n'), "at most 255");
+  // a metric that is not a column
+  {
+    const fs::path d = workdir("metric");
+    const Run r = ubsim::test::run_command(kBin + " sweep latency --grid seed=1 --metric nonexistent.col --x seed --out " +
+                                           (d / "s").string() + " -- --path ub-load --ops 2");
+    CHECK(r.status == 2);
+    CHECK(r.out.find("option --metric: 'nonexistent.col' is not a column") != std::string::npos);
+    CHECK_FALSE(fs::exists(d / "s" / "sweep.png"));
+  }
+  bad("compare_out", std::string("compare ") + UBSIM_TEST_DATA + "/defaults.toml " + UBSIM_TEST_DATA +
+                         "/defaults.toml -- --out x",
+      "--out after --");
+  // a figure null on one side is listed, not dropped
+  {
+    const fs::path base = fs::temp_directory_path() / "ubsim_hostile_cmp_base.toml";
+    const fs::path cand = fs::temp_directory_path() / "ubsim_hostile_cmp_cand.toml";
+    write(base, "[loss]\ndata = 0\n[transport]\nin_paths = true\n");
+    write(cand, "[loss]\ndata = 1.0\n[transport]\nin_paths = true\n");
+    const Run r = ubsim::test::run_command(kBin + " compare " + base.string() + " " + cand.string() +
+                                           " -- --path ub-async --ops 3");
+    INFO(r.out);
+    CHECK(r.status == 0);
+    CHECK(r.out.find("value on one side only") != std::string::npos);
+  }
+  // a huge bad value is cut in the error line
+  {
+    write(t, "[wire]\nlatency = \"" + std::string(5 * 1024 * 1024, 'x') + "\"\n");
+    const Outcome o = run_in("huge_value", "latency --config " + t.string());
+    CHECK(o.status == 2);
+    CHECK(o.out.size() < 1000);
+    CHECK(o.out.find("bytes cut") != std::string::npos);
+  }
 }

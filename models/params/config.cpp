@@ -17,9 +17,19 @@
 
 namespace ubsim {
 
+namespace {
+// One line whatever the input held: control characters of an echoed value
+// (a line break, a carriage return, an escape) shown as \xNN.
+std::string one_line_text(const std::string& s) {
+  std::string out;
+  for (unsigned char c : s) out += (c < 0x20 || c == 0x7f) ? fmt::format("\\x{:02x}", c) : std::string(1, static_cast<char>(c));
+  return out;
+}
+}  // namespace
+
 ConfigError::ConfigError(const std::string& src, const std::string& k, const std::string& message)
-    : std::runtime_error(k.empty() ? fmt::format("{}: {}", src, message)
-                                   : fmt::format("{}: key '{}': {}", src, k, message)),
+    : std::runtime_error(one_line_text(k.empty() ? fmt::format("{}: {}", src, message)
+                                                 : fmt::format("{}: key '{}': {}", src, k, message))),
       source(src),
       key(k) {}
 
@@ -162,6 +172,15 @@ void Config::load_file(const std::string& path) {
                                                  unit_example(def->unit)));
       set_number(*def, Decimal::of(*node->value<bool>() ? 1 : 0), path, *node->value<bool>() ? "true" : "false");
     } else if (node->is_integer() || node->is_floating_point()) {
+      // hexadecimal, octal and binary are refused, as they are in --set
+      if (node->is_integer() && node->as_integer()->flags() != toml::value_flags::none)
+        throw ConfigError(path, key, "write the number in decimal (hexadecimal, octal and binary are refused)");
+      // a float where a whole number is meant would lose digits (2^53 and up) or a fraction
+      if (node->is_floating_point() && (def->unit == Unit::Count || def->unit == Unit::Cycles ||
+                                        def->unit == Unit::Bytes || def->unit == Unit::Choice))
+        throw ConfigError(path, key, fmt::format("{} is a float; a {} is a whole number (write it without a "
+                                                 "decimal point or exponent)",
+                                                 fmt::format("{}", *node->value_exact<double>()), unit_name(def->unit)));
       // integers exactly (64 bits); a float as the shortest text that reads back as it
       const std::string shown = node->is_integer() ? std::to_string(*node->value_exact<int64_t>())
                                                    : fmt::format("{}", *node->value_exact<double>());

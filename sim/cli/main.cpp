@@ -2,6 +2,8 @@
 // registry (sim/experiments/): its options, help and writers are generated
 // from it. The tools around them (sweep, compare, params, help) are here.
 // Every simulation runs in its own child process (one SystemC elaboration).
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -19,11 +21,14 @@
 #include "config.h"
 #include "data_dir.h"
 #include "experiment.h"
+#include "file_util.h"
 #include "json.h"
 #include "output.h"
 #include "params.h"
 #include "pipeline_limits.h"
 #include "rtl_variant.h"
+#include "safe_file.h"
+#include "watchdog.h"
 #include "subprocess.h"
 #include "sweep.h"
 #include "ubsim_build_info.h"
@@ -95,7 +100,8 @@ std::string usage() {
          "  --set KEY=VALUE      override one parameter, with units: --set wire.latency=50ns\n"
          "  --format F           table (default) | json | csv\n"
          "  --out DIR            write the JSON, CSV, table, resolved config.json and plots to DIR\n\n"
-         "Exit status: 0 ok, 2 bad input (message names the key and the file), 3 failure.\n";
+         "Exit status: 0 done (also when every request failed), 2 bad input (the message names the key and the\n"
+         "file), 3 I/O or runtime failure, 4 no progress (the watchdog stopped a stuck run).\n";
   return out;
 }
 
@@ -174,18 +180,33 @@ int cmd_report(const std::vector<std::string>& args) {
   if (p.positional.size() != 1) throw CliError("report: name one output folder (ubsim help report)");
   const std::string dir = p.positional[0];
   if (!std::filesystem::is_directory(dir)) throw CliError("report: '" + dir + "' is not a directory");
-  // the defaults, for each experiment's configuration difference
-  const std::string defaults = dir + "/.defaults-" + std::to_string(::getpid()) + ".json";
-  {
-    std::ofstream out(defaults);
-    out << config_json(Config{}) << "\n";
-    if (!out) throw std::runtime_error("report: cannot write " + defaults);
-  }
-  const std::vector<std::string> argv = {"/usr/bin/python3", data_path("scripts/report.py"), dir, defaults,
-                                         data_dir()};
-  const int rc = run_program(argv);
-  std::remove(defaults.c_str());
-  if (rc != 0) throw std::runtime_error("report: scripts/report.py failed on " + dir);
+  // the defaults (for each experiment's configuration difference) and the
+  // page go to private temporaries (mkstemp); the page is renamed to
+  // DIR/index.html only once report.py has written all of it
+  namespace fs = std::filesystem;
+  struct Temp {
+    std::string path;
+    ~Temp() {
+      if (!path.empty()) {
+        ::unlink(path.c_str());
+        safe_file::untrack_path(path);
+      }
+    }
+  } defaults, page;
+  int fd = -1;
+  defaults.path = safe_file::make_temp_file(fs::temp_directory_path() / "ubsim-report-defaults.json", fd);
+  safe_file::write_fd(fd, config_json(Config{}) + "\n", defaults.path);
+  safe_file::close_fd(fd, defaults.path);
+  const fs::path index = fs::path(dir) / "index.html";
+  page.path = safe_file::make_temp_file(index, fd);
+  ::close(fd);
+  run_checked({"/usr/bin/python3", data_path("scripts/report.py"), dir, defaults.path, data_dir(), page.path},
+              "report: writing " + index.string() + " failed");
+  if (fs::file_size(page.path) == 0) throw safe_file::IoError("report: writing " + index.string() + " failed: empty page");
+  safe_file::rename_checked(page.path, index, "report");
+  safe_file::untrack_path(page.path);
+  page.path.clear();
+  std::fprintf(stderr, "report: wrote %s\n", index.c_str());
   return 0;
 }
 
@@ -259,6 +280,20 @@ std::pair<std::vector<std::string>, std::vector<std::string>> split_at_dashes(co
           std::vector<std::string>(dashes == args.end() ? dashes : dashes + 1, args.end())};
 }
 
+// One sweep at a time per output folder: an exclusive lock on DIR/.lock,
+// held until this process ends (the kernel drops it however it ends).
+void lock_sweep_dir(const std::string& dir) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  const std::string path = (std::filesystem::path(dir) / ".lock").string();
+  const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
+  if (fd < 0)
+    throw safe_file::IoError("sweep: cannot open the lock " + path + ": " + safe_file::describe_errno(errno));
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0)
+    throw safe_file::IoError("sweep: " + dir + " is in use by another sweep (its lock " + path +
+                             " is held): wait for it to end, or choose another --out");
+}
+
 int cmd_sweep(const std::vector<std::string>& args) {
   const auto [own, exp_args] = split_at_dashes(args);
   const ParsedArgs p = parse_args("sweep", sweep_options(), own, nullptr, true);
@@ -269,6 +304,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
   const Options& o = p.options;
   SweepPlan plan;
   if (o.given("--merge")) {
+    if (std::filesystem::is_directory(o.text("--merge"))) lock_sweep_dir(o.text("--merge"));
     plan = load_plan(o.text("--merge"));
   } else {
     if (p.positional.size() != 1) throw CliError("sweep: name one experiment (ubsim help sweep)");
@@ -283,12 +319,24 @@ int cmd_sweep(const std::vector<std::string>& args) {
     if (o.all("--grid").empty()) throw CliError("sweep: no --grid KEY=SPEC given");
     std::vector<SweepAxis> axes;
     for (const auto& g : o.all("--grid")) axes.push_back(parse_grid(g));   // every grid checked before any point runs
+    // every point is planned (checked and hashed) before any runs: bound the cross product
+    double points = 1;
+    std::string sizes;
+    for (const auto& ax : axes) {
+      points *= static_cast<double>(ax.values.size());
+      sizes += (sizes.empty() ? "" : " x ") + std::to_string(ax.values.size());
+    }
+    if (points > static_cast<double>(kMaxSweepPoints))
+      throw CliError(fmt::format("option --grid: the grids cross to {:.0f} points ({}), more than a sweep's limit of {} "
+                                 "(split it into several sweeps)",
+                                 points, sizes, kMaxSweepPoints));
     const std::string x_key = o.text("--x");
     if (!x_key.empty() && std::none_of(axes.begin(), axes.end(), [&](const SweepAxis& ax) { return ax.key == x_key; }))
       throw CliError("option --x: '" + x_key + "' is not a swept key");
     const std::string area = o.text("--area");
     if (!area.empty()) select_area_blocks(this_build_rtl_options(), area);   // a bad block name fails here
-    plan = make_plan(experiment, exp_args, axes, o.text("--out"), true, area);
+    plan = make_plan(experiment, exp_args, axes, o.text("--out"), true, area);   // bad input: nothing written
+    lock_sweep_dir(o.text("--out"));
     plan.metric = o.text("--metric");
     plan.x_key = x_key;
     save_plan(plan);
@@ -305,6 +353,19 @@ int cmd_sweep(const std::vector<std::string>& args) {
   const auto failures = merge_points(plan, o.given("--merge"));
   for (const auto& f : failures) std::fprintf(stderr, "sweep: point failed: %s\n", f.c_str());
   std::fprintf(stderr, "ubsim: wrote %s/{sweep.csv,sweep.json,plan.json,points/}\n", plan.dir.c_str());
+  if (!plan.metric.empty()) {   // a column that is not there would draw an empty plot
+    const std::string csv = file_util::read_file(plan.dir + "/sweep.csv");
+    const std::string header = csv.substr(0, csv.find('\n'));
+    bool found = false;
+    for (size_t at = 0; at <= header.size();) {
+      const size_t comma = std::min(header.find(',', at), header.size());
+      found = found || header.substr(at, comma - at) == plan.metric;
+      at = comma + 1;
+    }
+    if (!found)
+      throw CliError("option --metric: '" + plan.metric + "' is not a column of " + plan.dir +
+                     "/sweep.csv (its first line lists them)");
+  }
   if (!plan.metric.empty() && !plan.x_key.empty()) {
     const std::vector<std::string> argv = {"/usr/bin/python3", data_path("scripts/plot_sweep.py"),
                                            plan.dir + "/sweep.csv", plan.metric, plan.x_key, plan.dir + "/sweep.png"};
@@ -324,6 +385,11 @@ int cmd_compare(const std::vector<std::string>& args) {
   }
   const Options& o = p.options;
   if (p.positional.size() != 2) throw CliError("compare: give two configuration files: BASE.toml CANDIDATE.toml");
+  for (const char* own : {"--out", "--format", "--point"})   // each side's run is compare's to direct
+    for (const auto& a : exp_args)
+      if (a == own || a.rfind(std::string(own) + "=", 0) == 0)
+        throw CliError(std::string("compare: ") + own + " after -- would apply to both runs (the candidate would "
+                       "overwrite the base): give compare's own --out or --format before --");
   for (const auto& f : p.positional) {
     Config check;
     check.load_file(f);   // a bad file fails here, naming the key and the file
@@ -336,7 +402,21 @@ int cmd_compare(const std::vector<std::string>& args) {
   using V = json::Value;
   ResultSet rs;
   size_t differ = 0;
+  size_t one_sided = 0;
   for (const auto& r : rows) {
+    if (r.base_null || r.candidate_null) {   // a value on one side only: always listed, never a difference of 0
+      ++one_sided;
+      ++differ;
+      rs.rows.push_back(V::object()
+                            .add("experiment", V::string(r.experiment))
+                            .add("row", V::string(r.row))
+                            .add("figure", V::string(r.figure))
+                            .add("base", r.base_null ? V::null() : V::number(r.base))
+                            .add("candidate", r.candidate_null ? V::null() : V::number(r.candidate))
+                            .add("diff", V::null())
+                            .add("rel", V::null()));
+      continue;
+    }
     const double diff = r.candidate - r.base;
     const double rel = r.base != 0 ? diff / std::fabs(r.base) : 0;
     differ += diff != 0;
@@ -352,6 +432,9 @@ int cmd_compare(const std::vector<std::string>& args) {
   }
   rs.notes = fmt::format("base {} vs candidate {}: {} figures compared, {} differ{}\n", p.positional[0],
                          p.positional[1], rows.size(), differ, o.flag("--all") ? "" : " (shown; --all lists every one)");
+  if (one_sided)
+    rs.notes += fmt::format("{} of them have a value on one side only (null, shown as -: e.g. no request succeeded)\n",
+                            one_sided);
   static const Experiment compare_e{"compare", "", "", {}, {"experiment", "row", "figure"}, {}, "compare",
                                     "plot_compare.py", false, nullptr};
   Config cfg;
@@ -362,8 +445,22 @@ int cmd_compare(const std::vector<std::string>& args) {
 }  // namespace
 }  // namespace ubsim
 
+namespace ubsim {
+namespace {
+// An error line of reasonable length: a huge bad value is cut in the middle.
+std::string short_line(const std::string& raw) {
+  std::string msg;   // one line: control characters shown as \xNN
+  for (unsigned char c : raw) msg += (c < 0x20 || c == 0x7f) ? fmt::format("\\x{:02x}", c) : std::string(1, static_cast<char>(c));
+  constexpr size_t kMax = 400;
+  if (msg.size() <= kMax) return msg;
+  return msg.substr(0, 250) + fmt::format("... ({} bytes cut) ...", msg.size() - 350) + msg.substr(msg.size() - 100);
+}
+}  // namespace
+}  // namespace ubsim
+
 extern "C" int sc_main(int argc, char** argv) {
   using namespace ubsim;
+  safe_file::install_signal_cleanup();   // a kill removes what is half-written
   sc_core::sc_report_handler::set_actions("/OSCI/SystemC", sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
@@ -404,13 +501,16 @@ extern "C" int sc_main(int argc, char** argv) {
     for (const Experiment* e : experiments()) known += e->name + ", ";
     throw CliError("unknown command '" + cmd + "' (commands: " + known + "sweep, compare, params, report, help)");
   } catch (const ConfigError& e) {
-    std::fprintf(stderr, "ubsim: error: %s\n", e.what());
+    std::fprintf(stderr, "ubsim: error: %s\n", short_line(e.what()).c_str());
     return 2;
   } catch (const CliError& e) {
-    std::fprintf(stderr, "ubsim: error: %s\n", e.what());
+    std::fprintf(stderr, "ubsim: error: %s\n", short_line(e.what()).c_str());
     return 2;
+  } catch (const NoProgressError& e) {
+    std::fprintf(stderr, "ubsim: error: %s\n", short_line(e.what()).c_str());
+    return 4;
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "ubsim: error: %s\n", e.what());
+    std::fprintf(stderr, "ubsim: error: %s\n", short_line(e.what()).c_str());
     return 3;
   }
 }

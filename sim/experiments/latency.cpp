@@ -1,12 +1,14 @@
 #include "latency.h"
 
 #include <sys/resource.h>
+#include <sys/statvfs.h>
 
 #include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <ctime>
 #include <cstdio>
 #include <cstring>
@@ -23,6 +25,7 @@
 #include "raw_speed.h"
 #include "rtl_variant.h"
 #include "routes.h"
+#include "safe_file.h"
 #include "subprocess.h"
 #include "two_node_system.h"
 #include "ubsim_build_info.h"
@@ -115,33 +118,35 @@ class TimelineWriter {
   bool finished_ = false;
 };
 
-// The run's trace from its paths' parts (removed), written whole or not at all.
+// The run's trace from its paths' parts, written whole or not at all.
 void assemble_timeline(const std::string& path, const std::vector<std::string>& parts) {
-  const std::string tmp = path + ".partial-" + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp);
-    if (!out) throw std::runtime_error("option --timeline: cannot write " + tmp);
-    out << "{\"traceEvents\": [\n";
-    bool first = true;
-    for (const auto& part : parts) {
-      std::ifstream in(part);
-      for (std::string ev; std::getline(in, ev);) {
-        out << (first ? "" : ",\n") << ev;
-        first = false;
-      }
-    }
-    out << "\n], \"displayTimeUnit\": \"ns\"}\n";
-    out.close();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw std::runtime_error("option --timeline: writing " + tmp + " failed: " + std::strerror(errno));
+  std::string out = "{\"traceEvents\": [\n";
+  bool first = true;
+  for (const auto& part : parts) {
+    std::ifstream in(part);
+    if (!in) throw std::runtime_error("option --timeline: the part " + part + " was not written");
+    for (std::string ev; std::getline(in, ev);) {
+      out += (first ? "" : ",\n") + ev;
+      first = false;
     }
   }
-  for (const auto& part : parts) std::remove(part.c_str());
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw std::runtime_error("option --timeline: cannot rename " + tmp + " to " + path);
+  out += "\n], \"displayTimeUnit\": \"ns\"}\n";
+  safe_file::write_whole(path, out, "option --timeline");
+}
+
+// A private staging folder (mkdtemp) removed with its contents unless kept.
+struct StagingTree {
+  std::string path;
+  ~StagingTree() {
+    if (!path.empty()) safe_file::remove_tree(path);
   }
+};
+
+// Whether the file system holding `dir` is (nearly) full.
+bool disk_full(const std::string& dir) {
+  struct statvfs sv {};
+  if (::statvfs(dir.c_str(), &sv) != 0) return false;
+  return static_cast<double>(sv.f_bavail) * static_cast<double>(sv.f_frsize) < 1024.0 * 1024.0;
 }
 
 }  // namespace
@@ -166,6 +171,18 @@ void check_horizon(const Config& cfg, const std::string& path, Verb verb) {
   const double span = rate > 0 ? ops / rate + per_op
                                : ops * per_op / static_cast<double>(cfg.count("workload.outstanding"));
   const double horizon_s = static_cast<double>(kHorizonFs) / 1e15;
+  if (transport_in_paths(cfg)) {
+    // the transport's retry budget, as the engine-only loss experiment counts
+    // it: a packet lost on every try waits out the whole back-off series
+    const double budget_s = static_cast<double>(cfg.fs("sack.rto")) / 1e15 *
+                            std::pow(cfg.value("sack.rto_backoff"), cfg.value("sack.max_retries") + 1);
+    if (span + budget_s > 0.9 * horizon_s)
+      throw ConfigError(cfg.source("sack.rto"), "sack.rto",
+                        fmt::format("with sack.rto_backoff {} and sack.max_retries {} the transport's retry budget "
+                                    "alone spans about {:.4g} s, beyond the simulator's time horizon of {:.1f} s (2^64 fs)",
+                                    cfg.exact("sack.rto_backoff").text(), cfg.count("sack.max_retries"), budget_s,
+                                    horizon_s));
+  }
   if (span > 0.9 * horizon_s)
     throw ConfigError(
         cfg.source("workload.ops"), "workload.ops",
@@ -249,6 +266,7 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   const auto t1 = std::chrono::steady_clock::now();
   const double cpu1 = cpu_seconds();
   sys.close_traces();
+  sys.watchdog().check();   // stopped for want of progress: exit status 4
   if (timeline) timeline->finish();
   if (!o.trace_prefix.empty())
     for (RtlBridge* b : sys.bridges()) {
@@ -269,9 +287,9 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
     if (run_program(argv) != 0)
       throw std::runtime_error("option --trace: merging the transport's waveforms into " + argv[2] + " failed");
   }
-  if (sys.app().completed() != ops)
-    throw std::runtime_error(fmt::format("simulation ended with {} of {} requests completed",
-                                         sys.app().completed(), ops));
+  if (sys.app().completed() != ops)   // nothing left to happen, and requests outstanding: a stall
+    throw NoProgressError(fmt::format("the simulation ran out of events with {} of {} requests completed",
+                                      sys.app().completed(), ops));
 
   LatencyResult r;
   r.path = o.path;
@@ -283,6 +301,7 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   r.cpu_s = cpu1 - cpu0;
   r.sim_time_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
   const LatencyRecord& rec = sys.app().record();
+  r.measured = rec.measured_ops;
   // every request may have failed (loss 100 %): then there is no latency
   const double n = static_cast<double>(std::max<uint64_t>(rec.measured_ops, 1));
   const double cycle_ns = 1e9 / cfg.value("clock");
@@ -391,20 +410,23 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
 
 json::Value latency_row(const LatencyResult& r, double reference_ns) {
   using V = json::Value;
+  // no request succeeded (every one failed): there is no latency, not a latency of 0
+  const bool none = r.measured == 0;
+  auto lat = [none](double ns) { return none ? V::null() : V::number(ns); };
   V stages = V::array(), effects = V::array(), stats = V::array();
   for (const auto& st : r.stages)
     stages.items.push_back(V::object()
                                .add("stage", V::string(st.stage))
                                .add("category", V::string(st.category))
                                .add("derived_ns", V::number(st.derived_ns))
-                               .add("measured_ns", V::number(st.measured_ns))
-                               .add("alignment_ns", V::number(st.align_ns))
-                               .add("serialization_ns", V::number(st.serialize_ns))
-                               .add("queueing_ns", V::number(st.queue_ns))
-                               .add("hazard_stall_ns", V::number(st.hazard_ns))
-                               .add("ctx_refill_ns", V::number(st.ctx_wait_ns)));
+                               .add("measured_ns", lat(st.measured_ns))
+                               .add("alignment_ns", lat(st.align_ns))
+                               .add("serialization_ns", lat(st.serialize_ns))
+                               .add("queueing_ns", lat(st.queue_ns))
+                               .add("hazard_stall_ns", lat(st.hazard_ns))
+                               .add("ctx_refill_ns", lat(st.ctx_wait_ns)));
   for (const auto& [cause, ns] : r.effects)
-    effects.items.push_back(V::object().add("cause", V::string(cause)).add("ns", V::number(ns)));
+    effects.items.push_back(V::object().add("cause", V::string(cause)).add("ns", lat(ns)));
   for (const auto& row : r.stats.rows)
     stats.items.push_back(V::object()
                               .add("component", V::string(row.component))
@@ -424,14 +446,14 @@ json::Value latency_row(const LatencyResult& r, double reference_ns) {
       .add("derived_message_ns", V::number(r.derived_message_ns))
       .add("binding", V::string(r.binding))
       .add("measured_total_ns", V::object()
-                                    .add("mean", V::number(r.mean_ns))
-                                    .add("p50", V::number(r.p50_ns))
-                                    .add("p99", V::number(r.p99_ns))
-                                    .add("p999", V::number(r.p999_ns))
-                                    .add("max", V::number(r.max_ns))
-                                    .add("min", V::number(r.min_ns)))
+                                    .add("mean", lat(r.mean_ns))
+                                    .add("p50", lat(r.p50_ns))
+                                    .add("p99", lat(r.p99_ns))
+                                    .add("p999", lat(r.p999_ns))
+                                    .add("max", lat(r.max_ns))
+                                    .add("min", lat(r.min_ns)))
       .add("effects", effects)
-      .add("unexplained_ns", V::number(r.unexplained_ns))
+      .add("unexplained_ns", lat(r.unexplained_ns))
       .add("transport", V::string(r.transport ? r.transport_mode : "none"))
       .add("retransmitted_packets", V::number(static_cast<double>(r.retransmitted_packets)))
       .add("retransmitted_bytes", V::number(static_cast<double>(r.retransmitted_bytes)))
@@ -470,28 +492,60 @@ ResultSet run(Config& cfg, const Options& o) {
     if (cfg.resolved_routes() != Config{}.resolved_routes()) changed.push_back("path.*");
   }
   const std::string timeline = o.text("--timeline"), trace = o.text("--trace");
+  // Timeline parts and waveforms are written into private staging folders
+  // and moved to their final names only once every path has run: a failure,
+  // a full disk or a kill leaves nothing under a final name.
+  StagingTree timeline_stage, trace_stage;
+  namespace fs = std::filesystem;
+  if (!timeline.empty()) timeline_stage.path = safe_file::make_temp_dir(timeline, fs::path(timeline).filename().string() + ".parts");
+  const fs::path trace_dir = trace.empty() ? fs::path() : fs::absolute(trace).parent_path();
+  const std::string trace_stem = trace.empty() ? "" : fs::path(trace).filename().string();
+  if (!trace.empty()) trace_stage.path = safe_file::make_temp_dir(fs::absolute(trace), trace_stem + ".trace");
   std::vector<std::string> parts;
   ResultSet rs;
   for (const auto& p : paths) {
     LatencyOptions lo;
     lo.path = p;
     lo.verb = o.text("--verb") == "read" ? Verb::Read : Verb::Write;
-    if (!trace.empty()) lo.trace_prefix = trace + "." + p;
+    if (!trace.empty()) lo.trace_prefix = (fs::path(trace_stage.path) / (trace_stem + "." + p)).string();
     for (uint64_t d : o.counts("--drop")) lo.drop.push_back(static_cast<uint32_t>(d));
     if (!timeline.empty()) {   // one trace for the run: each path's part, assembled below
-      lo.timeline_path = timeline + ".part-" + std::to_string(::getpid()) + "-" + p;
+      lo.timeline_path = (fs::path(timeline_stage.path) / ("part-" + std::to_string(parts.size()))).string();
       lo.timeline_index = static_cast<int>(parts.size());
       parts.push_back(lo.timeline_path);
     }
     const double ref = (lo.verb == Verb::Read && changed.empty() && reference.count(p)) ? reference.at(p) : 0.0;
-    for (auto& row : rows_in_child([&] { return std::vector<json::Value>{latency_row(run_latency(cfg, lo), ref)}; }))
-      rs.rows.push_back(std::move(row));
+    std::vector<json::Value> rows;
+    try {
+      rows = rows_in_child([&] { return std::vector<json::Value>{latency_row(run_latency(cfg, lo), ref)}; });
+    } catch (const CliError&) {
+      throw;
+    } catch (const std::exception& e) {
+      if (!trace.empty() && disk_full(trace_stage.path))
+        throw safe_file::IoError("option --trace: no space left on device in " + trace_dir.string() +
+                                 " (writing the waveforms failed: " + e.what() + ")");
+      if (!timeline.empty() && disk_full(timeline_stage.path))
+        throw safe_file::IoError("option --timeline: no space left on device (" + std::string(e.what()) + ")");
+      throw;
+    }
+    for (auto& row : rows) rs.rows.push_back(std::move(row));
   }
   if (!timeline.empty()) assemble_timeline(timeline, parts);
+  if (!trace.empty()) {
+    std::vector<fs::path> names;
+    for (const auto& entry : fs::directory_iterator(trace_stage.path)) names.push_back(entry.path().filename());
+    std::sort(names.begin(), names.end());
+    for (const auto& n : names)
+      safe_file::rename_checked(fs::path(trace_stage.path) / n, trace_dir / n, "option --trace");
+  }
   if (!o.flag("--stats")) rs.table_omit = {"stats"};
   rs.notes = "measured - derived = the effects listed (clock-edge alignment: at most one cycle per RTL entry;\n"
              "wire serialization of every packet at wire.rate; queueing; hazard stalls; context refills);\n"
              "unexplained is rounding. reference_ns: the published cycle-level simulator's figure (spec §4).\n";
+  for (const auto& row : rs.rows)
+    if (const Value* m = row.find("measured_total_ns"); m && m->get("mean") && m->get("mean")->kind == Value::Null)
+      rs.notes += fmt::format("{}: no request succeeded ({} failed): no latency to show.\n", row.get("path")->text,
+                              json::display_number(row.get("failed")->text));
   if (!changed.empty()) {
     std::string keys;
     for (const auto& k : changed) keys += (keys.empty() ? "" : ", ") + k;

@@ -46,6 +46,7 @@ struct StageResult {
 struct LatencyResult {
   std::string path, verb;
   uint64_t ops = 0;
+  uint64_t measured = 0;   // requests measured (after the warm-up) that succeeded: 0 = no latency to show
   int outstanding = 1;
   double clock_mhz = 0;
   std::vector<StageResult> stages;

@@ -15,6 +15,8 @@ using V = json::Value;
 
 V point_row(const LatencyResult& r, double loss, uint64_t outstanding, const std::string& probe) {
   const double window_gbps = r.achieved_per_us * static_cast<double>(r.size_bytes) * 8.0 / 1e3;
+  // no request succeeded: no latency (null), not a latency of 0
+  auto lat = [&r](double ns) { return r.measured == 0 ? V::null() : V::number(ns); };
   return V::object()
       .add("path", V::string(r.path))
       .add("transport", V::string(r.transport_mode))
@@ -23,11 +25,11 @@ V point_row(const LatencyResult& r, double loss, uint64_t outstanding, const std
       .add("loss", V::number(loss))
       .add("verb", V::string(r.verb))
       .add("latency_ns", V::object()
-                             .add("mean", V::number(r.mean_ns))
-                             .add("p50", V::number(r.p50_ns))
-                             .add("p99", V::number(r.p99_ns))
-                             .add("p999", V::number(r.p999_ns))
-                             .add("max", V::number(r.max_ns)))
+                             .add("mean", lat(r.mean_ns))
+                             .add("p50", lat(r.p50_ns))
+                             .add("p99", lat(r.p99_ns))
+                             .add("p999", lat(r.p999_ns))
+                             .add("max", lat(r.max_ns)))
       .add("goodput_gbps", V::number(window_gbps))
       .add("ops_per_us", V::number(r.achieved_per_us))
       .add("retransmitted_packets", V::number(static_cast<double>(r.retransmitted_packets)))
@@ -78,7 +80,12 @@ ResultSet run(Config& cfg, const Options& o) {
           }
       }
     }
-  rs.notes =
+  for (const auto& row : rs.rows)
+    if (const Value* m = row.find("latency_ns"); m && m->get("mean") && m->get("mean")->kind == Value::Null)
+      rs.notes += fmt::format("{} {} loss {}: no request succeeded ({} failed): no latency to show.\n",
+                              row.get("path")->text, row.get("transport")->text,
+                              json::display_number(row.get("loss")->text), json::display_number(row.get("failed")->text));
+  rs.notes +=
       "Every packet crossing the wire goes through its connection's transport engines (verilated SACK engine per\n"
       "TP channel on ub-*, GoBackN per QP on pcie-nic); data and acks are lost at random with probability loss\n"
       "(loss.ack overrides it for acks). Latency of the requests that succeeded; failed: error completions.\n";

@@ -84,11 +84,18 @@ std::vector<CompareRow> compare_configs(const std::string& base_config, const st
       std::vector<std::pair<std::string, const json::Value*>> fb, fc;
       flatten_result(row_b, "", fb);
       flatten_result(*row_c, "", fc);
+      auto numeric = [](const json::Value* x) { return x->kind == json::Value::Number || x->kind == json::Value::Null; };
       for (const auto& [k, v] : fb) {
-        if (v->kind != json::Value::Number) continue;
+        if (!numeric(v)) continue;
         for (const auto& [kc, vc] : fc)
-          if (kc == k && vc->kind == json::Value::Number) {
-            out.push_back({exp, label, k, std::stod(v->text), std::stod(vc->text)});
+          if (kc == k && numeric(vc)) {
+            if (v->kind == json::Value::Null && vc->kind == json::Value::Null) break;   // no value on either side
+            CompareRow row{exp, label, k, 0, 0};
+            row.base_null = v->kind == json::Value::Null;
+            row.candidate_null = vc->kind == json::Value::Null;
+            if (!row.base_null) row.base = std::stod(v->text);
+            if (!row.candidate_null) row.candidate = std::stod(vc->text);
+            out.push_back(row);
             break;
           }
       }

@@ -112,6 +112,20 @@ std::vector<std::string> merge_points(const SweepPlan& plan, bool strict) {
       continue;
     }
     docs.push_back(json::parse(read_file(doc)));
+    // the document must be of the configuration the plan resolved for this
+    // point (a job that read another file of the same name is not this point)
+    if (!p.config.empty()) {
+      const json::Value* got = docs.back().get("config");
+      if (!got || json::write(*got) != p.config) {
+        const std::string why = doc.string() + ": its configuration is not the one planned for this point "
+                                "(the job read other configuration files)";
+        if (strict) throw CliError("sweep --merge: point " + p.label + ": " + why);
+        failures.push_back(p.label + ": " + why);
+        docs.pop_back();
+        rows_json.push_back(json::object({{"point", point_obj}, {"status", json::str("failed")}, {"error", json::str(why)}}));
+        continue;
+      }
+    }
     const json::Value* results = docs.back().get("results");
     std::vector<std::string> res_json;
     if (results)

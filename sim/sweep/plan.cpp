@@ -69,7 +69,18 @@ SweepPlan make_plan(const std::string& experiment, const std::vector<std::string
         throw CliError(std::string("sweep: ") + own + " after -- is the sweep's to set (its points write DIR/points/)");
   SweepPlan plan;
   plan.experiment = experiment;
+  // a configuration file is named by its absolute path: a job run from
+  // another folder (jobs.txt, a cluster) reads the same file
   plan.experiment_args = experiment_args;
+  for (size_t i = 0; i < plan.experiment_args.size(); ++i) {
+    std::string& a = plan.experiment_args[i];
+    if (a == "--config" && i + 1 < plan.experiment_args.size()) {
+      std::string& f = plan.experiment_args[++i];
+      f = fs::absolute(f).lexically_normal().string();
+    } else if (a.rfind("--config=", 0) == 0) {
+      a = "--config=" + fs::absolute(a.substr(9)).lexically_normal().string();
+    }
+  }
   plan.axes = axes;
   plan.area = area;
   plan.dir = fs::absolute(dir).string();
@@ -80,7 +91,7 @@ SweepPlan make_plan(const std::string& experiment, const std::vector<std::string
   const std::string self = self_binary();
   do {
     SweepPoint p;
-    std::vector<std::string> args = experiment_args;
+    std::vector<std::string> args = plan.experiment_args;
     for (size_t a = 0; a < axes.size(); ++a) {
       const std::string& v = axes[a].values[idx[a]];
       p.values.push_back(v);
@@ -102,7 +113,9 @@ SweepPlan make_plan(const std::string& experiment, const std::vector<std::string
     p.argv = {binaries[p.variant], experiment};
     p.argv.insert(p.argv.end(), args.begin(), args.end());
     p.argv.insert(p.argv.end(), {"--format", "json"});
-    p.id = fnv_hex(experiment + "\n" + parsed.options.canonical() + config_json(cfg) + "\n" +
+    const std::string resolved = config_json(cfg);
+    p.config = json::write(json::parse(resolved));   // canonical: compared with each document's at the merge
+    p.id = fnv_hex(experiment + "\n" + parsed.options.canonical() + resolved + "\n" +
                    build_identity(p.variant, binaries[p.variant]));
     plan.points.push_back(p);
   } while (next_point(idx, axes));
@@ -150,7 +163,8 @@ void save_plan(const SweepPlan& plan) {
     for (const auto& v : p.values) vals.push_back(json::str(v));
     for (const auto& a : p.argv) argv.push_back(json::str(a));
     return json::object({{"id", json::str(p.id)}, {"variant", json::str(p.variant)}, {"label", json::str(p.label)},
-                         {"values", json::array(vals)}, {"argv", json::array(argv)}});
+                         {"values", json::array(vals)}, {"argv", json::array(argv)},
+                         {"config", p.config.empty() ? "null" : p.config}});
   };
   std::vector<std::string> area_jobs;
   for (const auto& p : plan.points) points.push_back(point_json(p));
@@ -211,6 +225,7 @@ SweepPlan load_plan(const std::string& dir) {
     pt.label = need(p, "label", json::Value::String).text;
     pt.values = strings(need(p, "values", json::Value::Array));
     pt.argv = strings(need(p, "argv", json::Value::Array));
+    if (const json::Value* c = p.get("config"); c && c->kind == json::Value::Object) pt.config = json::write(*c);
     if (pt.values.size() != values || pt.argv.empty() || pt.id.empty() ||
         pt.id.find_first_of("/\\.") != std::string::npos)
       throw CliError("sweep --merge: " + path.string() + ": damaged plan (point '" + pt.id + "')");

@@ -23,8 +23,12 @@ SweepRun run_points(const SweepPlan& plan, int jobs, double timeout_s) {
   fs::create_directories(pts);
   // what an interrupted run left half-written (written under private names)
   std::error_code ec;
-  for (const auto& entry : fs::directory_iterator(pts))
-    if (entry.path().filename().string().find(".partial-") != std::string::npos) fs::remove(entry.path(), ec);
+  // (its private temporaries, ".<id>.json.XXXXXX"; the sweep holds DIR's
+  // lock, so no other run is writing here)
+  for (const auto& entry : fs::directory_iterator(pts)) {
+    const std::string name = entry.path().filename().string();
+    if (name.find(".partial-") != std::string::npos || (name.size() > 1 && name[0] == '.')) fs::remove(entry.path(), ec);
+  }
   SweepRun run;
   run.total = plan.points.size() + plan.area_jobs.size();
   std::vector<const SweepPoint*> todo;

@@ -14,6 +14,7 @@
 // several grids are crossed. The key `variant` selects RTL build variants
 // (rtl/variants.toml).
 #pragma once
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -28,6 +29,10 @@ namespace ubsim {
 void flatten_result(const json::Value& v, const std::string& prefix,
                     std::vector<std::pair<std::string, const json::Value*>>& out);
 
+// The most points one sweep plans (the cross product of its grids): each is
+// checked and hashed before any runs.
+inline constexpr uint64_t kMaxSweepPoints = 10000;
+
 struct SweepAxis {
   std::string key;
   std::vector<std::string> values;   // canonical text in the key's unit (or variant names)
@@ -39,6 +44,7 @@ struct SweepPoint {
   std::vector<std::string> argv;     // the command (argv[0]: the ubsim binary), without --point
   std::string id;                    // file stem under DIR/points
   std::string label;                 // "wire.latency=100ns clock=322MHz", or "area of variant V"
+  std::string config;                // its resolved configuration (JSON): merge checks each document against it
 };
 
 struct SweepPlan {
@@ -92,6 +98,7 @@ std::vector<std::string> merge_points(const SweepPlan& plan, bool strict);
 struct CompareRow {
   std::string experiment, row, figure;
   double base = 0, candidate = 0;
+  bool base_null = false, candidate_null = false;   // a figure with no value on that side (e.g. no latency)
 };
 std::vector<CompareRow> compare_configs(const std::string& base_config, const std::string& candidate_config,
                                         const std::vector<std::string>& experiments,
