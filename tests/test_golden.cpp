@@ -62,12 +62,7 @@ Value normalize(const Value& v) {
   return out;
 }
 
-std::string read(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using ubsim::test::read_text;
 
 struct Case {
   std::string name, args;
@@ -75,7 +70,7 @@ struct Case {
 
 std::vector<Case> cases() {
   std::vector<Case> out;
-  std::istringstream in(read(kDir / "commands.txt"));
+  std::istringstream in(read_text(kDir / "commands.txt"));
   std::string line;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
@@ -117,7 +112,7 @@ TEST_CASE("golden results: every experiment's default figures are unchanged", "[
         continue;
       }
       REQUIRE(fs::exists(file));
-      const std::string want = read(file);
+      const std::string want = read_text(file);
       INFO(first_difference(want, got));
       CHECK(want == got);
     }

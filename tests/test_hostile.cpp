@@ -268,13 +268,6 @@ std::vector<std::string> left_in(const fs::path& d) {
   return out;
 }
 
-std::string file_text(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
-
 }  // namespace
 
 TEST_CASE("hostile 2.1: a control character in a path for a generated script is refused - yosys reads no stdin",
@@ -285,7 +278,7 @@ TEST_CASE("hostile 2.1: a control character in a path for a generated script is 
   CHECK(r.status == 2);
   CHECK(r.out.find("option --cache") != std::string::npos);
   CHECK(r.out.find("\\x0d") != std::string::npos);   // shown escaped, not as a line break
-  CHECK(file_text(d / "v") == "keep");
+  CHECK(ubsim::test::read_text(d / "v") == "keep");
   r = ubsim::test::run_command("cd " + d.string() + " && " + kBin + " area --blocks rx_pipeline --cache \"$(printf 'a\\nb')\"");
   CHECK(r.status == 2);
   // standard input of yosys is /dev/null: a stand-in records what it reads
@@ -309,8 +302,8 @@ TEST_CASE("hostile 2.2: no link planted at a temporary's old name is followed", 
   fs::create_symlink(d / "victim", d / "out" / "index.html.partial");
   Run r = ubsim::test::run_command(kBin + " report " + (d / "out").string());
   CHECK(r.status == 0);
-  CHECK(file_text(d / "victim") == "precious");
-  CHECK(file_text(d / "out" / "index.html").find("<html") != std::string::npos);
+  CHECK(ubsim::test::read_text(d / "victim") == "precious");
+  CHECK(ubsim::test::read_text(d / "out" / "index.html").find("<html") != std::string::npos);
   // sweep: plan, jobs and merged files
   fs::create_directories(d / "sw");
   for (const char* n : {"plan.json.tmp", "jobs.txt.tmp", "sweep.csv.tmp", "sweep.json.tmp"})
@@ -321,13 +314,13 @@ TEST_CASE("hostile 2.2: no link planted at a temporary's old name is followed", 
   r = ubsim::test::run_command(kBin + " sweep latency --grid wire.latency=50ns,70ns --emit-jobs --out " +
                                (d / "sw").string() + " -- --path ub-load --ops 2");
   CHECK(r.status == 0);
-  CHECK(file_text(d / "victim") == "precious");
+  CHECK(ubsim::test::read_text(d / "victim") == "precious");
   CHECK(fs::file_size(d / "sw" / "sweep.csv") > 0);
   // the plot is drawn in the staging folder: a link at the final PNG's name is replaced, not written through
   fs::create_directories(d / "o");
   fs::create_symlink(d / "victim", d / "o" / "latency.png");
   CHECK(ubsim::test::run_command(kBin + " latency --path ub-load --ops 2 --out " + (d / "o").string()).status == 0);
-  CHECK(file_text(d / "victim") == "precious");
+  CHECK(ubsim::test::read_text(d / "victim") == "precious");
   CHECK_FALSE(fs::is_symlink(d / "o" / "latency.png"));
 }
 
@@ -392,7 +385,7 @@ TEST_CASE("hostile 2.5: emitted jobs name their configuration absolutely - merge
   Run r = ubsim::test::run_command("cd " + (d / "here").string() + " && " + kBin +
                                    " sweep latency --grid seed=1,2 --emit-jobs --out ../s -- --path ub-load --ops 2 --config w.toml");
   REQUIRE(r.status == 0);
-  const std::string jobs = file_text(d / "s" / "jobs.txt");
+  const std::string jobs = ubsim::test::read_text(d / "s" / "jobs.txt");
   CHECK(jobs.find((d / "here" / "w.toml").string()) != std::string::npos);
   // run the jobs from the other folder: they still read here/w.toml
   REQUIRE(ubsim::test::run_command("cd " + (d / "there").string() + " && sh ../s/jobs.txt").status == 0);
@@ -403,7 +396,7 @@ TEST_CASE("hostile 2.5: emitted jobs name their configuration absolutely - merge
   for (const auto& e : fs::directory_iterator(d / "s" / "points"))
     if (e.path().extension() == ".json") point = e.path();
   REQUIRE(!point.empty());
-  std::string text = file_text(point);
+  std::string text = ubsim::test::read_text(point);
   const auto at = text.find("\"wire.latency\": \"50ns\"");
   REQUIRE(at != std::string::npos);
   text.replace(at, 22, "\"wire.latency\": \"5us\"");
@@ -421,7 +414,7 @@ TEST_CASE("hostile 2.6: report DIR is a folder name - not a pattern", "[hostile]
   REQUIRE(ubsim::test::run_command(kBin + " latency --path ub-load --ops 2 --out " + (d / "r1" / "other").string()).status == 0);
   const Run r = ubsim::test::run_command(kBin + " report '" + (d / "r[1]").string() + "'");
   REQUIRE(r.status == 0);
-  const std::string page = file_text(d / "r[1]" / "index.html");
+  const std::string page = ubsim::test::read_text(d / "r[1]" / "index.html");
   CHECK(page.find("id=\"mine\"") != std::string::npos);
   CHECK(page.find("id=\"other\"") == std::string::npos);
 }
@@ -545,7 +538,7 @@ TEST_CASE("hostile 2.12: report survives undecodable names and malformed documen
   const Run r = ubsim::test::run_command(kBin + " report " + d.string());
   INFO(r.out);
   CHECK(r.status == 0);
-  const std::string page = file_text(d / "index.html");
+  const std::string page = ubsim::test::read_text(d / "index.html");
   CHECK(page.find("lat\\xff") != std::string::npos);
   CHECK(page.find("Unreadable result files") != std::string::npos);
   CHECK(page.find("bad1") != std::string::npos);

@@ -20,12 +20,8 @@ using ubsim::test::Run;
 
 Run sh(const std::string& cmd) { return ubsim::test::run_command(cmd); }
 
-std::string slurp(const fs::path& p) {
-  std::ifstream f(p);
-  std::stringstream ss;
-  ss << f.rdbuf();
-  return ss.str();
-}
+using ubsim::test::read_text;
+
 
 const std::string kBin = UBSIM_BIN;
 const std::string kGrid = " --grid wire.latency=100ns..300ns:100ns --grid clock=322MHz,400MHz";
@@ -44,7 +40,7 @@ TEST_CASE("sweep: merged figures equal single runs, and a rerun runs only the mi
   Run r = sh(kBin + " sweep latency -j 2 --out " + dir.string() + kGrid + kExp);
   INFO(r.out);
   REQUIRE(r.status == 0);
-  const std::string csv = slurp(dir / "sweep.csv");
+  const std::string csv = read_text(dir / "sweep.csv");
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 1 + 6);
   CHECK(csv.rfind("wire.latency,clock,", 0) == 0);
   // the point (200 ns, 400 MHz) against the same run on its own
@@ -68,11 +64,11 @@ TEST_CASE("sweep: merged figures equal single runs, and a rerun runs only the mi
       fs::remove(e.path());
       ++removed;
     }
-  const std::string before = slurp(dir / "sweep.json");
+  const std::string before = read_text(dir / "sweep.json");
   r = sh(kBin + " sweep latency -j 2 --out " + dir.string() + kGrid + kExp);
   CHECK(r.status == 0);
   CHECK(r.out.find("6 points: 4 reused, 2 run, 0 failed") != std::string::npos);
-  CHECK(slurp(dir / "sweep.json") == before);
+  CHECK(read_text(dir / "sweep.json") == before);
 }
 
 TEST_CASE("sweep: emitted jobs, run elsewhere and merged, give the same bytes", "[sweep]") {
@@ -84,8 +80,8 @@ TEST_CASE("sweep: emitted jobs, run elsewhere and merged, give the same bytes", 
   CHECK(std::count(e.out.begin(), e.out.end(), '\n') == 2);
   REQUIRE(sh("bash " + (b / "jobs.txt").string()).status == 0);   // what GNU parallel or a Slurm array would run
   REQUIRE(sh(kBin + " sweep --merge " + b.string()).status == 0);
-  CHECK(slurp(a / "sweep.csv") == slurp(b / "sweep.csv"));
-  CHECK(slurp(a / "sweep.json") == slurp(b / "sweep.json"));
+  CHECK(read_text(a / "sweep.csv") == read_text(b / "sweep.csv"));
+  CHECK(read_text(a / "sweep.json") == read_text(b / "sweep.json"));
 }
 
 TEST_CASE("sweep: a failed point is reported and the others are kept", "[sweep]") {
@@ -97,9 +93,9 @@ TEST_CASE("sweep: a failed point is reported and the others are kept", "[sweep]"
   CHECK(r.status == 3);
   CHECK(r.out.find("point failed: workload.ops=500000000: ") != std::string::npos);
   CHECK(r.out.find("--timeout of 2 s") != std::string::npos);
-  const std::string csv = slurp(dir / "sweep.csv");
+  const std::string csv = read_text(dir / "sweep.csv");
   CHECK(std::count(csv.begin(), csv.end(), '\n') == 2);   // header + the good point
-  CHECK(slurp(dir / "sweep.json").find("\"status\": \"failed\"") != std::string::npos);
+  CHECK(read_text(dir / "sweep.json").find("\"status\": \"failed\"") != std::string::npos);
   // a configuration the RTL cannot take (200 cycles: above the build maximum)
   // is bad input found before any point runs: exit 2, nothing written
   const fs::path bad = fresh("c2");
@@ -241,7 +237,7 @@ TEST_CASE("sweep --area: a variant's area columns beside its measured figures", 
   INFO(r.out);
   REQUIRE(r.status == 0);
   CHECK(r.out.find("3 points: 0 reused, 3 run, 0 failed") != std::string::npos);   // 2 points + 1 area job
-  const std::string csv = slurp(dir / "sweep.csv");
+  const std::string csv = read_text(dir / "sweep.csv");
   const std::string header = csv.substr(0, csv.find('\n'));
   CHECK(header.find("area.rx_pipeline.cells,area.rx_pipeline.logic_bits,area.rx_pipeline.ff_bits,"
                     "area.rx_pipeline.latch_bits,area.rx_pipeline.mem_bits") != std::string::npos);
@@ -263,12 +259,12 @@ TEST_CASE("sweep --area: a variant's area columns beside its measured figures", 
   const Run e = sh(kBin + " sweep latency --emit-jobs --area rx_pipeline --out " + b.string() +
                    " --grid clock=322MHz,400MHz -- --path ub-load --ops 100");
   REQUIRE(e.status == 0);
-  const std::string jobs = slurp(b / "jobs.txt");
+  const std::string jobs = read_text(b / "jobs.txt");
   CHECK(std::count(jobs.begin(), jobs.end(), '\n') == 3);
   CHECK(jobs.find("'area' '--format' 'json' '--blocks' 'rx_pipeline'") != std::string::npos);
   REQUIRE(sh("bash " + (b / "jobs.txt").string()).status == 0);
   REQUIRE(sh(kBin + " sweep --merge " + b.string()).status == 0);
-  CHECK(slurp(b / "sweep.csv") == csv);
+  CHECK(read_text(b / "sweep.csv") == csv);
 }
 
 TEST_CASE("sweep: a point's id covers the configuration files: an edit runs the points again", "[sweep]") {
@@ -278,14 +274,14 @@ TEST_CASE("sweep: a point's id covers the configuration files: an edit runs the 
                           " --grid clock=322MHz,400MHz -- --path ub-load --ops 200 --config " + cfg.string();
   Run r = sh(cmd);
   REQUIRE(r.status == 0);
-  const std::string before = slurp(dir / "sweep.csv");
+  const std::string before = read_text(dir / "sweep.csv");
   r = sh(cmd);
   CHECK(r.out.find("2 points: 2 reused, 0 run") != std::string::npos);
   std::ofstream(cfg) << "[wire]\nlatency = \"600ns\"\n";   // same command, new figures
   r = sh(cmd);
   INFO(r.out);
   CHECK(r.out.find("2 points: 0 reused, 2 run") != std::string::npos);
-  CHECK(slurp(dir / "sweep.csv") != before);
+  CHECK(read_text(dir / "sweep.csv") != before);
 }
 
 TEST_CASE("sweep: a damaged point is named and run again, and --merge refuses it", "[sweep]") {
@@ -293,12 +289,12 @@ TEST_CASE("sweep: a damaged point is named and run again, and --merge refuses it
   const std::string cmd = kBin + " sweep latency -j 2 --out " + dir.string() +
                           " --grid clock=322MHz,400MHz -- --path ub-load --ops 200";
   REQUIRE(sh(cmd).status == 0);
-  const std::string good = slurp(dir / "sweep.json");
+  const std::string good = read_text(dir / "sweep.json");
   fs::path point;
   for (const auto& e : fs::directory_iterator(dir / "points"))
     if (e.path().extension() == ".json") point = e.path();
   // a hand edit that is still valid JSON
-  std::string text = slurp(point);
+  std::string text = read_text(point);
   text.replace(text.find("\"mean\": ") + 8, 1, "9");
   std::ofstream(point) << text;
   const Run m = sh(kBin + " sweep --merge " + dir.string());
@@ -310,7 +306,7 @@ TEST_CASE("sweep: a damaged point is named and run again, and --merge refuses it
   CHECK(r.out.find(point.stem().string()) != std::string::npos);   // named
   CHECK(r.out.find("running it again") != std::string::npos);
   CHECK(r.out.find("2 points: 1 reused, 1 run") != std::string::npos);
-  CHECK(slurp(dir / "sweep.json") == good);
+  CHECK(read_text(dir / "sweep.json") == good);
   // half-written (no checksum yet): run again too
   fs::remove(point.string() + ".sum");
   CHECK(sh(cmd).out.find("2 points: 1 reused, 1 run") != std::string::npos);
@@ -325,8 +321,8 @@ TEST_CASE("sweep: kill -9 mid-sweep, rerun at once: the same sweep.json as an un
   const Run r = sh(kBin + " sweep latency -j 2 --out " + b.string() + grid);
   INFO(r.out);
   REQUIRE(r.status == 0);
-  CHECK(slurp(b / "sweep.json") == slurp(a / "sweep.json"));
-  CHECK(slurp(b / "sweep.csv") == slurp(a / "sweep.csv"));
+  CHECK(read_text(b / "sweep.json") == read_text(a / "sweep.json"));
+  CHECK(read_text(b / "sweep.csv") == read_text(a / "sweep.csv"));
   // nothing half-written stays behind
   for (const auto& e : fs::directory_iterator(b / "points"))
     CHECK(e.path().filename().string().find(".partial-") == std::string::npos);

@@ -17,15 +17,11 @@
 
 namespace ubsim {
 
-namespace {
-// One line whatever the input held: control characters of an echoed value
-// (a line break, a carriage return, an escape) shown as \xNN.
 std::string one_line_text(const std::string& s) {
   std::string out;
   for (unsigned char c : s) out += (c < 0x20 || c == 0x7f) ? fmt::format("\\x{:02x}", c) : std::string(1, static_cast<char>(c));
   return out;
 }
-}  // namespace
 
 ConfigError::ConfigError(const std::string& src, const std::string& k, const std::string& message)
     : std::runtime_error(one_line_text(k.empty() ? fmt::format("{}: {}", src, message)

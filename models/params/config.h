@@ -16,6 +16,11 @@
 
 namespace ubsim {
 
+// One line whatever the text held: control characters (a line break, a
+// carriage return, an escape) shown as \xNN. Every error message echoes
+// values through it.
+std::string one_line_text(const std::string& s);
+
 class ConfigError : public std::runtime_error {
  public:
   ConfigError(const std::string& source, const std::string& key, const std::string& message);

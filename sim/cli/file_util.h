@@ -10,8 +10,6 @@
 
 #include <fmt/format.h>
 
-#include "safe_file.h"
-
 namespace ubsim::file_util {
 
 // This ubsim binary (what sweep points and area jobs run).
@@ -37,12 +35,6 @@ inline std::string read_file(const std::filesystem::path& p) {
   std::stringstream ss;
   ss << f.rdbuf();
   return ss.str();
-}
-
-// Written under a private temporary name and renamed: a reader never sees
-// half a file, and a planted link is never followed (safe_file.h).
-inline void write_file_atomic(const std::filesystem::path& p, const std::string& text) {
-  safe_file::write_whole(p, text, "writing " + p.filename().string());
 }
 
 inline std::string shell_quote(const std::string& s) {

@@ -21,7 +21,6 @@
 #include "config.h"
 #include "data_dir.h"
 #include "experiment.h"
-#include "file_util.h"
 #include "json.h"
 #include "output.h"
 #include "params.h"
@@ -184,28 +183,16 @@ int cmd_report(const std::vector<std::string>& args) {
   // page go to private temporaries (mkstemp); the page is renamed to
   // DIR/index.html only once report.py has written all of it
   namespace fs = std::filesystem;
-  struct Temp {
-    std::string path;
-    ~Temp() {
-      if (!path.empty()) {
-        ::unlink(path.c_str());
-        safe_file::untrack_path(path);
-      }
-    }
-  } defaults, page;
   int fd = -1;
-  defaults.path = safe_file::make_temp_file(fs::temp_directory_path() / "ubsim-report-defaults.json", fd);
-  safe_file::write_fd(fd, config_json(Config{}) + "\n", defaults.path);
-  safe_file::close_fd(fd, defaults.path);
+  const safe_file::Temporary defaults = safe_file::temp_file(fs::temp_directory_path() / "ubsim-report-defaults.json", &fd);
+  safe_file::write_and_close(fd, config_json(Config{}) + "\n", defaults.path());
   const fs::path index = fs::path(dir) / "index.html";
-  page.path = safe_file::make_temp_file(index, fd);
-  ::close(fd);
-  run_checked({"/usr/bin/python3", data_path("scripts/report.py"), dir, defaults.path, data_dir(), page.path},
+  safe_file::Temporary page = safe_file::temp_file(index);
+  run_checked({"/usr/bin/python3", data_path("scripts/report.py"), dir, defaults.path(), data_dir(), page.path()},
               "report: writing " + index.string() + " failed");
-  if (fs::file_size(page.path) == 0) throw safe_file::IoError("report: writing " + index.string() + " failed: empty page");
-  safe_file::rename_checked(page.path, index, "report");
-  safe_file::untrack_path(page.path);
-  page.path.clear();
+  if (fs::file_size(page.path()) == 0) throw safe_file::IoError("report: writing " + index.string() + " failed: empty page");
+  safe_file::rename_checked(page.path(), index, "report");
+  page.keep();
   std::fprintf(stderr, "report: wrote %s\n", index.c_str());
   return 0;
 }
@@ -350,22 +337,15 @@ int cmd_sweep(const std::vector<std::string>& args) {
     if (!plan.area_jobs.empty())
       std::fprintf(stderr, "sweep: (of which %zu area jobs, one per variant)\n", plan.area_jobs.size());
   }
-  const auto failures = merge_points(plan, o.given("--merge"));
+  const SweepMerge merged = merge_points(plan, o.given("--merge"));
+  const auto& failures = merged.failures;
   for (const auto& f : failures) std::fprintf(stderr, "sweep: point failed: %s\n", f.c_str());
   std::fprintf(stderr, "ubsim: wrote %s/{sweep.csv,sweep.json,plan.json,points/}\n", plan.dir.c_str());
-  if (!plan.metric.empty()) {   // a column that is not there would draw an empty plot
-    const std::string csv = file_util::read_file(plan.dir + "/sweep.csv");
-    const std::string header = csv.substr(0, csv.find('\n'));
-    bool found = false;
-    for (size_t at = 0; at <= header.size();) {
-      const size_t comma = std::min(header.find(',', at), header.size());
-      found = found || header.substr(at, comma - at) == plan.metric;
-      at = comma + 1;
-    }
-    if (!found)
-      throw CliError("option --metric: '" + plan.metric + "' is not a column of " + plan.dir +
-                     "/sweep.csv (its first line lists them)");
-  }
+  // a column that is not there would draw an empty plot
+  if (!plan.metric.empty() &&
+      std::find(merged.columns.begin(), merged.columns.end(), plan.metric) == merged.columns.end())
+    throw CliError("option --metric: '" + plan.metric + "' is not a column of " + plan.dir +
+                   "/sweep.csv (its first line lists them)");
   if (!plan.metric.empty() && !plan.x_key.empty()) {
     const std::vector<std::string> argv = {"/usr/bin/python3", data_path("scripts/plot_sweep.py"),
                                            plan.dir + "/sweep.csv", plan.metric, plan.x_key, plan.dir + "/sweep.png"};
@@ -449,8 +429,7 @@ namespace ubsim {
 namespace {
 // An error line of reasonable length: a huge bad value is cut in the middle.
 std::string short_line(const std::string& raw) {
-  std::string msg;   // one line: control characters shown as \xNN
-  for (unsigned char c : raw) msg += (c < 0x20 || c == 0x7f) ? fmt::format("\\x{:02x}", c) : std::string(1, static_cast<char>(c));
+  const std::string msg = one_line_text(raw);
   constexpr size_t kMax = 400;
   if (msg.size() <= kMax) return msg;
   return msg.substr(0, 250) + fmt::format("... ({} bytes cut) ...", msg.size() - 350) + msg.substr(msg.size() - 100);

@@ -1,6 +1,5 @@
 #include "output.h"
 
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -279,22 +278,7 @@ void check_output_prefix(const std::string& option, const std::string& prefix) {
     throw CliError("option " + option + ": " + parent.string() + " is not a writable directory");
 }
 
-void write_file_whole(const std::string& path, const std::string& text, const std::string& what) {
-  safe_file::write_whole(path, text, what);
-}
-
 namespace {
-
-// Moves every file of a staging folder into target (made if missing).
-void publish(const fs::path& staging, const fs::path& target, const std::string& what) {
-  std::error_code ec;
-  fs::create_directories(target, ec);
-  if (ec) throw safe_file::IoError(what + ": cannot create " + target.string() + ": " + ec.message());
-  std::vector<fs::path> names;
-  for (const auto& entry : fs::directory_iterator(staging)) names.push_back(entry.path().filename());
-  std::sort(names.begin(), names.end());
-  for (const auto& n : names) safe_file::rename_checked(staging / n, target / n, what);
-}
 
 // The parents of target that do not exist yet, innermost first.
 std::vector<fs::path> missing_parents(const fs::path& target) {
@@ -315,7 +299,7 @@ StagedOutput::StagedOutput(const std::string& dir) : target_(fs::absolute(dir)) 
       throw safe_file::IoError("option --out: cannot create " + it->string() + ": " + why);
     }
   try {
-    staging_ = safe_file::make_temp_dir(target_, target_.filename().string() + ".partial");
+    staging_ = safe_file::temp_dir(target_, target_.filename().string() + ".partial");
   } catch (const std::exception& e) {
     unmake();
     throw safe_file::IoError(std::string("option --out: ") + e.what());
@@ -326,7 +310,7 @@ StagedOutput::StagedOutput(const std::string& dir) : target_(fs::absolute(dir)) 
 
 StagedOutput::~StagedOutput() {
   if (!committed_) {
-    safe_file::remove_tree(staging_);
+    staging_ = safe_file::Temporary();   // removed with what it holds, before the parents it may sit in
     unmake();
   }
 }
@@ -337,33 +321,19 @@ void StagedOutput::unmake() {
 }
 
 void StagedOutput::add(const std::string& name, const std::string& text) {
-  int fd = -1;
-  const fs::path p = staging_ / name;
-  fd = ::open(p.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
-  if (fd < 0)
-    throw safe_file::IoError("option --out: writing " + target_.string() + " failed: cannot create " + p.string() +
-                             ": " + safe_file::describe_errno(errno));
-  try {
-    safe_file::write_fd(fd, text, p.string());
-    const int f = fd;
-    fd = -1;
-    safe_file::close_fd(f, p.string());
-  } catch (const std::exception& e) {
-    if (fd >= 0) ::close(fd);
-    throw safe_file::IoError("option --out: writing " + target_.string() + " failed: " + e.what());
-  }
+  safe_file::write_new(staging() / name, text, "option --out: writing " + target_.string() + " failed");
 }
 
 void StagedOutput::commit() {
   try {
-    publish(staging_, target_, "option --out: writing " + target_.string() + " failed");
+    safe_file::move_contents(staging(), target_, "option --out: writing " + target_.string() + " failed");
   } catch (...) {
     std::error_code ec;
     if (!target_existed_) fs::remove_all(target_, ec);
     throw;
   }
   committed_ = true;
-  safe_file::remove_tree(staging_);
+  staging_ = safe_file::Temporary();   // empty now: removed
 }
 
 void write_outputs(const std::string& dir, const std::map<std::string, std::string>& files) {
@@ -377,8 +347,8 @@ std::string point_checksum(const std::string& document) {
 }
 
 void write_point(const std::string& path, const std::string& doc) {
-  write_file_whole(path, doc, "option --point");
-  write_file_whole(path + ".sum", point_checksum(doc), "option --point");
+  safe_file::write_whole(path, doc, "option --point");
+  safe_file::write_whole(path + ".sum", point_checksum(doc), "option --point");
 }
 
 void emit(const Experiment& e, const Config& cfg, const ResultSet& rs, const std::string& format,

@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include "experiment.h"
+#include "safe_file.h"
 
 namespace ubsim {
 
@@ -30,11 +31,6 @@ void check_output_dir(const std::string& option, const std::string& dir);
 void check_output_file(const std::string& option, const std::string& path);
 void check_output_prefix(const std::string& option, const std::string& prefix);
 
-// Writes a file whole or not at all: to a private name beside it, renamed
-// into place once complete; an I/O failure removes it and throws
-// std::runtime_error (exit 3).
-void write_file_whole(const std::string& path, const std::string& text, const std::string& what);
-
 // Writes every file into DIR or none: files go to a staging folder of our
 // own (DIR.partial-<pid>-<n>, never a folder we did not create) whose files
 // replace DIR's only once all are written; an I/O failure removes the
@@ -51,17 +47,18 @@ class StagedOutput {
   StagedOutput(const StagedOutput&) = delete;
   StagedOutput& operator=(const StagedOutput&) = delete;
   void add(const std::string& name, const std::string& text);
-  const std::filesystem::path& staging() const { return staging_; }
+  std::filesystem::path staging() const { return staging_.path(); }
   void commit();
 
  private:
   void unmake();
-  std::filesystem::path target_, staging_;
+  std::filesystem::path target_;
+  safe_file::Temporary staging_;
   std::vector<std::filesystem::path> made_;
   bool target_existed_ = false, committed_ = false;
 };
 
-// A sweep point's document: written whole (write_file_whole), then its
+// A sweep point's document: written whole (safe_file::write_whole), then its
 // checksum beside it (FILE.sum: "fnv1a64 <hex> <bytes>"), so a reader can
 // tell a finished, unchanged point from a damaged one.
 void write_point(const std::string& path, const std::string& document);

@@ -1,19 +1,18 @@
 #include "safe_file.h"
 
-#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
-#include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -194,6 +193,8 @@ std::string describe_errno(int e) {
   return std::strerror(e);
 }
 
+namespace {
+
 std::string make_temp_file(const fs::path& final_path, int& fd) {
   std::string pattern = temp_pattern(final_path, "");
   {
@@ -236,41 +237,97 @@ void close_fd(int fd, const std::string& shown) {
   if (::close(fd) != 0 && errno != EINTR) throw IoError(fmt::format("cannot write {}: {}", shown, describe_errno(errno)));
 }
 
+}  // namespace
+
 void rename_checked(const fs::path& from, const fs::path& to, const std::string& what) {
   if (::rename(from.c_str(), to.c_str()) != 0)
     throw IoError(fmt::format("{}: cannot move {} to {}: {}", what, from.string(), to.string(), describe_errno(errno)));
 }
 
-void write_whole(const fs::path& path, const std::string& text, const std::string& what) {
-  int fd = -1;
-  const std::string tmp = [&] {
-    try {
-      return make_temp_file(path, fd);
-    } catch (const IoError& e) {
-      throw IoError(what + ": " + e.what());
-    }
-  }();
+void write_and_close(int fd, const std::string& text, const std::string& shown) {
   try {
-    write_fd(fd, text, path.string());
-    const int f = fd;
-    fd = -1;
-    close_fd(f, path.string());
-    rename_checked(tmp, path, what);
+    write_fd(fd, text, shown);
+  } catch (...) {
+    ::close(fd);
+    throw;
+  }
+  close_fd(fd, shown);
+}
+
+void write_whole(const fs::path& path, const std::string& text, const std::string& what) {
+  try {
+    int fd = -1;
+    Temporary tmp = temp_file(path, &fd);
+    write_and_close(fd, text, path.string());
+    rename_checked(tmp.path(), path, what);
+    tmp.keep();
   } catch (const IoError& e) {
-    if (fd >= 0) ::close(fd);
-    ::unlink(tmp.c_str());
-    untrack_path(tmp);
     const std::string msg = e.what();
     throw IoError(msg.rfind(what, 0) == 0 ? msg : what + ": " + msg);
   }
-  untrack_path(tmp);
 }
 
-void remove_tree(const fs::path& dir) {
-  std::error_code ec;
-  fs::remove_all(dir, ec);
-  untrack_path(dir.string());
+void write_new(const fs::path& path, const std::string& text, const std::string& what) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+  try {
+    if (fd < 0) throw IoError(fmt::format("cannot create {}: {}", path.string(), describe_errno(errno)));
+    write_and_close(fd, text, path.string());
+  } catch (const IoError& e) {
+    throw IoError(what + ": " + e.what());
+  }
 }
+
+void move_contents(const fs::path& from, const fs::path& to, const std::string& what) {
+  std::error_code ec;
+  fs::create_directories(to, ec);
+  if (ec) throw IoError(what + ": cannot create " + to.string() + ": " + ec.message());
+  std::vector<fs::path> names;
+  for (const auto& entry : fs::directory_iterator(from)) names.push_back(entry.path().filename());
+  std::sort(names.begin(), names.end());
+  for (const auto& n : names) rename_checked(from / n, to / n, what);
+}
+
+Temporary::~Temporary() { reset(); }
+
+void Temporary::reset() {
+  if (path_.empty()) return;
+  if (kind_ == Tree) {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  } else {
+    ::unlink(path_.c_str());
+  }
+  untrack_path(path_);
+  path_.clear();
+}
+
+Temporary& Temporary::operator=(Temporary&& o) noexcept {
+  if (this != &o) {
+    reset();
+    path_ = std::move(o.path_);
+    kind_ = o.kind_;
+    o.path_.clear();
+  }
+  return *this;
+}
+
+void Temporary::keep() {
+  untrack_path(path_);
+  path_.clear();
+}
+
+Temporary temp_file(const fs::path& final_path, int* fd) {
+  int f = -1;
+  std::string path = make_temp_file(final_path, f);
+  if (fd) *fd = f;
+  else ::close(f);
+  return Temporary(std::move(path), Temporary::File);
+}
+
+Temporary temp_dir(const fs::path& near, const std::string& stem) {
+  return Temporary(make_temp_dir(near, stem), Temporary::Tree);
+}
+
 
 std::string escaped(const std::string& s) {
   std::string out;
@@ -281,10 +338,10 @@ std::string escaped(const std::string& s) {
   return out;
 }
 
-void check_no_control_chars(const std::string& option, const std::string& path) {
+void check_no_control_chars(const std::string& what, const std::string& path) {
   for (unsigned char c : path)
     if (c < 0x20 || c == 0x7f)
-      throw CliError("option " + option + ": the path '" + escaped(path) +
+      throw CliError(what + ": the path '" + escaped(path) +
                      "' holds a control character, which a generated script cannot carry safely");
 }
 

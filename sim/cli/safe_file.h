@@ -44,33 +44,56 @@ void untrack_child(pid_t pid);
 // the parent's to clean).
 void forget_all();
 
-// A new private temporary file beside `final_path` (".<name>.XXXXXX"),
-// registered; its descriptor is returned in fd.
-std::string make_temp_file(const fs::path& final_path, int& fd);
-// A new private folder beside `near` (".<stem>.XXXXXX"), registered as a tree.
-std::string make_temp_dir(const fs::path& near, const std::string& stem);
-
-// Writes all of text to fd, then fsync; throws IoError naming `shown`.
-void write_fd(int fd, const std::string& text, const std::string& shown);
-// Closes fd, checked.
-void close_fd(int fd, const std::string& shown);
+// Writes all of text to fd, syncs and closes it (closed whatever happens);
+// throws IoError naming `shown`.
+void write_and_close(int fd, const std::string& text, const std::string& shown);
 
 // Writes path whole or not at all: a private temporary beside it, written,
 // synced and closed, then renamed over path. `what` prefixes the error.
 void write_whole(const fs::path& path, const std::string& text, const std::string& what);
+// Creates path, which must not exist (O_EXCL | O_NOFOLLOW: inside a private
+// staging folder), and writes text to it, checked.
+void write_new(const fs::path& path, const std::string& text, const std::string& what);
+// Moves every entry of folder `from` into `to` (made if missing), in name order.
+void move_contents(const fs::path& from, const fs::path& to, const std::string& what);
 // Renames from -> to, checked (IoError naming both).
 void rename_checked(const fs::path& from, const fs::path& to, const std::string& what);
-// Removes a tree we created and unregisters it (never throws).
-void remove_tree(const fs::path& dir);
 
 // strerror(e) for the error lines, with ENOSPC spelt out as "no space left
 // on device" and the folder's free space when known.
 std::string describe_errno(int e);
 
+// A registered temporary file or folder, removed (and unregistered) when
+// the object goes unless kept: its contents went to their final place.
+class Temporary {
+ public:
+  enum Kind { File, Tree };
+  Temporary() = default;
+  Temporary(std::string path, Kind kind) : path_(std::move(path)), kind_(kind) {}
+  ~Temporary();
+  Temporary(const Temporary&) = delete;
+  Temporary& operator=(const Temporary&) = delete;
+  Temporary& operator=(Temporary&& o) noexcept;
+  const std::string& path() const { return path_; }
+  bool empty() const { return path_.empty(); }
+  // Ownership ends (the path was renamed away): nothing is removed.
+  void keep();
+
+ private:
+  void reset();   // removes and unregisters the path (if any)
+  std::string path_;
+  Kind kind_ = File;
+};
+// A new private temporary file beside `final_path` (".<name>.XXXXXX"; its
+// descriptor in *fd, else closed), or a new private folder beside `near`
+// (".<stem>.XXXXXX"); created and registered as one step.
+Temporary temp_file(const fs::path& final_path, int* fd = nullptr);
+Temporary temp_dir(const fs::path& near, const std::string& stem);
+
 // A path that goes into a generated script or command line: refused when it
-// holds a control character (CR, LF, NUL, ESC, ...). Throws CliError naming
-// the option and showing the path escaped.
-void check_no_control_chars(const std::string& option, const std::string& path);
+// holds a control character (CR, LF, NUL, ESC, ...). Throws CliError that
+// starts with `what` ("option --cache") and shows the path escaped.
+void check_no_control_chars(const std::string& what, const std::string& path);
 // s with every byte outside printable ASCII as \xNN (for error lines).
 std::string escaped(const std::string& s);
 

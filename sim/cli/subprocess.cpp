@@ -168,18 +168,14 @@ int run_program(const std::vector<std::string>& argv, const std::string& stdout_
 }
 
 void run_checked(const std::vector<std::string>& argv, const std::string& what) {
-  int fd = -1;
-  const std::string err = safe_file::make_temp_file(std::filesystem::temp_directory_path() / "ubsim-stderr", fd);
-  ::close(fd);
-  const int rc = run_program(argv, "", err);
+  const safe_file::Temporary err = safe_file::temp_file(std::filesystem::temp_directory_path() / "ubsim-stderr");
+  const int rc = run_program(argv, "", err.path());
   std::string last;
   {
-    std::ifstream in(err);
+    std::ifstream in(err.path());
     for (std::string line; std::getline(in, line);)
       if (!line.empty()) last = line;
   }
-  ::unlink(err.c_str());
-  safe_file::untrack_path(err);
   if (rc == 0) return;
   std::string prog = argv.size() > 1 ? std::filesystem::path(argv[1]).filename().string() : argv[0];
   if (last.size() > 200) last = last.substr(0, 200) + "...";

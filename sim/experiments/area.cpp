@@ -28,7 +28,6 @@ namespace ubsim {
 namespace fs = std::filesystem;
 using file_util::fnv_hex;
 using file_util::read_file;
-using file_util::write_file_atomic;
 
 namespace {
 
@@ -129,7 +128,7 @@ namespace {
 
 // A path as a yosys script argument (double quotes; yosys has no escapes).
 std::string ys_quote(const std::string& path) {
-  safe_file::check_no_control_chars("--cache", path);   // CR or LF would end the script line
+  safe_file::check_no_control_chars("area: an RTL source or --cache", path);   // CR or LF would end the script line
   if (path.find('"') != std::string::npos)
     throw CliError("area: path " + safe_file::escaped(path) + " holds a quote, which a yosys script cannot carry");
   return "\"" + path + "\"";
@@ -137,7 +136,7 @@ std::string ys_quote(const std::string& path) {
 
 // tee -o takes its file name as is (no quotes): no blanks allowed.
 std::string ys_bare(const std::string& path) {
-  safe_file::check_no_control_chars("--cache", path);
+  safe_file::check_no_control_chars("option --cache", path);
   if (path.find_first_of(" \"") != std::string::npos)
     throw CliError("area: the path " + safe_file::escaped(path) + " holds a blank or quote; choose another with --cache");
   return path;
@@ -239,14 +238,8 @@ AreaFigures synthesize_area(const AreaBlock& block, const std::string& cache_dir
   }
   // yosys writes its script's reports and its log into a private folder
   // (mkdtemp): nothing it opens can be a link planted at a guessable name
-  struct Work {
-    std::string dir;
-    ~Work() {
-      if (!dir.empty()) safe_file::remove_tree(dir);
-    }
-  } work;
-  work.dir = safe_file::make_temp_dir(base, block.name + ".yosys");
-  const fs::path w(work.dir);
+  const safe_file::Temporary work = safe_file::temp_dir(base, block.name + ".yosys");
+  const fs::path w(work.path());
   std::string script = script_tmpl;
   for (const auto& [tag, ext] : std::vector<std::pair<std::string, std::string>>{
            {"@PRE@", "pre.stat"}, {"@COARSE@", "coarse.stat"}})
@@ -276,7 +269,7 @@ AreaFigures synthesize_area(const AreaBlock& block, const std::string& cache_dir
     else if (is_latch_type(b)) f.latch_bits += bits;
     else if (b.rfind("$mem", 0) != 0) f.logic_bits += bits;
   }
-  write_file_atomic(result, json::object({{"block", json::str(f.block)},
+  safe_file::write_whole(result, json::object({{"block", json::str(f.block)},
                                           {"params", json::str(f.params)},
                                           {"coarse_cells", json::num(static_cast<double>(f.coarse_cells))},
                                           {"logic_bits", json::num(static_cast<double>(f.logic_bits))},
@@ -285,7 +278,8 @@ AreaFigures synthesize_area(const AreaBlock& block, const std::string& cache_dir
                                           {"mem_bits", json::num(static_cast<double>(f.mem_bits))},
                                           {"yosys_s", json::num(f.yosys_s)},
                                           {"yosys", json::str(version.substr(0, version.find('\n')))}}) +
-                                 "\n");
+                                 "\n",
+                         "area");
   return f;
 }
 
@@ -300,7 +294,7 @@ ResultSet run_area(Config&, const Options& o) {
   for (const auto& spec : o.all("--rtl")) apply_rtl_override(opts, spec);
   const auto selected = select_area_blocks(opts, o.text("--blocks"));   // a bad name fails before any synthesis
   const std::string cache_dir = o.text("--cache").empty() ? default_area_cache_dir() : o.text("--cache");
-  safe_file::check_no_control_chars("--cache", cache_dir);   // the path goes into yosys scripts
+  safe_file::check_no_control_chars("option --cache", cache_dir);   // the path goes into yosys scripts
   ResultSet rs;
   using V = json::Value;
   for (const auto& b : selected) {

@@ -134,14 +134,6 @@ void assemble_timeline(const std::string& path, const std::vector<std::string>& 
   safe_file::write_whole(path, out, "option --timeline");
 }
 
-// A private staging folder (mkdtemp) removed with its contents unless kept.
-struct StagingTree {
-  std::string path;
-  ~StagingTree() {
-    if (!path.empty()) safe_file::remove_tree(path);
-  }
-};
-
 // Whether the file system holding `dir` is (nearly) full.
 bool disk_full(const std::string& dir) {
   struct statvfs sv {};
@@ -495,22 +487,22 @@ ResultSet run(Config& cfg, const Options& o) {
   // Timeline parts and waveforms are written into private staging folders
   // and moved to their final names only once every path has run: a failure,
   // a full disk or a kill leaves nothing under a final name.
-  StagingTree timeline_stage, trace_stage;
   namespace fs = std::filesystem;
-  if (!timeline.empty()) timeline_stage.path = safe_file::make_temp_dir(timeline, fs::path(timeline).filename().string() + ".parts");
+  safe_file::Temporary timeline_stage, trace_stage;
+  if (!timeline.empty()) timeline_stage = safe_file::temp_dir(timeline, fs::path(timeline).filename().string() + ".parts");
   const fs::path trace_dir = trace.empty() ? fs::path() : fs::absolute(trace).parent_path();
   const std::string trace_stem = trace.empty() ? "" : fs::path(trace).filename().string();
-  if (!trace.empty()) trace_stage.path = safe_file::make_temp_dir(fs::absolute(trace), trace_stem + ".trace");
+  if (!trace.empty()) trace_stage = safe_file::temp_dir(fs::absolute(trace), trace_stem + ".trace");
   std::vector<std::string> parts;
   ResultSet rs;
   for (const auto& p : paths) {
     LatencyOptions lo;
     lo.path = p;
     lo.verb = o.text("--verb") == "read" ? Verb::Read : Verb::Write;
-    if (!trace.empty()) lo.trace_prefix = (fs::path(trace_stage.path) / (trace_stem + "." + p)).string();
+    if (!trace.empty()) lo.trace_prefix = (fs::path(trace_stage.path()) / (trace_stem + "." + p)).string();
     for (uint64_t d : o.counts("--drop")) lo.drop.push_back(static_cast<uint32_t>(d));
     if (!timeline.empty()) {   // one trace for the run: each path's part, assembled below
-      lo.timeline_path = (fs::path(timeline_stage.path) / ("part-" + std::to_string(parts.size()))).string();
+      lo.timeline_path = (fs::path(timeline_stage.path()) / ("part-" + std::to_string(parts.size()))).string();
       lo.timeline_index = static_cast<int>(parts.size());
       parts.push_back(lo.timeline_path);
     }
@@ -521,23 +513,17 @@ ResultSet run(Config& cfg, const Options& o) {
     } catch (const CliError&) {
       throw;
     } catch (const std::exception& e) {
-      if (!trace.empty() && disk_full(trace_stage.path))
+      if (!trace.empty() && disk_full(trace_stage.path()))
         throw safe_file::IoError("option --trace: no space left on device in " + trace_dir.string() +
                                  " (writing the waveforms failed: " + e.what() + ")");
-      if (!timeline.empty() && disk_full(timeline_stage.path))
+      if (!timeline.empty() && disk_full(timeline_stage.path()))
         throw safe_file::IoError("option --timeline: no space left on device (" + std::string(e.what()) + ")");
       throw;
     }
     for (auto& row : rows) rs.rows.push_back(std::move(row));
   }
   if (!timeline.empty()) assemble_timeline(timeline, parts);
-  if (!trace.empty()) {
-    std::vector<fs::path> names;
-    for (const auto& entry : fs::directory_iterator(trace_stage.path)) names.push_back(entry.path().filename());
-    std::sort(names.begin(), names.end());
-    for (const auto& n : names)
-      safe_file::rename_checked(fs::path(trace_stage.path) / n, trace_dir / n, "option --trace");
-  }
+  if (!trace.empty()) safe_file::move_contents(trace_stage.path(), trace_dir, "option --trace");
   if (!o.flag("--stats")) rs.table_omit = {"stats"};
   rs.notes = "measured - derived = the effects listed (clock-edge alignment: at most one cycle per RTL entry;\n"
              "wire serialization of every packet at wire.rate; queueing; hazard stalls; context refills);\n"

@@ -4,6 +4,7 @@
 
 #include "args.h"
 #include "file_util.h"
+#include "safe_file.h"
 #include "json.h"
 #include "json_value.h"
 #include "sweep.h"
@@ -12,7 +13,6 @@ namespace ubsim {
 
 namespace fs = std::filesystem;
 using file_util::read_file;
-using file_util::write_file_atomic;
 
 void flatten_result(const json::Value& v, const std::string& prefix,
                     std::vector<std::pair<std::string, const json::Value*>>& out) {
@@ -59,7 +59,7 @@ std::string failure_of(const fs::path& pts, const std::string& id) {
 }
 }  // namespace
 
-std::vector<std::string> merge_points(const SweepPlan& plan, bool strict) {
+SweepMerge merge_points(const SweepPlan& plan, bool strict) {
   const fs::path pts = fs::path(plan.dir) / "points";
   std::vector<std::string> failures, columns, rows_json;
   std::map<std::string, bool> known;
@@ -165,12 +165,16 @@ std::vector<std::string> merge_points(const SweepPlan& plan, bool strict) {
   }
   std::vector<std::string> axes;
   for (const auto& a : plan.axes) axes.push_back(json::str(a.key));
-  write_file_atomic(fs::path(plan.dir) / "sweep.csv", csv);
-  write_file_atomic(fs::path(plan.dir) / "sweep.json",
+  safe_file::write_whole(fs::path(plan.dir) / "sweep.csv", csv, "sweep --merge");
+  safe_file::write_whole(fs::path(plan.dir) / "sweep.json",
                     json::object({{"experiment", json::str(plan.experiment)},
                                   {"swept", json::array(axes)},
-                                  {"points", json::array(rows_json, true)}}) + "\n");
-  return failures;
+                                  {"points", json::array(rows_json, true)}}) + "\n",
+                         "sweep --merge");
+  std::vector<std::string> all_columns;
+  for (const auto& a : plan.axes) all_columns.push_back(a.key);
+  all_columns.insert(all_columns.end(), columns.begin(), columns.end());
+  return {failures, all_columns};
 }
 
 }  // namespace ubsim

@@ -10,6 +10,7 @@
 #include "config.h"
 #include "experiment.h"
 #include "file_util.h"
+#include "safe_file.h"
 #include "json.h"
 #include "json_value.h"
 #include "output.h"
@@ -23,7 +24,6 @@ using file_util::fnv_hex;
 using file_util::read_file;
 using file_util::self_binary;
 using file_util::shell_quote;
-using file_util::write_file_atomic;
 
 namespace {
 
@@ -170,7 +170,7 @@ void save_plan(const SweepPlan& plan) {
   for (const auto& p : plan.points) points.push_back(point_json(p));
   for (const auto& p : plan.area_jobs) area_jobs.push_back(point_json(p));
   for (const auto& a : plan.experiment_args) args.push_back(json::str(a));
-  write_file_atomic(fs::path(plan.dir) / "plan.json",
+  safe_file::write_whole(fs::path(plan.dir) / "plan.json",
                     json::object({{"experiment", json::str(plan.experiment)},
                                   {"experiment_args", json::array(args)},
                                   {"metric", json::str(plan.metric)},
@@ -178,7 +178,8 @@ void save_plan(const SweepPlan& plan) {
                                   {"axes", json::array(axes)},
                                   {"area", json::str(plan.area)},
                                   {"area_jobs", json::array(area_jobs, true)},
-                                  {"points", json::array(points, true)}}) + "\n");
+                                  {"points", json::array(points, true)}}) + "\n",
+                         "sweep");
 }
 
 SweepPlan load_plan(const std::string& dir) {
@@ -254,7 +255,7 @@ std::string emit_jobs(const SweepPlan& plan) {
     jobs += fmt::format("{} --point {} 2> {}\n", cmd, shell_quote(base + ".json"), shell_quote(base + ".err"));
     ++n;
   }
-  write_file_atomic(fs::path(plan.dir) / "jobs.txt", jobs);
+  safe_file::write_whole(fs::path(plan.dir) / "jobs.txt", jobs, "sweep --emit-jobs");
   return fmt::format("{}/jobs.txt: {} commands (one per point or area job still missing)\nmerge: {} sweep --merge {}\n",
                      plan.dir, n, shell_quote(self_binary()), shell_quote(plan.dir));
 }

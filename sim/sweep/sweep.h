@@ -87,9 +87,13 @@ SweepPlan load_plan(const std::string& dir);
 // matches); `why` says what is wrong otherwise ("missing" if absent).
 bool point_intact(const std::string& dir, const std::string& id, std::string& why);
 // Merges the finished points into DIR/sweep.csv and DIR/sweep.json (byte
-// for byte the same whoever ran the points); returns the failures' lines.
-// With `strict` a damaged point is a CliError (sweep --merge: exit 2).
-std::vector<std::string> merge_points(const SweepPlan& plan, bool strict);
+// for byte the same whoever ran the points): the failures' lines and the
+// CSV's columns. With `strict` a damaged point is a CliError (sweep
+// --merge: exit 2).
+struct SweepMerge {
+  std::vector<std::string> failures, columns;
+};
+SweepMerge merge_points(const SweepPlan& plan, bool strict);
 
 // ubsim compare: the experiments run with each configuration file (each run
 // its own process), every numeric figure of their results paired by row
