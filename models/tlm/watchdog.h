@@ -58,10 +58,17 @@ class ProgressWatchdog {
   bool fired() const { return !report_.empty(); }
   const std::string& report() const { return report_; }
   uint64_t span_fs() const { return span_fs_; }
-  // Throws NoProgressError with the report if the watchdog stopped the run.
+  // If the watchdog stopped the run: ends it with exit status 4 through
+  // exit_hook (a simulation child process: see subprocess.h), else throws
+  // NoProgressError with the report.
   void check() const {
-    if (fired()) throw NoProgressError(report_);
+    if (!fired()) return;
+    if (exit_hook) exit_hook(4, report_);
+    throw NoProgressError(report_);
   }
+  // Set in a simulation child: ends the process with (code, message) without
+  // unwinding (a throw after SystemC's coroutines ran trips the sanitizer).
+  static inline void (*exit_hook)(int code, const std::string& message) = nullptr;
   // The span a configuration gets: watchdog.span, or 10 x the longest timer
   // or latency it can arm (at least 10 us).
   static uint64_t span_for(const Config& c);

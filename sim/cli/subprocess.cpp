@@ -57,7 +57,20 @@ std::string one_line(const std::string& what) {
   return out;
 }
 
+int g_child_result_fd = -1;   // in a simulation child: where its result goes
+
 }  // namespace
+
+void end_child_with(int code, const std::string& message) {
+  if (g_child_result_fd < 0) {
+    if (code == 4) throw NoProgressError(message);
+    throw std::runtime_error(message);
+  }
+  write_all(g_child_result_fd, message);
+  ::close(g_child_result_fd);
+  std::fflush(nullptr);
+  end_child(code);
+}
 
 int exit_status(int status) {
   if (WIFEXITED(status)) return WEXITSTATUS(status);
@@ -76,6 +89,8 @@ ChildResult run_in_child(const std::function<std::string()>& fn) {
     safe_file::forget_all();   // what the parent registered is the parent's to clean
     die_with_parent(parent);
     ::close(fds[0]);
+    g_child_result_fd = fds[1];
+    ProgressWatchdog::exit_hook = &end_child_with;
     int code = 0;
     std::string out;
     try {

@@ -36,6 +36,11 @@ int run_program(const std::vector<std::string>& argv, const std::string& stdout_
 // run_program with stderr captured: a non-zero status throws
 // safe_file::IoError "<what> (<program> exited N: <its last stderr line>)".
 void run_checked(const std::vector<std::string>& argv, const std::string& what);
+// In a simulation child (run_in_child): ends it now with `code` and
+// `message` as its result, without unwinding: an exception thrown after
+// SystemC's coroutines ran trips the sanitizer build's stack bookkeeping.
+// Outside a child it throws (NoProgressError for 4, runtime_error else).
+void end_child_with(int code, const std::string& message);
 // The exit status of a waitpid() status word, as run_program reports it.
 int exit_status(int wait_status);
 

@@ -280,8 +280,8 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
       throw std::runtime_error("option --trace: merging the transport's waveforms into " + argv[2] + " failed");
   }
   if (sys.app().completed() != ops)   // nothing left to happen, and requests outstanding: a stall
-    throw NoProgressError(fmt::format("the simulation ran out of events with {} of {} requests completed",
-                                      sys.app().completed(), ops));
+    end_child_with(4, fmt::format("the simulation ran out of events with {} of {} requests completed",
+                                  sys.app().completed(), ops));
 
   LatencyResult r;
   r.path = o.path;
