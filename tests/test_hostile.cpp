@@ -333,6 +333,14 @@ TEST_CASE("hostile 2.3: 4096 requests in flight complete on every path (the gran
     const auto& row = d.find("results")->items.at(0);
     CHECK(row.num("failed") == 0);
     CHECK(row.num("measured_total_ns.mean") > row.num("derived_total_ns"));
+    // the bound engaged where the hang was: the initiator's send pipeline held lookups back for want
+    // of a grant-FIFO entry (Load/Store accesses reach the pipeline as the core issues them)
+    if (std::string(path) == "ub-load") continue;
+    const std::string tx = std::string(path) == "pcie-nic" ? "sys.A_nic_tx" : "sys.A_ub_tx";
+    double waits = -1;
+    for (const auto& st : row.find("stats")->items)
+      if (st.get("component")->text == tx && st.get("name")->text == "lookup_credit_waits") waits = st.num("value");
+    CHECK(waits > 0);
   }
   // the reproducers of the hang, each to its end
   for (const std::string args : {"throughput --path ub-async --slots 1407 --ops 50 --size 64B",

@@ -25,6 +25,7 @@ uint64_t next_packet_id() {
 PipelineBridge::PipelineBridge(sc_core::sc_module_name name, const Config& c, std::unique_ptr<ClockedModel> block)
     : RtlBridge(name, c, std::move(block)),
       mtu_(c.count("transport.mtu")),
+      grant_fifo_depth_(static_cast<uint32_t>(c.count("cache.grant_fifo"))),
       output_queue_("output_queue"),
       error_queue_("error_queue"),
       fetch_queue_("fetch_queue") {
@@ -177,7 +178,7 @@ void PipelineBridge::accept(Transaction& t) {
   input_queue_.push_back(&r);
   queue_.change(now_fs(), +1);
   if (cache_) {
-    if (!lookup_backlog_.empty() || lookups_out_ >= kGrantFifoDepth) ++lookup_credit_waits_;
+    if (!lookup_backlog_.empty() || lookups_out_ >= grant_fifo_depth_) ++lookup_credit_waits_;
     lookup_backlog_.push_back(&r);
     issue_lookups();
   }
@@ -185,7 +186,7 @@ void PipelineBridge::accept(Transaction& t) {
 }
 
 void PipelineBridge::issue_lookups() {
-  while (!lookup_backlog_.empty() && lookups_out_ < kGrantFifoDepth) {
+  while (!lookup_backlog_.empty() && lookups_out_ < grant_fifo_depth_) {
     ++lookups_out_;
     cache_->lookup(*lookup_backlog_.front(), this);
     lookup_backlog_.pop_front();
@@ -391,6 +392,9 @@ void PipelineBridge::collect_stats(StatsTable& table) const {
             "completions taken by the order tracker");
   table.add(n, "ctx_wait_cycles", static_cast<double>(ctx_wait_cycles_), "cycles",
             "cycles a request waited at ctx_gate for its context records (cache refill)");
+  if (cache_)
+    table.add(n, "lookup_credit_waits", static_cast<double>(lookup_credit_waits_), "ops",
+              "requests whose context-cache lookup waited for a free entry in the grant FIFO");
   if (has_context_ram()) {
     table.add(n, "ctx_fills", static_cast<double>(fills_taken_), "records",
               "refilled records taken into the context RAM's fill buffer");

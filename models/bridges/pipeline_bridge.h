@@ -148,14 +148,15 @@ class PipelineBridge : public RtlBridge {
 
   CtxCacheBridge* cache_ = nullptr;
   const uint64_t mtu_;
-  // The bus interface's grant FIFO: a request's lookup is issued only with a
-  // free entry in it (a credit), returned when the gate takes the grant. So
+  // The bus interface's grant FIFO (cache.grant_fifo entries): a request's
+  // lookup is issued only with a free entry in it (a credit), returned when
+  // the gate takes the grant. So
   // the lookups a pipeline has in the cache, and the records it pins ahead
   // of its gate, are bounded: without it, requests queued in front of a busy
   // pipeline would pin a record up to the cache's pin maximum, and a lookup
   // waiting for that pin would hold the cache's input against the receive
   // pipeline's lookups whose completions would free it (a deadlock).
-  static constexpr uint32_t kGrantFifoDepth = 16;
+  const uint32_t grant_fifo_depth_;          // cache.grant_fifo
   uint32_t lookups_out_ = 0;                 // issued, grant not yet taken by the gate
   std::deque<Request*> lookup_backlog_;      // accepted, lookup waiting for a grant-FIFO credit
   uint64_t lookup_credit_waits_ = 0;         // lookups that waited for a credit

@@ -71,6 +71,7 @@ const std::vector<ParamDef>& param_table() {
       {"cache.enabled", Unit::Bool, "true", 0, 1, "latency, load, ctx-cache", "model the context caches (false: every record is always on chip)"},
       {"cache.ub_entries", Unit::Count, "2048", 1, rtl_variant::kCacheMaxEntries, "latency, load, ctx-cache", "UB Jetty/TP-channel state cache entries", "UBSIM_RTL_CACHE_ENTRIES"},
       {"cache.roce_entries", Unit::Count, "512", 1, rtl_variant::kCacheMaxEntries, "latency, load, ctx-cache", "RoCE QP-context cache entries", "UBSIM_RTL_CACHE_ENTRIES"},
+      {"cache.grant_fifo", Unit::Count, "16", 1, 64, "latency, load, ctx-cache", "grant FIFO of each pipeline's bus interface: a request's context-cache lookup is issued only with a free entry (at most 64: a record's pins then stay below the cache's pin maximum)"},
       {"cache.ub_ways", Unit::Count, "0", 0, 65536, "latency, load, ctx-cache", "UB cache associativity (0 = fully associative, true LRU)"},
       {"cache.roce_ways", Unit::Count, "0", 0, 65536, "latency, load, ctx-cache", "RoCE cache associativity (0 = fully associative, true LRU)"},
       {"cache.bytes", Unit::Bytes, "256KiB", 1, 1e12, "ctx-cache", "on-chip state budget of the byte model (derived overflow points)"},
