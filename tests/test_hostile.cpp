@@ -14,9 +14,12 @@
 #include <sstream>
 #include <thread>
 
+#include <systemc>
+
 #include "file_util.h"
 #include "json_value.h"
 #include "run_command.h"
+#include "subprocess.h"
 
 namespace {
 
@@ -370,6 +373,34 @@ TEST_CASE("hostile 2.3: the watchdog names a stuck run (exit 4) and leaves a bac
   // exit codes are documented
   const Run h = ubsim::test::run_command(kBin + " help");
   CHECK(h.out.find("4 no progress") != std::string::npos);
+}
+
+namespace {
+// A process that re-triggers itself in zero time forever: delta cycles, and
+// simulated time never advances.
+struct ZeroTimeLoop : sc_core::sc_module {
+  sc_core::sc_event again;
+  SC_HAS_PROCESS(ZeroTimeLoop);
+  explicit ZeroTimeLoop(sc_core::sc_module_name n) : sc_module(n) { SC_METHOD(tick); }
+  void tick() {
+    again.notify(sc_core::SC_ZERO_TIME);
+    next_trigger(again);
+  }
+};
+}  // namespace
+
+TEST_CASE("hostile 2.3: a zero-time livelock ends with exit 4 - delta cycles without time advancing", "[hostile]") {
+  ubsim::set_zero_time_limit(1000000);   // the default (10^8) would take ten CPU seconds
+  const ubsim::ChildResult c = ubsim::run_in_child([] {
+    new ZeroTimeLoop("loop");
+    sc_core::sc_start();
+    return std::string("the simulation ended");
+  });
+  INFO(c.output);
+  CHECK(c.exit_code == 4);
+  CHECK(c.output.rfind("no progress: ", 0) == 0);
+  CHECK(c.output.find("delta cycles at t = 0 fs without simulated time advancing") != std::string::npos);
+  CHECK(c.output.find('\n') == std::string::npos);
 }
 
 TEST_CASE("hostile 2.4: the retry budget is checked up front wherever the transport is in the path", "[hostile]") {

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +13,8 @@
 #include <exception>
 #include <filesystem>
 #include <fstream>
+
+#include <systemc>
 
 #include "args.h"
 #include "config.h"
@@ -23,14 +26,16 @@ namespace ubsim {
 
 namespace {
 
-void write_all(int fd, const std::string& s) {
+void write_all(int fd, const char* data, size_t size) {
   size_t done = 0;
-  while (done < s.size()) {
-    const ssize_t n = ::write(fd, s.data() + done, s.size() - done);
+  while (done < size) {
+    const ssize_t n = ::write(fd, data + done, size - done);
+    if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return;
     done += static_cast<size_t>(n);
   }
 }
+void write_all(int fd, const std::string& s) { write_all(fd, s.data(), s.size()); }
 
 // Ends a forked child at once (no static teardown: SystemC's would run in
 // the child). A raw exit_group rather than _exit: the sanitizer build
@@ -58,8 +63,40 @@ std::string one_line(const std::string& what) {
 }
 
 int g_child_result_fd = -1;   // in a simulation child: where its result goes
+volatile uint64_t g_zero_time_limit = 100000000;
+
+// SIGPROF in a simulation child: delta cycles at one time stamp past the
+// limit end the child (exit 4). Only reads two kernel counters and writes a
+// fixed-format line: no allocation, async-signal-safe in practice.
+void on_cpu_second(int) {
+  sc_core::sc_simcontext* c = sc_core::sc_curr_simcontext;
+  if (!c || g_child_result_fd < 0) return;
+  const uint64_t deltas = c->delta_count_at_current_time();
+  if (deltas < g_zero_time_limit) return;
+  char line[192];   // integers only: no floating-point formatting in a signal handler
+  const int n = std::snprintf(line, sizeof line,
+                              "no progress: %llu delta cycles at t = %llu fs without simulated time advancing "
+                              "(a zero-time livelock)",
+                              static_cast<unsigned long long>(deltas),
+                              static_cast<unsigned long long>(c->time_stamp().value()));
+  write_all(g_child_result_fd, line, n > 0 ? static_cast<size_t>(n) : 0);
+  ::close(g_child_result_fd);
+  end_child(4);
+}
+
+void arm_zero_time_sampler() {
+  struct sigaction sa {};
+  sa.sa_handler = on_cpu_second;
+  sa.sa_flags = SA_RESTART;   // the child's reads and writes go on undisturbed
+  sigemptyset(&sa.sa_mask);
+  ::sigaction(SIGPROF, &sa, nullptr);
+  const itimerval every_second = {{1, 0}, {1, 0}};
+  ::setitimer(ITIMER_PROF, &every_second, nullptr);
+}
 
 }  // namespace
+
+void set_zero_time_limit(uint64_t deltas) { g_zero_time_limit = deltas; }
 
 void end_child_with(int code, const std::string& message) {
   if (g_child_result_fd < 0) {
@@ -91,6 +128,7 @@ ChildResult run_in_child(const std::function<std::string()>& fn) {
     ::close(fds[0]);
     g_child_result_fd = fds[1];
     ProgressWatchdog::exit_hook = &end_child_with;
+    arm_zero_time_sampler();
     int code = 0;
     std::string out;
     try {

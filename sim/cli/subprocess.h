@@ -6,6 +6,7 @@
 #pragma once
 #include <sys/types.h>
 
+#include <cstdint>
 #include <functional>
 #include <string>
 #include <vector>
@@ -41,6 +42,13 @@ void run_checked(const std::vector<std::string>& argv, const std::string& what);
 // SystemC's coroutines ran trips the sanitizer build's stack bookkeeping.
 // Outside a child it throws (NoProgressError for 4, runtime_error else).
 void end_child_with(int code, const std::string& message);
+// A zero-time livelock (delta cycles that never let simulated time advance)
+// cannot reach the no-progress watchdog, which works on simulated time: a
+// simulation child samples, every CPU second (SIGPROF), how many delta
+// cycles the kernel has run at the current time stamp, and past `deltas`
+// (default 10^8: about ten CPU seconds of nothing but deltas, far above any
+// real run's) it ends with exit status 4 and one line. Costs nothing per event.
+void set_zero_time_limit(uint64_t deltas);
 // The exit status of a waitpid() status word, as run_program reports it.
 int exit_status(int wait_status);
 
