@@ -81,7 +81,7 @@ void SackSenderBridge::drive(uint64_t e) {
   m_->s_txdone_valid = x.td != nullptr;
   m_->s_txdone_psn = x.td ? x.td->psn : 0;
   // the link takes the next packet once it has finished the previous one
-  m_->m_ready = wire_->free_at_fs() <= e;
+  m_->m_ready = wire_->free_at_edge(e);
 }
 
 void SackSenderBridge::sample(uint64_t) {

@@ -28,6 +28,10 @@ LossyWire::LossyWire(sc_core::sc_module_name name, const Config& c, Pool<Packet>
 void LossyWire::accept(Transaction& t) {
   Packet& r = as_packet(t);
   const uint64_t now = now_fs();
+  if (now != last_accept_fs_ || packets_ == 0) {
+    free_before_last_fs_ = free_at_fs_;
+    last_accept_fs_ = now;
+  }
   const uint64_t start = std::max(now, free_at_fs_);
   const auto ser = static_cast<uint64_t>(std::llround(static_cast<double>(r.wire_bytes) / bytes_per_s_ * 1e15));
   const uint64_t end = start + ser;

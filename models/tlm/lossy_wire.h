@@ -32,9 +32,15 @@ class LossyWire : public StageComponent {
   // Data PSNs lost on their first transmission (scripted; before the run).
   void set_drop_once(std::set<uint32_t> psns) { drop_once_ = std::move(psns); }
   uint64_t lost() const { return lost_; }
-  // The link is busy serializing until this time: a sender hands it the
-  // next packet no earlier (its transmit queue holds one packet).
-  uint64_t free_at_fs() const { return free_at_fs_; }
+  // Whether the link has finished serializing at edge_fs, counting only the
+  // packets handed to it before edge_fs: a sender hands it the next packet
+  // no earlier (its transmit queue holds one packet). A packet handed over
+  // at edge_fs itself (another sender's, in the same time step) is not seen,
+  // as every input is sampled at the first edge strictly after it arrives:
+  // otherwise the answer would depend on which process ran first.
+  bool free_at_edge(uint64_t edge_fs) const {
+    return (last_accept_fs_ >= edge_fs ? free_before_last_fs_ : free_at_fs_) <= edge_fs;
+  }
 
  protected:
   void accept(Transaction& t) override;
@@ -48,6 +54,8 @@ class LossyWire : public StageComponent {
   std::mt19937_64 rng_;
   std::uniform_real_distribution<double> u_{0.0, 1.0};
   uint64_t free_at_fs_ = 0;
+  uint64_t last_accept_fs_ = 0;        // time of the latest hand-over
+  uint64_t free_before_last_fs_ = 0;   // free_at_fs_ before the hand-overs at that time
   std::set<uint32_t> dropped_once_;
   tlm_utils::peq_with_get<Transaction> arrivals_;
   uint64_t packets_ = 0, bytes_ = 0, lost_ = 0, duplicated_ = 0, delayed_ = 0;
