@@ -25,6 +25,12 @@
 // Contract: one packet descriptor out per cycle at most (retransmissions
 // first), held on m_* until the link takes it (m_ready: the link paces it); one ack and one tx-done in per cycle; the cycle count `now` comes
 // from cfg_now (the clock grid's cycle index) so idle cycles may be skipped.
+// Activity (for the simulator, no hardware meaning): `active` says the state
+// may change at the next edge without an input (a packet on m_*, a resend or
+// a go-back pending, a failure to report, the timer or the probe due);
+// otherwise `wake_in` is the cycles from this edge to the edge at which the
+// timer or the probe fires (0: neither is armed), so a simulator may skip the
+// cycles between: nothing else changes while only the timer runs.
 module sack_sender #(
     parameter int MAX_WIN = 2048,
     parameter int ID_W = 32,
@@ -68,6 +74,8 @@ module sack_sender #(
     output logic               m_fail,          // a PSN ran out of retries: the request failed
     output logic [ID_W-1:0]    m_fail_id,
     output logic               busy,            // packets outstanding (the timer runs)
+    output logic               active,          // a change at the next edge without an input
+    output logic [T_W-1:0]     wake_in,         // not active: cycles until the timer or probe fires (0: none)
     output logic [WIDX_W:0]    outstanding,
     output logic [31:0]        cnt_sent,
     output logic [31:0]        cnt_retransmits,
@@ -138,6 +146,17 @@ module sack_sender #(
             rtx_psn = gbn_ptr;
         end
     end
+
+    // ---- activity: the next edge at which the state changes on its own ----
+    logic             probe_armed;
+    logic [T_W-1:0]   probe_at, to_timeout, to_probe;
+    assign probe_armed = !cfg_gbn && cfg_probe_cycles != '0 && busy && !probe_done
+                         && sent_known[slot(newest)] && !need_rtx[slot(newest)];
+    assign probe_at    = quiet_since + cfg_probe_cycles;
+    assign to_timeout  = timer_armed ? ((deadline > cfg_now) ? deadline - cfg_now : T_W'(1)) : '0;
+    assign to_probe    = probe_armed ? ((probe_at > cfg_now) ? probe_at - cfg_now : T_W'(1)) : '0;
+    assign active  = m_valid || m_fail || rtx_found || gbn_active || timeout || probe;
+    assign wake_in = (to_timeout != '0 && (to_probe == '0 || to_timeout < to_probe)) ? to_timeout : to_probe;
 
     logic out_free, send_rtx, send_new;
     assign out_free = !m_valid || m_ready;

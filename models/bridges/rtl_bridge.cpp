@@ -73,7 +73,10 @@ void RtlBridge::run() {
       if (first > next_edge_) {
         on_skipped(next_edge_, first - next_edge_);
         cycles_skipped_ += first - next_edge_;
-        if (timed) cycles_in_flight_ += first - next_edge_;   // items moved through a chain meanwhile
+        if (timed) {   // it advanced on its own meanwhile (a chain's items, a timer)
+          cycles_in_flight_ += first - next_edge_;
+          edges_since_check_ += first - next_edge_;   // so the watchdog checks it when it wakes
+        }
         next_edge_ = first;
       }
     }
@@ -86,9 +89,12 @@ void RtlBridge::run() {
       emitted = step_edge(next_edge_);
       ++next_edge_;
       ++cycles_evaluated_;
-      if (cycles_evaluated_ % ProgressWatchdog::kCheckEdges == 0 && ProgressWatchdog::overdue(edge_fs(next_edge_ - 1))) {
-        wait(sc_core::SC_ZERO_TIME);   // sc_stop() was called: the kernel ends the run here
-        break;
+      if (++edges_since_check_ >= ProgressWatchdog::kCheckEdges) {
+        edges_since_check_ = 0;
+        if (ProgressWatchdog::overdue(edge_fs(next_edge_ - 1))) {
+          wait(sc_core::SC_ZERO_TIME);   // sc_stop() was called: the kernel ends the run here
+          break;
+        }
       }
     }
     if (due()) wait(delay_fs(edge_fs(next_edge_) - now), wake_event_);
@@ -105,7 +111,7 @@ void RtlBridge::collect_clock_stats(StatsTable& table) const {
   table.add(n, "cycles_skipped", static_cast<double>(cycles_skipped_), "cycles",
             "idle cycles skipped (nothing queued or in flight in the model)");
   table.add(n, "cycles_in_flight", static_cast<double>(cycles_in_flight_), "cycles",
-            "skipped cycles in which items travelled through a stage chain (nothing else changed)");
+            "skipped cycles in which the block advanced on its own schedule (items in a stage chain, a timer running)");
   table.add(n, "utilization",
             total_cycles > 0 ? static_cast<double>(cycles_evaluated_ + cycles_in_flight_) / total_cycles : 0.0,
             "fraction", "share of cycles with work in the model (evaluated, or items in flight in a chain)");

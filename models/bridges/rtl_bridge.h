@@ -53,8 +53,8 @@ class RtlBridge : public StageComponent {
   // The cfg_* inputs (loaded at reset).
   virtual void configure() = 0;
   // Without work, cycles until the block changes state on its own (an item
-  // in flight in a stage chain reaching its tap; 0: never without an
-  // input), counted from the last evaluated edge: the bridge sleeps until
+  // in flight in a stage chain reaching its tap, a timer expiring; 0: never
+  // without an input), counted from the last evaluated edge: the bridge sleeps until
   // that edge instead of stepping the cycles between.
   virtual uint64_t wake_in() const { return 0; }
   // `count` idle edges from `first` on were skipped (has_work was false):
@@ -85,8 +85,9 @@ class RtlBridge : public StageComponent {
   sc_core::sc_event wake_event_;
   uint64_t cycles_evaluated_ = 0;
   uint64_t cycles_skipped_ = 0;
-  uint64_t cycles_in_flight_ = 0;   // of those skipped: items in flight in a chain
+  uint64_t cycles_in_flight_ = 0;   // of those skipped: the block advancing on its own (chain, timer)
   uint64_t wakeups_ = 0;
+  uint64_t edges_since_check_ = 0;   // clock edges (stepped or skipped) since the watchdog's last check
 };
 
 // A bridge of one block class: typed access to its model.

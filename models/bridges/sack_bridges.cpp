@@ -54,10 +54,14 @@ void SackSenderBridge::accept(Transaction& t) {
 }
 
 bool SackSenderBridge::has_work() const {
-  // the timer runs while packets are outstanding; a failure (m_fail, one
-  // cycle after the engine stopped) is still to be seen
-  return !failed_ && (!msgs_.empty() || !acks_.empty() || !txdone_.empty() || m_->busy || m_->m_valid || m_->m_fail);
+  // With packets outstanding and nothing else to do only the retransmit
+  // timer (and the probe) runs: the engine says when it fires (wake_in) and
+  // the bridge sleeps until that edge. A failure (m_fail, one cycle after the
+  // engine stopped) is still to be seen.
+  return !failed_ && (!msgs_.empty() || !acks_.empty() || !txdone_.empty() || m_->active);
 }
+
+uint64_t SackSenderBridge::wake_in() const { return failed_ ? 0 : m_->wake_in; }
 
 void SackSenderBridge::drive(uint64_t e) {
   Edge& x = edge_ = Edge{};

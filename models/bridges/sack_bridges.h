@@ -50,6 +50,7 @@ class SackSenderBridge : public VerilatedBridge<Vsack_sender> {
  protected:
   void accept(Transaction& t) override;   // an ack arrived
   bool has_work() const override;
+  uint64_t wake_in() const override;
   void configure() override;
   void drive(uint64_t e) override;
   void sample(uint64_t e) override;

@@ -5,7 +5,8 @@
 // frees the buffer, slot, credit, tag or cache entry it held): every
 // RtlBridge edge whose apply() reports an output, and every completion at an
 // initiator, calls note(). A run hangs when blocks keep being stepped without
-// either: every RtlBridge checks, every kCheckEdges edges it evaluates, how
+// either: every RtlBridge checks, every kCheckEdges edges it passes (stepped,
+// or skipped while it slept on a timer), how
 // long ago the last progress was (in simulated time, so a bridge that runs
 // ahead of the kernel checks on its own clock and cannot starve the check).
 // Past one span, the watchdog records one line naming the blocks that hold
