@@ -100,17 +100,28 @@ module sack_receiver #(
     assign s_kept = take && keep;
 
     // ---- the ack: cumulative = first PSN not received, bitmap above it ----
-    logic [MAX_WIN-1:0] rel;      // bit i = PSN expected + i received
-    logic [PSN_W-1:0]   run;      // received in a row from expected
-    always_comb begin
-        rel = '0;
-        run = '0;
-        if (ack_pending) begin    // evaluated only when an ack is due: wide
-            rel = rotr(rcvd, slot(expected)) & first_n(cfg_window);
-            for (int i = 0; i < MAX_WIN; i++)
-                if (rel[i] && run == PSN_W'(i)) run = run + 1'b1;
+    // Computed in the sequential block, in the cycle the ack register takes
+    // it (ack_out): the window-wide rotation and the run of received PSNs
+    // are that register's input logic, which the simulator then evaluates
+    // once per ack rather than in every cycle.
+    localparam int WORDS = (MAX_WIN + 31) / 32;
+    // received in a row from bit 0 (trailing ones): the first word that is
+    // not all ones, then the first zero bit within it (a two-level
+    // priority encoder)
+    function automatic logic [PSN_W-1:0] trailing_ones(input logic [MAX_WIN-1:0] v);
+        logic [31:0] w;
+        int          wi;
+        logic        found;
+        w = '0; wi = WORDS; found = 1'b0;
+        for (int k = 0; k < WORDS; k++)
+            if (!found && v[k*32 +: 32] != '1) begin found = 1'b1; wi = k; w = v[k*32 +: 32]; end
+        trailing_ones = PSN_W'(MAX_WIN);
+        if (found) begin
+            trailing_ones = PSN_W'(wi * 32 + 32);
+            for (int b = 31; b >= 0; b--)
+                if (!w[b]) trailing_ones = PSN_W'(wi * 32 + b);
         end
-    end
+    endfunction
     logic ack_out;
     assign ack_out = ack_pending && (!m_ack_valid || m_ack_ready);
 
@@ -127,26 +138,30 @@ module sack_receiver #(
             if (m_ack_ready) m_ack_valid <= 1'b0;
             // the ack register takes the state as of this cycle's start
             if (ack_out) begin
+                logic [MAX_WIN-1:0] rel;      // bit i = PSN expected + i received
+                logic [PSN_W-1:0]   run;      // received in a row from expected
+                rel = rotr(rcvd, slot(expected)) & first_n(cfg_window);
+                run = trailing_ones(rel);
                 m_ack_valid <= 1'b1;
                 m_ack_cum <= expected + run;
                 m_ack_sack <= cfg_gbn ? '0 : (rel >> (run + 1'b1));
                 m_ack_dup <= dup_pending;
             end
             begin
-                logic [MAX_WIN-1:0] r;
                 logic ap, dp;
-                r = rcvd;
                 ap = ack_pending && !ack_out;
                 dp = dup_pending && !ack_out;
+                // (the delivered and the kept PSN never share a slot: a kept
+                // PSN was not received, the delivered one was)
                 if (deliver) begin
-                    r[slot(expected)] = 1'b0;
+                    rcvd[slot(expected)] <= 1'b0;
                     expected <= expected + 1'b1;
                     cnt_delivered <= cnt_delivered + 1'b1;
                 end
                 if (take) begin
                     ap = 1'b1;     // every packet is acknowledged
                     if (keep) begin
-                        r[slot(s_psn)] = 1'b1;
+                        rcvd[slot(s_psn)] <= 1'b1;
                         gbn_next <= s_psn + 1'b1;
                         id_of[slot(s_psn)] <= s_id;
                         bytes_of[slot(s_psn)] <= s_bytes;
@@ -159,7 +174,6 @@ module sack_receiver #(
                         dp = 1'b1;
                     end
                 end
-                rcvd <= r;
                 ack_pending <= ap;
                 dup_pending <= dp;
             end

@@ -188,33 +188,27 @@ module sack_sender #(
         first_n = one[MAX_WIN-1:0];
     endfunction
 
-    logic [MAX_WIN-1:0] sack_by_slot, outstanding_mask, new_holes, resend_lost;
-    logic [PSN_W-1:0]   highest_sacked_off;   // offset above cum of the highest SACKed PSN, plus 1
-    logic [PSN_W-1:0]   highest_sacked;
+    // The highest set bit of an ack's bitmap, plus 1 (0: none): the highest
+    // non-zero 32-bit word, then the bit within it (a two-level priority
+    // encoder; the simulator scans 64 words and 32 bits, not every bit).
+    localparam int SACK_WORDS = (MAX_WIN + 31) / 32;
+    function automatic logic [PSN_W-1:0] highest_set_plus1(input logic [MAX_WIN-1:0] v);
+        logic [31:0] w;
+        int          wi;
+        logic        found;
+        w = '0; wi = 0; found = 1'b0;
+        for (int k = SACK_WORDS - 1; k >= 0; k--)
+            if (!found && v[k*32 +: 32] != '0) begin found = 1'b1; wi = k; w = v[k*32 +: 32]; end
+        highest_set_plus1 = '0;
+        if (found)
+            for (int b = 0; b < 32; b++)
+                if (w[b]) highest_set_plus1 = PSN_W'(wi * 32 + b + 1);
+    endfunction
+
+`ifdef UBSIM_COVER
+    logic cv_hole_resent_q = 1'b0, cv_resend_lost_q = 1'b0;
+`endif
     localparam int DUP_THRESH = 3;   // SACKed packets sent after a resend before it counts as lost
-    always_comb begin
-        sack_by_slot = '0; outstanding_mask = '0; new_holes = '0; highest_sacked_off = '0;
-        resend_lost = '0; highest_sacked = '0;
-        if (s_ack_valid) begin   // evaluated only with an ack: these are wide
-            sack_by_slot = rotl(s_ack_sack, slot(s_ack_cum + 1'b1));
-            // slots of PSNs cum .. next_psn-1 (still outstanding after this ack)
-            outstanding_mask = rotl(first_n(PSN_W'(next_psn - s_ack_cum)), slot(s_ack_cum));
-            for (int i = 0; i < MAX_WIN; i++)
-                if (s_ack_sack[i]) highest_sacked_off = PSN_W'(i + 1);
-            // a hole resent before: lost again once packets sent after the
-            // resend are SACKed (it would have arrived before them)
-            highest_sacked = s_ack_cum + highest_sacked_off;
-            if (highest_sacked_off != '0 && fast_done != '0)
-                for (int i = 0; i < MAX_WIN; i++)
-                    if (fast_done[i] && PSN_W'(highest_sacked - rtx_mark[i]) >= PSN_W'(DUP_THRESH)
-                        && PSN_W'(highest_sacked - rtx_mark[i]) < PSN_W'(1 << (PSN_W - 1)))
-                        resend_lost[i] = 1'b1;
-            // holes: outstanding, not SACKed (now or before), below the highest SACKed PSN
-            if (highest_sacked_off != '0)
-                new_holes = rotl(first_n(highest_sacked_off), slot(s_ack_cum))
-                            & outstanding_mask & ~sack_by_slot & ~sacked & ~(fast_done & ~resend_lost);
-        end
-    end
 
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -233,6 +227,35 @@ module sack_sender #(
             quiet_since <= '0;
             probe_done <= 1'b0;
         end else begin
+            // an ack's window-wide values: computed only in a cycle with an
+            // ack (the register enables below use them only then)
+            logic [MAX_WIN-1:0] sack_by_slot, outstanding_mask, new_holes, resend_lost;
+            logic [PSN_W-1:0]   highest_sacked_off;   // offset above cum of the highest SACKed PSN, plus 1
+            logic [PSN_W-1:0]   highest_sacked;
+            if (s_ack_valid) begin
+                sack_by_slot = rotl(s_ack_sack, slot(s_ack_cum + 1'b1));
+                // slots of PSNs cum .. next_psn-1 (still outstanding after this ack)
+                outstanding_mask = rotl(first_n(PSN_W'(next_psn - s_ack_cum)), slot(s_ack_cum));
+                highest_sacked_off = highest_set_plus1(s_ack_sack);
+                // a hole resent before: lost again once packets sent after the
+                // resend are SACKed (it would have arrived before them)
+                highest_sacked = s_ack_cum + highest_sacked_off;
+                resend_lost = '0;
+                if (highest_sacked_off != '0 && fast_done != '0)
+                    for (int i = 0; i < MAX_WIN; i++)
+                        if (fast_done[i] && PSN_W'(highest_sacked - rtx_mark[i]) >= PSN_W'(DUP_THRESH)
+                            && PSN_W'(highest_sacked - rtx_mark[i]) < PSN_W'(1 << (PSN_W - 1)))
+                            resend_lost[i] = 1'b1;
+                // holes: outstanding, not SACKed (now or before), below the highest SACKed PSN
+                new_holes = '0;
+                if (highest_sacked_off != '0)
+                    new_holes = rotl(first_n(highest_sacked_off), slot(s_ack_cum))
+                                & outstanding_mask & ~sack_by_slot & ~sacked & ~(fast_done & ~resend_lost);
+            end
+`ifdef UBSIM_COVER
+            cv_hole_resent_q <= s_ack_valid && ack_in_range && !cfg_gbn && cfg_fast_rtx && (new_holes & ~need_rtx) != '0;
+            cv_resend_lost_q <= s_ack_valid && ack_in_range && !cfg_gbn && resend_lost != '0;
+`endif
             if (s_txdone_valid || s_ack_valid) quiet_since <= cfg_now;
             if (probe) begin
                 probe_done <= 1'b1;
@@ -275,7 +298,8 @@ module sack_sender #(
             // need_rtx: set by timeouts and SACK holes, cleared when resent or
             // acked. A hole is resent once for the acks that report it
             // (fast_done); if that resend is lost too, the timer resends it.
-            begin
+            // (the register is written only in a cycle with one of these events)
+            if ((send_rtx && !cfg_gbn) || (s_ack_valid && ack_in_range) || (timeout && !cfg_gbn) || probe) begin
                 logic [MAX_WIN-1:0] nr, fd;
                 nr = need_rtx;
                 fd = fast_done;
@@ -355,8 +379,9 @@ module sack_sender #(
     // By mode: a SACKed hole resent, a resend lost again, the timer (first
     // expiry, backed-off expiries, retries exhausted), GoBackN's go-back on a
     // duplicate ack; the probe, stale acks and the two limits on new packets.
-    cp_sack_hole_resent: cover property (@(posedge clk) disable iff (rst) s_ack_valid && ack_in_range && !cfg_gbn && cfg_fast_rtx && (new_holes & ~need_rtx) != '0);
-    cp_sack_resend_lost_again: cover property (@(posedge clk) disable iff (rst) s_ack_valid && ack_in_range && !cfg_gbn && resend_lost != '0);
+    // (the ack's wide values live in the sequential block: registered there, covered a cycle later)
+    cp_sack_hole_resent: cover property (@(posedge clk) disable iff (rst) cv_hole_resent_q);
+    cp_sack_resend_lost_again: cover property (@(posedge clk) disable iff (rst) cv_resend_lost_q);
     cp_sack_timeout: cover property (@(posedge clk) disable iff (rst) timeout && !cfg_gbn && retries[slot(base)] == '0);
     cp_sack_timeout_backoff: cover property (@(posedge clk) disable iff (rst) timeout && !cfg_gbn && retries[slot(base)] != '0 && retries[slot(base)] < cfg_max_retries);
     cp_sack_retries_exhausted: cover property (@(posedge clk) disable iff (rst) timeout && !cfg_gbn && retries[slot(base)] >= cfg_max_retries);
