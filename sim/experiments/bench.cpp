@@ -117,8 +117,9 @@ const Experiment& bench_experiment() {
       "Each path runs --ops sequential 64 B reads in its own process, --repeat times; the run with the median CPU\n"
       "time of the simulation is reported. --check warns (never fails) when a path is below the figure recorded\n"
       "in docs/bench_reference.csv (the README's). Each block of the paths is also stepped idle in a bare loop:\n"
-      "its cycles per read times that cost give the derived RTL floor, the reads/s no co-simulation of these\n"
-      "blocks can pass while Verilator evaluates every cycle it steps.",
+      "its cycles per read times that cost give the derived RTL floor: the cost of the RTL code as written\n"
+      "(a block restructured for simulation lowers it), not a limit of the simulator. Instruction counts, which\n"
+      "do not move with the machine's load, come from scripts/bench-instructions (docs/performance.md).",
       {opt_count("--ops", "N", 1, 1000000000000ULL, "1000000", "reads per path"),
        opt_choice("--path", {"pcie-nic", "ub-async", "ub-load", "all"}, "all", "the path(s) to run"),
        opt_count("--repeat", "N", 1, 100, "1", "runs per path (the median is reported)"),
@@ -132,7 +133,7 @@ const Experiment& bench_experiment() {
        {"rtl_cycles_per_s", "1/s", "RTL cycles evaluated per CPU second"},
        {"derived_rtl_floor_reads_per_s", "1/s",
         "derived: reads/s if only evaluating the path's RTL cycles cost CPU time (each block's cycles per read x its "
-        "idle-cycle cost, measured in a bare loop)"},
+        "idle-cycle cost, measured in a bare loop): the cost of the RTL code as written, not a simulator limit"},
        {"derived_rtl_floor_share", "fraction", "derived: the RTL floor's share of the measured CPU time per read"},
        {"rtl_blocks", "", "per block of the path (model class): cycles_per_read, idle_cycle_ns (one cycle stepped idle "
                           "in a bare loop)"}},
