@@ -34,8 +34,7 @@ bool RtlBridge::step_edge(uint64_t k) {
   block_->dump((e - period_fs_ / 2) / 1000);
   sample(e);
   // apply: the clock edge
-  block_->set_clock(true);
-  block_->eval();
+  block_->rise();
   block_->dump(e / 1000);
   const bool out = apply(e);
   if (out) ProgressWatchdog::note(e);   // something left the block: what it held is free

@@ -47,8 +47,7 @@ RawSpeed measure_raw_model_speed(uint64_t cycles) {
     m.eval();
     const bool in_fire = m.s_ready;
     delivered += m.m_valid && m.m_first;
-    m.clk = 1;
-    m.eval();
+    ClockEdge<Vub_tx_pipeline>::rise(m);   // as the bridges step it
     next_id += in_fire;
   }
   const auto t1 = std::chrono::steady_clock::now();

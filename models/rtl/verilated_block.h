@@ -18,6 +18,7 @@
 #include <utility>
 
 #include "verilated_compat.h"
+#include "clock_edges.h"
 #if VM_COVERAGE
 #include "verilated_cov.h"
 #endif
@@ -30,6 +31,9 @@ class ClockedModel {
   virtual ~ClockedModel() = default;
   virtual void set_clock(bool high) = 0;
   virtual void eval() = 0;
+  // The rising edge after the clock-low eval() (inputs unchanged since it):
+  // clk high and evaluated (see clock_edge.h).
+  virtual void rise() = 0;
   // Reset: rst high over `cycles` clock edges, then low, clock low, settled.
   // Drive the inputs' idle values (and cfg_*) first.
   virtual void reset(int cycles = 4) = 0;
@@ -103,6 +107,7 @@ class VerilatedBlock final : public ClockedModel {
   void set_clock(bool high) override { model_->clk = high; }
   const char* model_name() const override { return model_->modelName(); }
   void eval() override { model_->eval(); }
+  void rise() override { ClockEdge<Model>::rise(*model_); }
   void set_now(uint64_t cycle) override {
     now_ = cycle;
     if constexpr (has_cfg_now<Model>::value) {
@@ -135,8 +140,7 @@ class VerilatedBlock final : public ClockedModel {
     model_->eval();
     if (trace_) trace_->dump(cycle_index * period_ps - period_ps / 2);
     sample();
-    model_->clk = 1;
-    model_->eval();
+    ClockEdge<Model>::rise(*model_);
     if (trace_) trace_->dump(cycle_index * period_ps);
   }
   void open_trace(const std::string& path) override {

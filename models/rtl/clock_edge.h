@@ -1,0 +1,88 @@
+// ClockEdge: the rising-edge evaluation of a verilated block, without the
+// input-combinational region when the scheduler allows it.
+//
+// Every cycle of a block is two eval() calls: clock low (the new inputs
+// settle, so a bridge can read which handshakes fire), then clock high (the
+// edge). Verilator 5.006's eval() starts with the input-combinational region
+// on every call, so the clock-high call evaluates again, for unchanged inputs
+// and unchanged state, everything the clock-low call has just settled: for
+// the send pipelines that is a third of a cycle's cost. For the blocks
+// registered here the edge runs only the scheduler's active / NBA loop (the
+// second half of the generated _eval, the same functions in the same order);
+// any other block, or another Verilator version, takes eval().
+//
+// Why it is exact: the input-combinational region is a function of the
+// inputs and the state; between the two calls only clk changes, and no
+// block's logic reads clk as data (the edge trigger aside), so it would
+// compute what it already holds. The lockstep test in test_rtl_pipelines.cpp
+// steps each registered block both ways and compares every output in every
+// cycle.
+#pragma once
+#include <type_traits>
+
+#include "verilated_compat.h"
+
+namespace ubsim {
+
+// Specialized (below) for the blocks whose edge skips the input region.
+template <class Model>
+struct ClockEdge {
+  static constexpr bool kFast = false;
+  static void rise(Model& m) {
+    m.clk = 1;
+    m.eval();
+  }
+};
+
+// The active / NBA loop of Verilator 5.006's generated _eval for one clock.
+template <class Root, void (*TriggersAct)(Root*), void (*Act)(Root*), void (*Nba)(Root*)>
+inline void rise_without_input_region(Root* r) {
+  uint32_t nba_iterations = 0;
+  bool nba_again = true;
+  while (nba_again) {
+    nba_again = false;
+    r->__VnbaTriggered.clear();
+    r->__VactIterCount = 0;
+    r->__VactContinue = 1;
+    while (r->__VactContinue) {
+      r->__VactContinue = 0;
+      TriggersAct(r);
+      if (r->__VactTriggered.any()) {
+        r->__VactContinue = 1;
+        if (VL_UNLIKELY(++r->__VactIterCount > 100)) VL_FATAL_MT(__FILE__, __LINE__, "", "Active region did not converge.");
+        r->__VnbaTriggered.set(r->__VactTriggered);
+        Act(r);
+      }
+    }
+    if (r->__VnbaTriggered.any()) {
+      nba_again = true;
+      if (VL_UNLIKELY(++nba_iterations > 100)) VL_FATAL_MT(__FILE__, __LINE__, "", "NBA region did not converge.");
+      Nba(r);
+    }
+  }
+}
+
+}  // namespace ubsim
+
+// Registers model class M (its root class M___024root must be complete: include
+// its V*___024root.h). Written against Verilator 5.006's scheduler; any other
+// version keeps eval().
+#if VERILATOR_VERSION_INTEGER == 5006000
+#define UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION(M)                                                          \
+  void M##___024root___eval_triggers__act(M##___024root*);                                                 \
+  void M##___024root___eval_act(M##___024root*);                                                           \
+  void M##___024root___eval_nba(M##___024root*);                                                           \
+  namespace ubsim {                                                                                        \
+  template <>                                                                                              \
+  struct ClockEdge<M> {                                                                                    \
+    static constexpr bool kFast = true;                                                                    \
+    static void rise(M& m) {                                                                               \
+      m.clk = 1;                                                                                           \
+      rise_without_input_region<M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, \
+                                &M##___024root___eval_nba>(m.rootp);                                       \
+    }                                                                                                      \
+  };                                                                                                       \
+  }
+#else
+#define UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION(M)
+#endif
