@@ -10,7 +10,7 @@ using sc_core::SC_FS;
 RtlBridge::RtlBridge(sc_core::sc_module_name name, const Config& c, std::unique_ptr<ClockedModel> block)
     : StageComponent(name), cfg_(c), period_fs_(c.clock_period_fs()), block_(std::move(block)) {
   SC_HAS_PROCESS(RtlBridge);
-  SC_THREAD(run);
+  SC_METHOD(run);
 }
 
 void RtlBridge::reset_block() {
@@ -51,53 +51,69 @@ void RtlBridge::settle_idle() {
 
 bool RtlBridge::due() const { return has_work() || (wake_edge_ != 0 && wake_edge_ <= next_edge_); }
 
+// One activation of the stepping process (an SC_METHOD: no coroutine switch
+// per wake-up). It is the body of a loop whose waits are next_trigger():
+// asleep (nothing due) it waits for wake_event_ alone, or the edge before
+// the one a chain's item or a timer is due at; busy it waits for the next
+// edge or an input, whichever comes first.
 void RtlBridge::run() {
-  for (;;) {
-    if (!due()) {
-      if (block_->tracing() && next_edge_ > 1) {
-        // 1 ps after the last evaluated edge, the idle inputs: the waveform
-        // shows them instead of the last offered ones during the gap
-        settle_idle();
-        block_->dump(edge_fs(next_edge_ - 1) / 1000 + 1);
+  if (asleep_) {
+    asleep_ = false;
+    // Skip the idle cycles: the first edge that may sample a new input,
+    // never past the edge an item leaves at.
+    const bool timed = wake_edge_ != 0;
+    uint64_t first = now_fs() / period_fs_ + 1;
+    if (timed && wake_edge_ < first) first = wake_edge_;
+    if (first > next_edge_) {
+      on_skipped(next_edge_, first - next_edge_);
+      cycles_skipped_ += first - next_edge_;
+      if (timed) {   // it advanced on its own meanwhile (a chain's items, a timer)
+        cycles_in_flight_ += first - next_edge_;
+        edges_since_check_ += first - next_edge_;   // so the watchdog checks it when it wakes
       }
-      // Items in flight that leave on their own wake the block for their
-      // edge (at the edge before it, so it is the next one stepped).
-      const bool timed = wake_edge_ != 0;
-      if (timed && edge_fs(wake_edge_ - 1) > now_fs()) wake_event_.notify(delay_fs(edge_fs(wake_edge_ - 1) - now_fs()));
-      if (!timed || edge_fs(wake_edge_ - 1) > now_fs()) wait(wake_event_);
-      // Skip the idle cycles: the first edge that may sample a new input,
-      // never past the edge an item leaves at.
-      uint64_t first = now_fs() / period_fs_ + 1;
-      if (timed && wake_edge_ < first) first = wake_edge_;
-      if (first > next_edge_) {
-        on_skipped(next_edge_, first - next_edge_);
-        cycles_skipped_ += first - next_edge_;
-        if (timed) {   // it advanced on its own meanwhile (a chain's items, a timer)
-          cycles_in_flight_ += first - next_edge_;
-          edges_since_check_ += first - next_edge_;   // so the watchdog checks it when it wakes
-        }
-        next_edge_ = first;
-      }
+      next_edge_ = first;
     }
-    ++wakeups_;
-    const uint64_t now = now_fs();
-    const uint64_t ahead = static_cast<uint64_t>(sc_core::sc_time_to_pending_activity().value());
-    const uint64_t limit = ahead > kHorizonFs - now ? kHorizonFs : now + ahead;
-    bool emitted = false;
-    while (!emitted && due() && edge_fs(next_edge_) <= limit) {
-      emitted = step_edge(next_edge_);
-      ++next_edge_;
-      ++cycles_evaluated_;
-      if (++edges_since_check_ >= ProgressWatchdog::kCheckEdges) {
-        edges_since_check_ = 0;
-        if (ProgressWatchdog::overdue(edge_fs(next_edge_ - 1))) {
-          wait(sc_core::SC_ZERO_TIME);   // sc_stop() was called: the kernel ends the run here
-          break;
-        }
-      }
+  } else if (!due()) {
+    if (block_->tracing() && next_edge_ > 1) {
+      // 1 ps after the last evaluated edge, the idle inputs: the waveform
+      // shows them instead of the last offered ones during the gap
+      settle_idle();
+      block_->dump(edge_fs(next_edge_ - 1) / 1000 + 1);
     }
-    if (due()) wait(delay_fs(edge_fs(next_edge_) - now), wake_event_);
+    // Items in flight that leave on their own wake the block for their
+    // edge (at the edge before it, so it is the next one stepped).
+    const bool timed = wake_edge_ != 0;
+    if (timed && edge_fs(wake_edge_ - 1) > now_fs()) wake_event_.notify(delay_fs(edge_fs(wake_edge_ - 1) - now_fs()));
+    asleep_ = true;
+    if (!timed || edge_fs(wake_edge_ - 1) > now_fs()) {
+      next_trigger(wake_event_);
+      return;
+    }
+    run();   // the item's edge is the next one: no wait
+    return;
   }
+  ++wakeups_;
+  const uint64_t now = now_fs();
+  const uint64_t ahead = static_cast<uint64_t>(sc_core::sc_time_to_pending_activity().value());
+  const uint64_t limit = ahead > kHorizonFs - now ? kHorizonFs : now + ahead;
+  bool emitted = false;
+  while (!emitted && due() && edge_fs(next_edge_) <= limit) {
+    emitted = step_edge(next_edge_);
+    ++next_edge_;
+    ++cycles_evaluated_;
+    if (++edges_since_check_ >= ProgressWatchdog::kCheckEdges) {
+      edges_since_check_ = 0;
+      if (ProgressWatchdog::overdue(edge_fs(next_edge_ - 1))) {
+        next_trigger(sc_core::SC_ZERO_TIME);   // sc_stop() was called: the kernel ends the run here
+        return;
+      }
+    }
+  }
+  if (due()) {
+    next_trigger(delay_fs(edge_fs(next_edge_) - now), wake_event_);
+    return;
+  }
+  run();   // nothing due: go to sleep (the loop's top)
 }
 
 void RtlBridge::collect_clock_stats(StatsTable& table) const {

@@ -3,7 +3,7 @@
 // block (through the VerilatedBlock harness) and clocks it on the global
 // controller clock grid (edge k at k * period).
 //
-// Stepping: one SC_THREAD steps the block only while the bridge has work;
+// Stepping: one SC_METHOD steps the block only while the bridge has work;
 // idle cycles are skipped and counted, so the cycle count stays exact. While
 // busy it runs edges ahead of SystemC time in a tight loop, but never past
 // the kernel's next pending activity: no other process can run before then,
@@ -87,6 +87,7 @@ class RtlBridge : public StageComponent {
   uint64_t cycles_skipped_ = 0;
   uint64_t cycles_in_flight_ = 0;   // of those skipped: the block advancing on its own (chain, timer)
   uint64_t wakeups_ = 0;
+  bool asleep_ = false;              // waiting for wake_event_ (or a timed item's edge) with nothing due
   uint64_t edges_since_check_ = 0;   // clock edges (stepped or skipped) since the watchdog's last check
 };
 
