@@ -116,7 +116,7 @@ const Experiment& bench_experiment() {
       "simulator speed: sequential reads per path, and the raw verilated model's cycles/s beside the co-simulation's",
       "Each path runs --ops sequential 64 B reads in its own process, --repeat times; the run with the median CPU\n"
       "time of the simulation is reported. --check warns (never fails) when a path is below the figure recorded\n"
-      "in docs/bench_reference.csv (the README's). Each block of the paths is also stepped idle in a bare loop:\n"
+      "in docs/bench_reference.csv. Each block of the paths is also stepped idle in a bare loop:\n"
       "its cycles per read times that cost give the derived RTL floor: the cost of the RTL code as written\n"
       "(a block restructured for simulation lowers it), not a limit of the simulator. Instruction counts, which\n"
       "do not move with the machine's load, come from scripts/bench-instructions (docs/performance.md).",
