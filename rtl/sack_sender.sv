@@ -227,35 +227,6 @@ module sack_sender #(
             quiet_since <= '0;
             probe_done <= 1'b0;
         end else begin
-            // an ack's window-wide values: computed only in a cycle with an
-            // ack (the register enables below use them only then)
-            logic [MAX_WIN-1:0] sack_by_slot, outstanding_mask, new_holes, resend_lost;
-            logic [PSN_W-1:0]   highest_sacked_off;   // offset above cum of the highest SACKed PSN, plus 1
-            logic [PSN_W-1:0]   highest_sacked;
-            if (s_ack_valid) begin
-                sack_by_slot = rotl(s_ack_sack, slot(s_ack_cum + 1'b1));
-                // slots of PSNs cum .. next_psn-1 (still outstanding after this ack)
-                outstanding_mask = rotl(first_n(PSN_W'(next_psn - s_ack_cum)), slot(s_ack_cum));
-                highest_sacked_off = highest_set_plus1(s_ack_sack);
-                // a hole resent before: lost again once packets sent after the
-                // resend are SACKed (it would have arrived before them)
-                highest_sacked = s_ack_cum + highest_sacked_off;
-                resend_lost = '0;
-                if (highest_sacked_off != '0 && fast_done != '0)
-                    for (int i = 0; i < MAX_WIN; i++)
-                        if (fast_done[i] && PSN_W'(highest_sacked - rtx_mark[i]) >= PSN_W'(DUP_THRESH)
-                            && PSN_W'(highest_sacked - rtx_mark[i]) < PSN_W'(1 << (PSN_W - 1)))
-                            resend_lost[i] = 1'b1;
-                // holes: outstanding, not SACKed (now or before), below the highest SACKed PSN
-                new_holes = '0;
-                if (highest_sacked_off != '0)
-                    new_holes = rotl(first_n(highest_sacked_off), slot(s_ack_cum))
-                                & outstanding_mask & ~sack_by_slot & ~sacked & ~(fast_done & ~resend_lost);
-            end
-`ifdef UBSIM_COVER
-            cv_hole_resent_q <= s_ack_valid && ack_in_range && !cfg_gbn && cfg_fast_rtx && (new_holes & ~need_rtx) != '0;
-            cv_resend_lost_q <= s_ack_valid && ack_in_range && !cfg_gbn && resend_lost != '0;
-`endif
             if (s_txdone_valid || s_ack_valid) quiet_since <= cfg_now;
             if (probe) begin
                 probe_done <= 1'b1;
@@ -298,9 +269,40 @@ module sack_sender #(
             // need_rtx: set by timeouts and SACK holes, cleared when resent or
             // acked. A hole is resent once for the acks that report it
             // (fast_done); if that resend is lost too, the timer resends it.
-            // (the register is written only in a cycle with one of these events)
-            if ((send_rtx && !cfg_gbn) || (s_ack_valid && ack_in_range) || (timeout && !cfg_gbn) || probe) begin
-                logic [MAX_WIN-1:0] nr, fd;
+            // In a cycle with an ack its window-wide values are computed
+            // and used in one branch (combinational in hardware: written
+            // before they are read, nothing stored); without one the
+            // bitmaps are written only with a resend, a timeout or a probe.
+`ifdef UBSIM_COVER
+            cv_hole_resent_q <= 1'b0;
+            cv_resend_lost_q <= 1'b0;
+`endif
+            if (s_ack_valid) begin
+                logic [MAX_WIN-1:0] sack_by_slot, outstanding_mask, new_holes, resend_lost, nr, fd;
+                logic [PSN_W-1:0]   highest_sacked_off;   // offset above cum of the highest SACKed PSN, plus 1
+                logic [PSN_W-1:0]   highest_sacked;
+                sack_by_slot = rotl(s_ack_sack, slot(s_ack_cum + 1'b1));
+                // slots of PSNs cum .. next_psn-1 (still outstanding after this ack)
+                outstanding_mask = rotl(first_n(PSN_W'(next_psn - s_ack_cum)), slot(s_ack_cum));
+                highest_sacked_off = highest_set_plus1(s_ack_sack);
+                // a hole resent before: lost again once packets sent after the
+                // resend are SACKed (it would have arrived before them)
+                highest_sacked = s_ack_cum + highest_sacked_off;
+                resend_lost = '0;
+                if (highest_sacked_off != '0 && fast_done != '0)
+                    for (int i = 0; i < MAX_WIN; i++)
+                        if (fast_done[i] && PSN_W'(highest_sacked - rtx_mark[i]) >= PSN_W'(DUP_THRESH)
+                            && PSN_W'(highest_sacked - rtx_mark[i]) < PSN_W'(1 << (PSN_W - 1)))
+                            resend_lost[i] = 1'b1;
+                // holes: outstanding, not SACKed (now or before), below the highest SACKed PSN
+                new_holes = '0;
+                if (highest_sacked_off != '0)
+                    new_holes = rotl(first_n(highest_sacked_off), slot(s_ack_cum))
+                                & outstanding_mask & ~sack_by_slot & ~sacked & ~(fast_done & ~resend_lost);
+`ifdef UBSIM_COVER
+                cv_hole_resent_q <= ack_in_range && !cfg_gbn && cfg_fast_rtx && (new_holes & ~need_rtx) != '0;
+                cv_resend_lost_q <= ack_in_range && !cfg_gbn && resend_lost != '0;
+`endif
                 nr = need_rtx;
                 fd = fast_done;
                 if (send_rtx && !cfg_gbn) begin
@@ -308,7 +310,7 @@ module sack_sender #(
                     fd[slot(rtx_psn)] = 1'b1;
                     rtx_mark[slot(rtx_psn)] <= next_psn;
                 end
-                if (s_ack_valid && ack_in_range) begin
+                if (ack_in_range) begin
                     nr = nr & outstanding_mask;                 // acked slots drop out
                     fd = fd & outstanding_mask;
                     if (!cfg_gbn && cfg_fast_rtx) nr = nr | new_holes;
@@ -317,9 +319,7 @@ module sack_sender #(
                 if (probe) nr[slot(newest)] = 1'b1;
                 need_rtx <= nr;
                 fast_done <= fd;
-            end
 
-            if (s_ack_valid) begin
                 if (!ack_in_range) begin
                     cnt_stale_acks <= cnt_stale_acks + 1'b1;    // older than the base, or beyond what was sent
                 end else begin
@@ -332,6 +332,19 @@ module sack_sender #(
                         && PSN_W'(next_psn - s_ack_cum) != '0 && !(gbn_hole_valid && gbn_hole == s_ack_cum))
                         cnt_fast_rtx <= cnt_fast_rtx + 1'b1;
                 end
+            end else if ((send_rtx && !cfg_gbn) || (timeout && !cfg_gbn) || probe) begin
+                logic [MAX_WIN-1:0] nr, fd;
+                nr = need_rtx;
+                fd = fast_done;
+                if (send_rtx && !cfg_gbn) begin
+                    nr[slot(rtx_psn)] = 1'b0;
+                    fd[slot(rtx_psn)] = 1'b1;
+                    rtx_mark[slot(rtx_psn)] <= next_psn;
+                end
+                if (timeout && !cfg_gbn) nr[slot(base)] = 1'b1;
+                if (probe) nr[slot(newest)] = 1'b1;
+                need_rtx <= nr;
+                fast_done <= fd;
             end
 
             // GoBackN resend pointer: one next-state computation
