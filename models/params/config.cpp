@@ -10,8 +10,7 @@
 #include <fmt/format.h>
 #include <toml++/toml.h>
 
-#include "pcie_link.h"
-#include "pipeline_limits.h"
+#include "link_params.h"
 #include "routes.h"
 #include "rtl_variant.h"
 
@@ -302,11 +301,10 @@ void Config::check_route(const std::string& key, const std::vector<std::string>&
     throw ConfigError(source(key), key, "the route mixes the UB controller's and the PCIe NIC's pipelines");
 }
 
-void Config::validate() const {
+void Config::validate(const PipelineLimits& lim) const {
   if (clock_period_fs() == 0)
     throw ConfigError(source("clock"), "clock", "the clock period is below the 1 fs time resolution");
-  PcieLink::validate(*this);   // the PCIe latencies must leave room for the link's own time
-  const PipelineLimits lim = query_pipeline_limits(*this);
+  validate_links(*this);   // the PCIe latencies must leave room for the link's own time
   // A depth is the traversal of both the send and the receive pipeline of a
   // route: it must fit the larger structural minimum and the smaller maximum.
   auto check = [&](const char* key, int min_tx, int min_rx, const char* what) {

@@ -27,6 +27,13 @@ class ConfigError : public std::runtime_error {
   std::string source, key;
 };
 
+// The RTL's structural limits for a configuration: the fixed stages of
+// each route (they depend on runtime structure such as the TP-context
+// beats) and the build's longest chain. Values, so this layer needs no RTL.
+struct PipelineLimits {
+  int ub_tx_min_async = 0, ub_tx_min_load = 0, roce_tx_min = 0, rx_min = 0, max_chain = 0;
+};
+
 class Config {
  public:
   Config();
@@ -52,9 +59,11 @@ class Config {
   std::map<std::string, std::string> resolved() const;
   std::map<std::string, std::vector<std::string>> resolved_routes() const;
 
-  // Checks what needs several keys or the RTL (pipeline depths against the
-  // structural minimum and the build maximum); throws ConfigError.
-  void validate() const;
+  // Checks what needs several keys, and the pipeline depths against the
+  // RTL's structural minima and build maxima (`limits`, which the RTL layer
+  // reports: validate_config() in models/rtl/pipeline_limits.h is the call
+  // every run makes); throws ConfigError.
+  void validate(const PipelineLimits& limits) const;
 
  private:
   struct Entry {

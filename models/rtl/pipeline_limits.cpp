@@ -35,4 +35,6 @@ PipelineLimits query_pipeline_limits(const Config& c) {
   return l;
 }
 
+void validate_config(const Config& c) { c.validate(query_pipeline_limits(c)); }
+
 }  // namespace ubsim

@@ -1,6 +1,5 @@
-// Structural limits the RTL reports for a configuration: the fixed stages
-// of each route (which depend on runtime structure such as the TP-context
-// beats) and the build's longest chain. The configuration check uses them.
+// The structural limits the RTL reports for a configuration (PipelineLimits,
+// config.h) and the derived context-RAM occupancies.
 #pragma once
 #include "config.h"
 
@@ -12,9 +11,10 @@ namespace ubsim {
 int ub_record_words();          // TP-channel record words on the context-RAM port
 int roce_psn_update_cycles();   // PSN read-modify-write: issue, latency, increment, write, turnaround
 
-struct PipelineLimits {
-  int ub_tx_min_async, ub_tx_min_load, roce_tx_min, rx_min, max_chain;
-};
+// Asks the verilated pipelines (configured by c) for their fixed stages.
 PipelineLimits query_pipeline_limits(const Config& c);
+// The configuration check every run makes: c.validate() with the limits
+// the RTL reports for it.
+void validate_config(const Config& c);
 
 }  // namespace ubsim

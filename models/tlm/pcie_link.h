@@ -32,24 +32,12 @@
 
 #include <systemc>
 
+#include "link_params.h"
 #include "stats.h"
 
 namespace ubsim {
 
 class Config;
-
-// What a link is made of: a PCIe link (pcie.* keys) or a node's on-chip bus
-// modelled the same way (bus.* keys: no per-TLP overhead or propagation,
-// bursts of up to 4 KiB, bus.outstanding transactions in flight).
-struct LinkParams {
-  std::string keys;           // "pcie" or "bus": where the values come from (errors name them)
-  double bytes_per_s = 0;
-  uint32_t overhead = 0, max_payload = 0, max_read = 0, rcb = 0, doorbell_bytes = 0;
-  uint64_t prop_fs = 0, read_fs = 0, write_fs = 0, doorbell_fs = 0;
-  uint64_t tags = 0, np_credits = 0, p_credits = 0;
-  static LinkParams pcie(const Config& c);
-  static LinkParams bus(const Config& c);
-};
 
 class PcieLink : public sc_core::sc_module {
  public:
@@ -74,7 +62,7 @@ class PcieLink : public sc_core::sc_module {
   // tags, pcie.tags of them): its request goes down, the device's
   // completions go up; `done` when the data is back at the host.
   void host_read(uint32_t bytes, Callback done);
-  static constexpr uint32_t kDoorbellBytes = 8;   // a 64-bit doorbell register
+  static constexpr uint32_t kDoorbellBytes = kPcieDoorbellBytes;
   uint32_t doorbell_bytes() const { return doorbell_bytes_; }
 
   void collect_stats(StatsTable& table) const;
@@ -89,7 +77,6 @@ class PcieLink : public sc_core::sc_module {
   double device_write_ns() const { return static_cast<double>(device_write_fs_) / 1e6; }
   // Checks the keys this link reads against each other (ConfigError, exit 2):
   // the calibrated host latencies must not be negative.
-  static void validate(const Config& c);
 
  private:
   // TLP classes a direction holds in its own queue: requests and posted

@@ -373,7 +373,7 @@ int cmd_compare(const std::vector<std::string>& args) {
   for (const auto& f : p.positional) {
     Config check;
     check.load_file(f);   // a bad file fails here, naming the key and the file
-    check.validate();
+    validate_config(check);
   }
   const auto exps = o.list("--experiments");
   for (const auto& x : exps)

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "data_dir.h"
+#include "pipeline_limits.h"
 #include "experiment.h"
 #include "latency.h"
 #include "raw_speed.h"
@@ -24,7 +25,7 @@ std::string reference_path() { return data_path("docs/bench_reference.csv"); }
 ResultSet run(Config& cfg, const Options& o) {
   cfg.apply_set("workload.ops=" + o.text("--ops"));
   cfg.apply_set("workload.outstanding=1");
-  cfg.validate();
+  validate_config(cfg);
   const uint64_t repeat = o.count("--repeat");
   const auto reference = load_reference_csv(reference_path());   // path -> reads/s recorded
   // the cost of one evaluated cycle of each block the paths stepped (idle:

@@ -1,4 +1,5 @@
 #include "ctx_cache.h"
+#include "pipeline_limits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -180,7 +181,7 @@ ResultSet run(Config& cfg, const Options& o) {
   const auto ns = o.counts("--endpoints");
   if (ns.empty()) throw CliError("option --endpoints: empty list");
   const auto paths = select_paths("all", o.text("--stack"));
-  cfg.validate();
+  validate_config(cfg);
   ResultSet rs;
   rs.rows.push_back(ctx_cache_bytes_row(cfg));
   for (uint64_t n : ns) rs.rows.push_back(ctx_cache_bytes_row_n(cfg, n));

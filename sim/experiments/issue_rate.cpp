@@ -97,7 +97,7 @@ ResultSet run(Config& cfg, const Options& o) {
   const auto lengths = o.counts("--burst");
   const auto initiators = static_cast<int>(o.count("--initiators"));
   const std::string trace = o.text("--trace");
-  cfg.validate();
+  validate_config(cfg);
   const uint32_t pkts = packets_of(cfg.count("workload.size"), cfg.count("transport.mtu"));
   for (uint64_t n : lengths)
     if (n * pkts > kMaxBurstPackets)

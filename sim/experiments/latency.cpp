@@ -1,4 +1,5 @@
 #include "latency.h"
+#include "pipeline_limits.h"
 
 #include <sys/resource.h>
 #include <sys/statvfs.h>
@@ -222,7 +223,7 @@ static void derive_message_stream(const Config& cfg, const Route& route, Latency
 
 LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   sc_core::sc_set_time_resolution(1, SC_FS);   // before any sc_time exists (toolchain note 6)
-  cfg.validate();
+  validate_config(cfg);
   check_horizon(cfg, o.path, o.verb);
   const std::string verb = o.verb == Verb::Read ? "read" : "write";
   const uint64_t ops = cfg.count("workload.ops"), warmup = cfg.count("workload.warmup");
@@ -469,7 +470,7 @@ std::string reference_csv_path() { return data_path("docs/published_reference.cs
 ResultSet run(Config& cfg, const Options& o) {
   const auto paths = select_paths(o.text("--path"), o.text("--stack"));
   if (o.given("--drop")) cfg.apply("transport.in_paths", "true", "option --drop");
-  cfg.validate();   // bad input fails here, before anything runs or is written
+  validate_config(cfg);   // bad input fails here, before anything runs or is written
   const Verb verb = o.text("--verb") == "read" ? Verb::Read : Verb::Write;
   for (const auto& p : paths) check_horizon(cfg, p, verb);
   const auto reference = load_reference_csv(reference_csv_path());

@@ -1,4 +1,5 @@
 #include "load.h"
+#include "pipeline_limits.h"
 
 #include <stdexcept>
 
@@ -81,7 +82,7 @@ ResultSet run(Config& cfg, const Options& o) {
   cfg.apply_set(fmt::format("workload.ops={}", ops));
   cfg.apply_set(fmt::format("workload.warmup={}", ops / 10));
   cfg.apply_set(fmt::format("workload.outstanding={}", o.count("--queue-depth")));
-  cfg.validate();
+  validate_config(cfg);
   ResultSet rs;
   for (const auto& path : paths) {
     double capacity = 0;

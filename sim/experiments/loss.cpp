@@ -1,4 +1,5 @@
 #include "loss.h"
+#include "pipeline_limits.h"
 
 #include <algorithm>
 #include <cmath>
@@ -59,7 +60,7 @@ void check_loss_horizon(const Config& c) {
 LossPoint run_loss_point(const Config& base, const std::string& mode, double loss,
                          const std::vector<uint32_t>& drop_once, const std::string& trace_prefix) {
   sc_core::sc_set_time_resolution(1, sc_core::SC_FS);   // before any sc_time exists
-  base.validate();
+  validate_config(base);
   check_loss_config(base);
   check_loss_horizon(base);
   const SackMode sm{mode == "gbn", static_cast<uint32_t>(base.count("loss.first_psn"))};
@@ -247,7 +248,7 @@ ResultSet run(Config& cfg, const Options& o) {
     cfg.apply_set("sack.rto=20us");
     lo.losses = {0};
     lo.drop_once = {0};
-    cfg.validate();
+    validate_config(cfg);
     check_loss_config(cfg);
     Config off = cfg;
     off.apply_set("sack.fast_retransmit=false");
@@ -263,7 +264,7 @@ ResultSet run(Config& cfg, const Options& o) {
                "the last with it on (SACK).\n";
   } else {
     default_loss_message(cfg);
-    cfg.validate();
+    validate_config(cfg);
     check_loss_config(cfg);
     check_loss_horizon(cfg);
     pts = run_loss(cfg, lo);

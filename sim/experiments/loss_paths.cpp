@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "experiment.h"
+#include "pipeline_limits.h"
 #include "latency.h"
 
 namespace ubsim {
@@ -51,7 +52,7 @@ ResultSet run(Config& cfg, const Options& o) {
     Config c = cfg;
     c.apply("sack.probe_after", probe, "option --probe-after");
   }
-  cfg.validate();
+  validate_config(cfg);
   for (const auto& p : paths) check_horizon(cfg, p, verb);
   ResultSet rs;
   for (const auto& path : paths)
@@ -69,7 +70,7 @@ ResultSet run(Config& cfg, const Options& o) {
             c.apply_set("sack.probe_after=" + (gbn ? std::string("0ns") : probe));
             c.apply_set(fmt::format("workload.outstanding={}", k));
             c.apply_set(fmt::format("loss.data={:.17g}", loss));
-            c.validate();
+            validate_config(c);
             LatencyOptions lo;
             lo.path = path;
             lo.verb = verb;

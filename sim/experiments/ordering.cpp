@@ -1,4 +1,5 @@
 #include "ordering.h"
+#include "pipeline_limits.h"
 
 #include <algorithm>
 #include <memory>
@@ -166,7 +167,7 @@ OrderingRow end_to_end_point(const Config& base, int n) {
   cfg.apply_set("workload.warmup=0");
   cfg.apply_set("workload.rate=0ops/s");
   cfg.apply_set("cache.enabled=false");   // the ordering alone, no cold context caches
-  cfg.validate();
+  validate_config(cfg);
   Workload w;
   w.tags.assign(static_cast<size_t>(n), TAG_RO);
   w.tags.push_back(TAG_SO);
@@ -271,7 +272,7 @@ ResultSet run(Config& cfg, const Options& o) {
   oo.scenarios = o.list("--scenario");
   oo.trace_prefix = o.text("--trace");
   oo.release_after_cycles = o.count("--release-after");
-  cfg.validate();
+  validate_config(cfg);
   ResultSet rs;
   for (const auto& r : run_ordering(cfg, oo)) rs.rows.push_back(ordering_row(r));
   rs.notes =

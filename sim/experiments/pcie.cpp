@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "experiment.h"
+#include "pipeline_limits.h"
 #include "pcie_link.h"
 #include "transaction.h"
 
@@ -92,8 +93,7 @@ PcieRun run_point(const Config& cfg, bool read, uint32_t bytes, uint64_t k, uint
 }
 
 ResultSet run(Config& cfg, const Options& o) {
-  cfg.validate();
-  PcieLink::validate(cfg);
+  validate_config(cfg);
   const std::string verb = o.text("--verb");
   const uint64_t ops = o.count("--ops");
   Config sized = cfg;

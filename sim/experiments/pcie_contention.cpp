@@ -16,6 +16,7 @@
 #include <fmt/format.h>
 
 #include "experiment.h"
+#include "pipeline_limits.h"
 #include "pcie_link.h"
 #include "transaction.h"
 
@@ -76,7 +77,7 @@ class ContentionDriver : public sc_core::sc_module {
 };
 
 ResultSet run(Config& cfg, const Options& o) {
-  cfg.validate();
+  validate_config(cfg);
   Config sized = cfg;
   sized.apply("workload.size", o.text("--size"), "option --size");
   const auto m = static_cast<uint32_t>(sized.count("workload.size"));

@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "experiment.h"
+#include "pipeline_limits.h"
 #include "latency.h"
 
 namespace ubsim {
@@ -115,7 +116,7 @@ ResultSet run(Config& cfg, const Options& o) {
   cfg.apply_set(fmt::format("workload.outstanding={}", cfg.count("slots.ops")));   // every operation ready at 0
   cfg.apply_set("workload.warmup=0");
   cfg.apply_set("workload.rate=0ops/s");
-  cfg.validate();
+  validate_config(cfg);
   double handler_ns = 0;
   Config zero = cfg;
   for (const std::string& k : handler_keys(cfg, path)) {

@@ -19,6 +19,7 @@
 #include <fmt/format.h>
 
 #include "experiment.h"
+#include "pipeline_limits.h"
 #include "issue_rate.h"
 #include "latency.h"
 #include "packet.h"
@@ -307,7 +308,7 @@ ResultSet run(Config& cfg, const Options& o) {
   for (const std::string& s : split_list(o.text("--size"))) {
     Config c = cfg;
     c.apply("workload.size", s, "option --size");
-    c.validate();
+    validate_config(c);
     sized.push_back(std::move(c));
   }
   using V = json::Value;

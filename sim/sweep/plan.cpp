@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "args.h"
+#include "pipeline_limits.h"
 #include "area.h"
 #include "config.h"
 #include "experiment.h"
@@ -107,7 +108,7 @@ SweepPlan make_plan(const std::string& experiment, const std::vector<std::string
     // config files are read now, so their contents are part of the id.
     Config cfg;
     const ParsedArgs parsed = parse_args(experiment, e->options, args, &cfg);
-    if (p.variant == "default") cfg.validate();   // a variant's maxima are its binary's to check
+    if (p.variant == "default") validate_config(cfg);   // a variant's maxima are its binary's to check
     if (!binaries.count(p.variant))
       binaries[p.variant] = p.variant == "default" ? self : variant_binary(variants.at(p.variant), build_variants);
     p.argv = {binaries[p.variant], experiment};
