@@ -15,6 +15,7 @@
 #include <set>
 #include <sstream>
 
+#include "experiment.h"
 #include "json_value.h"
 #include "run_command.h"
 
@@ -117,4 +118,29 @@ TEST_CASE("golden results: every experiment's default figures are unchanged", "[
       CHECK(want == got);
     }
   }
+}
+
+// Every field a row of an experiment carries is documented in its
+// descriptor (`ubsim help NAME` lists it), checked on the golden results,
+// which the case above holds equal to what the experiments emit.
+TEST_CASE("every result field an experiment emits is documented in its descriptor", "[golden][cli]") {
+  size_t files = 0;
+  for (const auto& entry : fs::directory_iterator(kDir)) {
+    if (entry.path().extension() != ".json") continue;
+    ++files;
+    const Value doc = ubsim::json::parse(read_text(entry.path()));
+    const Value* name = doc.get("experiment");
+    REQUIRE(name);
+    const ubsim::Experiment* e = ubsim::find_experiment(name->text);
+    INFO(entry.path().filename().string() << ": experiment " << name->text);
+    REQUIRE(e);
+    std::set<std::string> documented(e->keys.begin(), e->keys.end());
+    for (const auto& f : e->fields) documented.insert(f.name);
+    for (const auto& row : doc.get("results")->items)
+      for (const auto& [field, value] : row.fields) {
+        INFO("field " << field);
+        CHECK(documented.count(field) == 1);
+      }
+  }
+  CHECK(files >= 17);
 }

@@ -145,6 +145,8 @@ const Experiment& pcie_contention_experiment() {
        opt_count("--duration-us", "US", 10, 100000, "200", "simulated time per point (the first quarter warms up)")},
       {"direction", "offered_fraction"},
       {{"offered_gbytes_per_s", "GB/s", "offered posted-write payload"},
+       {"size_bytes", "B", "m: the payload bytes of each TLP (writes) and each read"},
+       {"outstanding_reads", "ops", "K: reads in flight at once"},
        {"writes_gbytes_per_s", "GB/s", "posted-write payload delivered"},
        {"reads_gbytes_per_s", "GB/s", "read payload delivered"},
        {"read_rtt_ns", "ns", "the reads' loaded round trip, mean"},

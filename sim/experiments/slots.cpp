@@ -187,6 +187,7 @@ const Experiment& slots_experiment() {
        opt_counts("--slots", "LIST", 1, 65536, "16,8", "slot counts (slots.count per run), comma-separated")},
       {"path", "slots"},
       {{"op_time_us", "us", "submit -> transfer done (completion visible), mean over the operations"},
+       {"size_bytes", "B", "each operation's transfer (workload.size)"},
        {"transfers_done_us", "us", "the last transfer done"},
        {"all_free_us", "us", "the last slot freed (completion handled)"},
        {"handler_ns", "ns", "derived: the handler's CPU time per completion (the route's completion stages)"},
