@@ -183,7 +183,7 @@ endforeach()
 set(UBSIM_RTL_MANIFEST_TEXT "${UBSIM_MANIFEST}")
 configure_file(${UBSIM_RTL_DIR}/rtl_variant.h.in ${CMAKE_CURRENT_BINARY_DIR}/generated/rtl_variant.h @ONLY)
 
-# Consumers including verilated.h must see the same VM_* values (toolchain note 3).
+# Consumers including verilated.h must see the same VM_* values (docs/toolchain.md).
 target_compile_definitions(ubsim_rtl INTERFACE VM_TRACE=1 VM_TRACE_FST=1 VM_COVERAGE=${UBSIM_VM_COVERAGE} VM_SC=0)
 target_include_directories(ubsim_rtl INTERFACE ${UBSIM_RTL_INCLUDE_DIRS}
   ${VERILATOR_ROOT}/include ${VERILATOR_ROOT}/include/vltstd ${CMAKE_CURRENT_BINARY_DIR}/generated)

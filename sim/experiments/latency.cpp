@@ -222,7 +222,7 @@ static void derive_message_stream(const Config& cfg, const Route& route, Latency
 }
 
 LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
-  sc_core::sc_set_time_resolution(1, SC_FS);   // before any sc_time exists (toolchain note 6)
+  sc_core::sc_set_time_resolution(1, SC_FS);   // before any sc_time exists (docs/toolchain.md, time resolution)
   validate_config(cfg);
   check_horizon(cfg, o.path, o.verb);
   const std::string verb = o.verb == Verb::Read ? "read" : "write";
