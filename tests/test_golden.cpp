@@ -7,6 +7,9 @@
 // runs' wall-clock figures ("sim" objects) and the simulator's own cost
 // statistics (cycles evaluated or skipped, kernel wake-ups, the share of
 // cycles stepped) are left out: they describe the simulator, not the model.
+// The resolved configuration is kept as its difference from the defaults
+// (config_changed), so adding a parameter changes no golden file while a
+// changed default still shows.
 #include <catch2/catch.hpp>
 
 #include <cstdlib>
@@ -15,6 +18,7 @@
 #include <set>
 #include <sstream>
 
+#include "config.h"
 #include "experiment.h"
 #include "json_value.h"
 #include "run_command.h"
@@ -37,12 +41,40 @@ bool is_cost_stat(const Value& row, const std::set<std::string>& clocked) {
   return name->text == "utilization" && clocked.count(comp->text);   // share of cycles stepped
 }
 
+// The resolved configuration, kept only where it differs from the defaults
+// (a new parameter then changes no golden file): key -> value as written.
+Value config_changes(const Value& config) {
+  static const ubsim::Config defaults;
+  static const auto scalars = defaults.resolved();
+  static const auto routes = defaults.resolved_routes();
+  Value out = Value::object();
+  for (const auto& [k, v] : config.fields) {
+    bool same = false;
+    if (v.kind == Value::Array) {
+      const auto r = routes.find(k);
+      if (r != routes.end() && r->second.size() == v.items.size()) {
+        same = true;
+        for (size_t i = 0; i < v.items.size(); ++i) same = same && v.items[i].text == r->second[i];
+      }
+    } else {
+      const auto d = scalars.find(k);
+      same = d != scalars.end() && d->second == v.text;
+    }
+    if (!same) out.add(k, v);
+  }
+  return out;
+}
+
 Value normalize(const Value& v) {
   Value out = v;
   if (v.kind == Value::Object) {
     out.fields.clear();
     for (const auto& [k, f] : v.fields) {
       if (k == "provenance" || k == "sim") continue;
+      if (k == "config" && f.kind == Value::Object) {
+        out.fields.emplace_back("config_changed", config_changes(f));
+        continue;
+      }
       if (k == "stats" && f.kind == Value::Array) {
         std::set<std::string> clocked;
         for (const auto& row : f.items)
