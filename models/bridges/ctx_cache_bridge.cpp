@@ -35,12 +35,12 @@ void CtxCacheBridge::drive_idle() {
 }
 
 void CtxCacheBridge::lookup(const Request& r, PipelineBridge* client) {
-  lookups_.push_back({now_fs(), static_cast<uint32_t>(r.id), context_keys(stack_, node_, r), client});
+  lookups_.push(now_fs(), {static_cast<uint32_t>(r.id), context_keys(stack_, node_, r), client});
   wake(now_fs());
 }
 
 void CtxCacheBridge::release(const CtxGrant& g, uint64_t at_fs) {
-  releases_.push_back({at_fs, g});
+  releases_.push(at_fs, g);
   wake(at_fs);
 }
 
@@ -54,7 +54,7 @@ void CtxCacheBridge::accept(Transaction& t) {
   const uint64_t took = now_fs() - r.issued_fs;
   refill_fs_sum_ += took;
   refill_max_fs_ = std::max(refill_max_fs_, took);
-  fills_.push_back({now_fs(), r.ctx});
+  fills_.push(now_fs(), r.ctx);
   // the record's words go to the data array in the cycle the tag turns valid
   auto key = refill_key_.find(r.ctx);
   sc_assert(key != refill_key_.end() && "a refill came back for a slot with no refill");
@@ -66,9 +66,9 @@ void CtxCacheBridge::accept(Transaction& t) {
 
 void CtxCacheBridge::drive(uint64_t e) {
   edge_ = Edge{};
-  edge_.head = !lookups_.empty() && lookups_.front().arrive_fs < e ? &lookups_.front() : nullptr;
-  edge_.fill = !fills_.empty() && fills_.front().arrive_fs < e ? &fills_.front() : nullptr;
-  edge_.rel = !releases_.empty() && releases_.front().arrive_fs < e ? &releases_.front() : nullptr;
+  edge_.head = lookups_.offered(e);
+  edge_.fill = fills_.offered(e);
+  edge_.rel = releases_.offered(e);
   m_->s_valid = edge_.head != nullptr;
   if (edge_.head) {
     m_->s_id = edge_.head->id;
@@ -77,12 +77,12 @@ void CtxCacheBridge::drive(uint64_t e) {
     m_->s_key1 = edge_.head->keys.key[1];
   }
   m_->s_fill_valid = edge_.fill != nullptr;
-  m_->s_fill_slot = edge_.fill ? edge_.fill->slot : 0;
+  m_->s_fill_slot = edge_.fill ? *edge_.fill : 0;
   m_->s_rel_valid = edge_.rel != nullptr;
   if (edge_.rel) {
-    m_->s_rel_keys = edge_.rel->g.n == 2 ? 3 : 1;
-    m_->s_rel_slot0 = edge_.rel->g.entry[0];
-    m_->s_rel_slot1 = edge_.rel->g.entry[1];
+    m_->s_rel_keys = edge_.rel->n == 2 ? 3 : 1;
+    m_->s_rel_slot0 = edge_.rel->entry[0];
+    m_->s_rel_slot1 = edge_.rel->entry[1];
   }
 }
 
@@ -121,14 +121,14 @@ void CtxCacheBridge::write_back(uint32_t key, uint32_t slot, uint64_t e) {
 
 bool CtxCacheBridge::apply(uint64_t e) {
   const Edge& x = edge_;
-  if (x.fill) fills_.pop_front();
+  if (x.fill) fills_.pop();
   if (x.rel) {
-    releases_.pop_front();
+    releases_.pop();
     ++releases_taken_;
   }
   if (x.lk_fire) {
     responses_due_.push_back(*x.head);
-    lookups_.pop_front();
+    lookups_.pop();
   }
   if (x.resp) {
     const Lookup& l = responses_due_.front();

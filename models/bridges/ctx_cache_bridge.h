@@ -28,6 +28,7 @@
 #include "pool.h"
 #include "request.h"
 #include "rtl_bridge.h"
+#include "timed_queue.h"
 
 #include "Vctx_cache.h"
 
@@ -78,18 +79,9 @@ class CtxCacheBridge : public VerilatedBridge<Vctx_cache> {
 
  private:
   struct Lookup {
-    uint64_t arrive_fs;
     uint32_t id;
     CtxKeys keys;
     PipelineBridge* client;
-  };
-  struct Fill {
-    uint64_t arrive_fs;
-    uint32_t slot;
-  };
-  struct Release {
-    uint64_t arrive_fs;
-    CtxGrant g;
   };
   void launch_transactions();
   void write_back(uint32_t key, uint32_t slot, uint64_t e);
@@ -100,18 +92,18 @@ class CtxCacheBridge : public VerilatedBridge<Vctx_cache> {
   Route refill_route_, writeback_route_;
   PipelineBridge* data_array_ = nullptr;
   ContextMemory memory_;
-  std::deque<Lookup> lookups_;           // waiting for the RTL to take them
+  TimedQueue<Lookup> lookups_;           // waiting for the RTL to take them
   std::deque<Lookup> responses_due_;     // taken, answered in this order
-  std::deque<Fill> fills_;
-  std::deque<Release> releases_;
+  TimedQueue<uint32_t> fills_;           // refilled slots (their record came back)
+  TimedQueue<CtxGrant> releases_;        // grants whose records are no longer pinned
   std::unordered_map<uint32_t, uint32_t> refill_key_;   // slot -> key being refilled into it
   Pool<Request> refill_pool_;
   tlm_utils::peq_with_get<Transaction> launch_out_;
   // this edge
   struct Edge {
     const Lookup* head = nullptr;
-    const Fill* fill = nullptr;
-    const Release* rel = nullptr;
+    const uint32_t* fill = nullptr;   // the refilled slot
+    const CtxGrant* rel = nullptr;
     bool lk_fire = false, resp = false;
     uint32_t resp_id = 0, resp_entry[2] = {0, 0};
     uint8_t refills = 0, evicts = 0;

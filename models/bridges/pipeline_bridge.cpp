@@ -42,7 +42,7 @@ PipelineBridge::PipelineBridge(sc_core::sc_module_name name, const Config& c, st
 }
 
 void PipelineBridge::complete(const Request& r, uint64_t at_fs) {
-  completions_.push_back({at_fs, r.ord_slot, r.ord_seq});
+  completions_.push(at_fs, {r.ord_slot, r.ord_seq});
   wake(at_fs);
 }
 
@@ -56,12 +56,12 @@ void PipelineBridge::attach_cache(CtxCacheBridge* cache) {
 }
 
 void PipelineBridge::grant(const CtxGrant& g, uint64_t at_fs) {
-  grants_.emplace_back(at_fs, g);
+  grants_.push(at_fs, g);
   wake(at_fs);
 }
 
 void PipelineBridge::fill(uint32_t entry, const RecordBits& record, uint64_t at_fs) {
-  fills_.push_back({at_fs, entry, record});
+  fills_.push(at_fs, {entry, record});
   wake(at_fs);
 }
 
@@ -205,16 +205,16 @@ void PipelineBridge::drive_idle() {
 void PipelineBridge::drive(uint64_t e) {
   edge_ = Edge{};
   if (!input_queue_.empty() && input_queue_.front()->now_times().arrive_fs < e) edge_.head = input_queue_.front();
-  edge_.grant_offered = !grants_.empty() && grants_.front().first < e;
-  edge_.cpl_offered = !completions_.empty() && completions_.front().arrive_fs < e;
-  edge_.fill_offered = !fills_.empty() && fills_.front().arrive_fs < e;
+  const CtxGrant* grant = grants_.offered(e);
+  const Completion* cpl = completions_.offered(e);
+  const Fill* fill = fills_.offered(e);
+  edge_.grant_offered = grant != nullptr;
+  edge_.cpl_offered = cpl != nullptr;
+  edge_.fill_offered = fill != nullptr;
   drive_input(edge_.head);
-  drive_grant(edge_.grant_offered, edge_.grant_offered ? grants_.front().second.id : 0,
-              edge_.grant_offered ? grants_.front().second.data_entry : 0);
-  drive_fill(edge_.fill_offered, edge_.fill_offered ? fills_.front().entry : 0,
-             edge_.fill_offered ? &fills_.front().record : nullptr);
-  drive_completion(edge_.cpl_offered, edge_.cpl_offered ? completions_.front().slot : 0,
-                   edge_.cpl_offered ? completions_.front().seq : 0);
+  drive_grant(grant != nullptr, grant ? grant->id : 0, grant ? grant->data_entry : 0);
+  drive_fill(fill != nullptr, fill ? fill->entry : 0, fill ? &fill->record : nullptr);
+  drive_completion(cpl != nullptr, cpl ? cpl->slot : 0, cpl ? cpl->seq : 0);
   // one fetched payload of the message the segmenter waits for, per cycle
   edge_.credit_offered = credit_due();
   edge_.credit_id = wait_id_;
@@ -278,8 +278,8 @@ void PipelineBridge::sample(uint64_t e) {
 bool PipelineBridge::apply(uint64_t e) {
   Edge& x = edge_;
   if (x.grant_fire) {
-    pinned_.emplace(grants_.front().second.id, grants_.front().second);
-    grants_.pop_front();
+    pinned_.emplace(grants_.front().id, grants_.front());
+    grants_.pop();
     --lookups_out_;   // its grant-FIFO entry is free: the next request's lookup goes out
     issue_lookups();
   }
@@ -293,7 +293,7 @@ bool PipelineBridge::apply(uint64_t e) {
     const Fill& f = fills_.front();
     psn_[f.entry] = static_cast<uint32_t>(f.record.get(psn_field()));
     dirty_[f.entry] = 0;
-    fills_.pop_front();
+    fills_.pop();
     ++fills_taken_;
   }
   if (x.credit_offered) {   // taken every cycle: the buffer was counted when its fetch started
@@ -307,7 +307,7 @@ bool PipelineBridge::apply(uint64_t e) {
     fetching = fetch_payloads(*m, e);
   }
   if (x.cpl_offered) {   // the tracker takes a completion every cycle
-    completions_.pop_front();
+    completions_.pop();
     ++completions_taken_;
   }
   if (x.errored) {   // an error completion: the request ends here, visibly

@@ -39,6 +39,7 @@
 #include "pool.h"
 #include "request.h"
 #include "rtl_bridge.h"
+#include "timed_queue.h"
 
 namespace ubsim {
 
@@ -161,15 +162,15 @@ class PipelineBridge : public RtlBridge {
   std::deque<Request*> lookup_backlog_;      // accepted, lookup waiting for a grant-FIFO credit
   uint64_t lookup_credit_waits_ = 0;         // lookups that waited for a credit
   std::deque<Request*> input_queue_;
-  std::deque<std::pair<uint64_t, CtxGrant>> grants_;   // (arrival fs, grant)
+  TimedQueue<CtxGrant> grants_;
   std::unordered_map<uint32_t, CtxGrant> pinned_;        // granted, records not yet released
-  struct Fill { uint64_t arrive_fs; uint32_t entry; RecordBits record; };
-  std::deque<Fill> fills_;
+  struct Fill { uint32_t entry; RecordBits record; };
+  TimedQueue<Fill> fills_;
   std::vector<uint32_t> psn_;      // context RAM mirror: next PSN per entry
   std::vector<uint8_t> dirty_;     // advanced since the entry's fill
   std::unordered_map<uint32_t, uint32_t> expected_psn_;   // header check: per record (or entry)
-  struct Completion { uint64_t arrive_fs; int slot, seq; };
-  std::deque<Completion> completions_;
+  struct Completion { int slot, seq; };
+  TimedQueue<Completion> completions_;
   PipelineBridge* completion_sink_ = nullptr;
   std::unordered_map<uint32_t, Request*> in_flight_;
   // segmentation: later packets and payload fetches come from this pool

@@ -34,12 +34,12 @@ void SackSenderBridge::drive_idle() {
 }
 
 void SackSenderBridge::submit(uint32_t msg, uint32_t bytes, uint64_t at_fs) {
-  msgs_.push_back({at_fs, msg, bytes});
+  msgs_.push(at_fs, {msg, bytes});
   wake(at_fs);
 }
 
 void SackSenderBridge::sent(uint32_t psn, uint64_t at_fs) {
-  txdone_.push_back({at_fs, psn});
+  txdone_.push(at_fs, psn);
   wake(at_fs);
 }
 
@@ -49,7 +49,7 @@ void SackSenderBridge::accept(Transaction& t) {
     pool_.release(&p);
     return;
   }
-  acks_.push_back({now_fs(), &p});
+  acks_.push(now_fs(), &p);
   wake(now_fs());
 }
 
@@ -65,9 +65,10 @@ uint64_t SackSenderBridge::wake_in() const { return failed_ ? 0 : m_->wake_in; }
 
 void SackSenderBridge::drive(uint64_t e) {
   Edge& x = edge_ = Edge{};
-  x.msg = !msgs_.empty() && msgs_.front().at < e ? &msgs_.front() : nullptr;
-  x.ack = !acks_.empty() && acks_.front().at < e ? acks_.front().p : nullptr;
-  x.td = !txdone_.empty() && txdone_.front().at < e ? &txdone_.front() : nullptr;
+  x.msg = msgs_.offered(e);
+  Packet* const* ack = acks_.offered(e);
+  x.ack = ack ? *ack : nullptr;
+  x.td = txdone_.offered(e);
   m_->s_valid = x.msg != nullptr;
   if (x.msg) {
     m_->s_id = x.msg->id;
@@ -83,7 +84,7 @@ void SackSenderBridge::drive(uint64_t e) {
                                                     : 0);
   }
   m_->s_txdone_valid = x.td != nullptr;
-  m_->s_txdone_psn = x.td ? x.td->psn : 0;
+  m_->s_txdone_psn = x.td ? *x.td : 0;
   // the link takes the next packet once it has finished the previous one
   m_->m_ready = wire_->free_at_edge(e);
 }
@@ -113,13 +114,13 @@ bool SackSenderBridge::apply(uint64_t e) {
   Edge& x = edge_;
   if (x.took) {
     if (on_accepted) on_accepted(x.msg->id, e);
-    msgs_.pop_front();
+    msgs_.pop();
   }
   if (x.ack) {
-    acks_.pop_front();
+    acks_.pop();
     pool_.release(x.ack);
   }
-  if (x.td) txdone_.pop_front();
+  if (x.td) txdone_.pop();
   if (x.pkt) out_.notify(*x.pkt, fs_from_now(e));
   if (x.fail) {
     failed_ = true;
@@ -180,13 +181,14 @@ void SackReceiverBridge::accept(Transaction& t) {
     pool_.release(&p);
     return;
   }
-  in_.push_back({now_fs(), &p});
+  in_.push(now_fs(), &p);
   wake(now_fs());
 }
 
 void SackReceiverBridge::drive(uint64_t e) {
   Edge& x = edge_ = Edge{};
-  x.pkt = !in_.empty() && in_.front().at < e ? in_.front().p : nullptr;
+  Packet* const* in = in_.offered(e);
+  x.pkt = in ? *in : nullptr;
   m_->s_valid = x.pkt != nullptr;
   if (x.pkt) {
     m_->s_psn = x.pkt->psn;
@@ -225,7 +227,7 @@ bool SackReceiverBridge::apply(uint64_t e) {
   Edge& x = edge_;
   if (x.took) {
     if (x.kept && on_arrive) on_arrive(*x.pkt, e);
-    in_.pop_front();
+    in_.pop();
     pool_.release(x.pkt);
   }
   if (x.dlv && on_deliver) on_deliver(x.dlv_id, x.dlv_psn, e);

@@ -13,6 +13,7 @@
 #include "packet.h"
 #include "pool.h"
 #include "rtl_bridge.h"
+#include "timed_queue.h"
 
 #include "Vsack_receiver.h"
 #include "Vsack_sender.h"
@@ -65,17 +66,15 @@ class SackSenderBridge : public VerilatedBridge<Vsack_sender> {
   const Route* data_route_ = nullptr;
   const LossyWire* wire_ = nullptr;
   uint32_t channel_ = 0;
-  struct Msg { uint64_t at; uint32_t id, bytes; };
-  struct Ack { uint64_t at; Packet* p; };
-  struct TxDone { uint64_t at; uint32_t psn; };
-  std::deque<Msg> msgs_;
-  std::deque<Ack> acks_;
-  std::deque<TxDone> txdone_;
+  struct Msg { uint32_t id, bytes; };
+  TimedQueue<Msg> msgs_;
+  TimedQueue<Packet*> acks_;
+  TimedQueue<uint32_t> txdone_;   // PSNs the wire finished sending
   tlm_utils::peq_with_get<Transaction> out_;
   struct Edge {
     const Msg* msg = nullptr;
     Packet* ack = nullptr;
-    const TxDone* td = nullptr;
+    const uint32_t* td = nullptr;   // the PSN a tx-done names
     bool took = false, fail = false;
     uint32_t fail_id = 0;
     Packet* pkt = nullptr;
@@ -112,8 +111,7 @@ class SackReceiverBridge : public VerilatedBridge<Vsack_receiver> {
   Pool<Packet>& pool_;
   const Route* ack_route_ = nullptr;
   uint32_t channel_ = 0;
-  struct In { uint64_t at; Packet* p; };
-  std::deque<In> in_;
+  TimedQueue<Packet*> in_;
   tlm_utils::peq_with_get<Transaction> out_;
   struct Edge {
     Packet* pkt = nullptr;

@@ -1,0 +1,32 @@
+// TimedQueue: inputs that reach a bridge in time order, each offered to its
+// block at the first clock edge strictly after it arrived (RtlBridge's
+// timing rule). One class for what every bridge's inputs need.
+#pragma once
+#include <cstdint>
+#include <deque>
+#include <utility>
+
+namespace ubsim {
+
+template <class T>
+class TimedQueue {
+ public:
+  // An item arriving at at_fs (not before the last one pushed).
+  void push(uint64_t at_fs, T item) { q_.push_back({at_fs, std::move(item)}); }
+  // The oldest item if it arrived before edge_fs (it may be taken at that
+  // edge), else nullptr.
+  T* offered(uint64_t edge_fs) { return !q_.empty() && q_.front().at_fs < edge_fs ? &q_.front().item : nullptr; }
+  T& front() { return q_.front().item; }
+  void pop() { q_.pop_front(); }
+  bool empty() const { return q_.empty(); }
+  size_t size() const { return q_.size(); }
+
+ private:
+  struct Entry {
+    uint64_t at_fs;
+    T item;
+  };
+  std::deque<Entry> q_;
+};
+
+}  // namespace ubsim
