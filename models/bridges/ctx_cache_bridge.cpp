@@ -21,7 +21,6 @@ CtxCacheBridge::CtxCacheBridge(sc_core::sc_module_name name, const Config& c, No
   SC_METHOD(launch_transactions);
   sensitive << launch_out_.get_event();
   dont_initialize();
-  reset_block();
 }
 
 void CtxCacheBridge::configure() { ubsim::configure(*m_, entries_, ways_); }

@@ -51,8 +51,7 @@ void PipelineBridge::on_error() {
 }
 
 void PipelineBridge::attach_cache(CtxCacheBridge* cache) {
-  cache_ = cache;
-  reset_block();   // cfg_ctx_gate is a configuration input loaded at reset
+  cache_ = cache;   // (cfg_ctx_gate follows it: loaded at reset, after elaboration)
 }
 
 void PipelineBridge::grant(const CtxGrant& g, uint64_t at_fs) {

@@ -19,7 +19,6 @@ void drive_message(Model& m, const Request& r) {
 
 UbTxBridge::UbTxBridge(sc_core::sc_module_name name, const Config& c)
     : OrderedTxBridge(name, c) {
-  reset_block();
 }
 void UbTxBridge::configure() { ubsim::configure(*m_, cfg_, cache_attached()); }
 void UbTxBridge::drive_input(const Request* head) {
@@ -43,7 +42,6 @@ void UbTxBridge::drive_input(const Request* head) {
 
 RoceTxBridge::RoceTxBridge(sc_core::sc_module_name name, const Config& c)
     : OrderedTxBridge(name, c) {
-  reset_block();
 }
 void RoceTxBridge::configure() { ubsim::configure(*m_, cfg_, cache_attached()); }
 void RoceTxBridge::drive_input(const Request* head) {
@@ -62,7 +60,6 @@ void RoceTxBridge::drive_input(const Request* head) {
 
 RxBridge::RxBridge(sc_core::sc_module_name name, const Config& c, const char* full_key, const char* short_key)
     : VerilatedPipeline(name, c), full_key_(full_key), short_key_(short_key) {
-  reset_block();
 }
 void RxBridge::configure() { ubsim::configure(*m_, cfg_, full_key_, short_key_, cache_attached()); }
 void RxBridge::drive_input(const Request* head) {

@@ -13,7 +13,7 @@ RtlBridge::RtlBridge(sc_core::sc_module_name name, const Config& c, std::unique_
   SC_METHOD(run);
 }
 
-void RtlBridge::reset_block() {
+void RtlBridge::end_of_elaboration() {
   configure();
   drive_idle();
   block_->reset(4);   // reset is applied before time 0, off the grid

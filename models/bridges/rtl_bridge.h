@@ -61,8 +61,6 @@ class RtlBridge : public StageComponent {
   // per-cycle accounting of a block that waits without changing state.
   virtual void on_skipped(uint64_t /*first*/, uint64_t /*count*/) {}
 
-  // Configures and resets the block (call from the derived constructor).
-  void reset_block();
   // An input for the block arrives at at_fs (>= now): wake the stepping loop.
   void wake(uint64_t at_fs);
   uint64_t edge_fs(uint64_t k) const { return k * period_fs_; }
@@ -74,6 +72,9 @@ class RtlBridge : public StageComponent {
   const uint64_t period_fs_;
 
  private:
+  // Configures and resets the block, once, when the system is elaborated:
+  // every derived bridge's configuration (and an attached cache) is known.
+  void end_of_elaboration() override;
   void run();
   bool due() const;   // work, or the edge an item in flight leaves at
   bool step_edge(uint64_t k);

@@ -21,7 +21,6 @@ SackSenderBridge::SackSenderBridge(sc_core::sc_module_name name, const Config& c
   SC_METHOD(launch_packets);
   sensitive << out_.get_event();
   dont_initialize();
-  reset_block();
 }
 
 void SackSenderBridge::configure() { ubsim::configure(*m_, cfg_, mode_.gbn, mode_.first_psn); }
@@ -164,7 +163,6 @@ SackReceiverBridge::SackReceiverBridge(sc_core::sc_module_name name, const Confi
   SC_METHOD(launch_acks);
   sensitive << out_.get_event();
   dont_initialize();
-  reset_block();
 }
 
 void SackReceiverBridge::configure() { ubsim::configure(*m_, cfg_, mode_.gbn, mode_.first_psn); }
