@@ -116,11 +116,9 @@ module sack_receiver #(
         for (int k = 0; k < WORDS; k++)
             if (!found && v[k*32 +: 32] != '1) begin found = 1'b1; wi = k; w = v[k*32 +: 32]; end
         trailing_ones = PSN_W'(MAX_WIN);
-        if (found) begin
-            trailing_ones = PSN_W'(wi * 32 + 32);
+        if (found)   // the word has a zero: the lowest one ends the run
             for (int b = 31; b >= 0; b--)
                 if (!w[b]) trailing_ones = PSN_W'(wi * 32 + b);
-        end
     endfunction
     logic ack_out;
     assign ack_out = ack_pending && (!m_ack_valid || m_ack_ready);

@@ -121,9 +121,12 @@ module sack_sender #(
     logic             probe_done, probe;
     logic [PSN_W-1:0] newest;
     assign newest = next_psn - 1'b1;
-    assign probe = !cfg_gbn && cfg_probe_cycles != '0 && busy && !probe_done && !timeout
-                   && sent_known[slot(newest)] && !need_rtx[slot(newest)]
-                   && cfg_now >= quiet_since + cfg_probe_cycles;
+    logic             probe_armed;   // the probe would fire once its quiet time is over
+    logic [T_W-1:0]   probe_at;
+    assign probe_armed = !cfg_gbn && cfg_probe_cycles != '0 && busy && !probe_done
+                         && sent_known[slot(newest)] && !need_rtx[slot(newest)];
+    assign probe_at    = quiet_since + cfg_probe_cycles;
+    assign probe       = probe_armed && !timeout && cfg_now >= probe_at;
 
     // ---- what leaves this cycle: a retransmission first, else a new packet ----
     // SACK: the first slot marked need_rtx, searched from the oldest PSN.
@@ -148,11 +151,7 @@ module sack_sender #(
     end
 
     // ---- activity: the next edge at which the state changes on its own ----
-    logic             probe_armed;
-    logic [T_W-1:0]   probe_at, to_timeout, to_probe;
-    assign probe_armed = !cfg_gbn && cfg_probe_cycles != '0 && busy && !probe_done
-                         && sent_known[slot(newest)] && !need_rtx[slot(newest)];
-    assign probe_at    = quiet_since + cfg_probe_cycles;
+    logic [T_W-1:0]   to_timeout, to_probe;
     assign to_timeout  = timer_armed ? ((deadline > cfg_now) ? deadline - cfg_now : T_W'(1)) : '0;
     assign to_probe    = probe_armed ? ((probe_at > cfg_now) ? probe_at - cfg_now : T_W'(1)) : '0;
     assign active  = m_valid || m_fail || rtx_found || gbn_active || timeout || probe;
