@@ -28,7 +28,7 @@ LossyWire::LossyWire(sc_core::sc_module_name name, const Config& c, Pool<Packet>
 void LossyWire::accept(Transaction& t) {
   Packet& r = as_packet(t);
   const uint64_t now = now_fs();
-  if (now != last_accept_fs_ || packets_ == 0) {
+  if (now != last_accept_fs_) {
     free_before_last_fs_ = free_at_fs_;
     last_accept_fs_ = now;
   }
