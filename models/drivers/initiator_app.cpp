@@ -185,6 +185,7 @@ void InitiatorApp::accept(Transaction& t) {
       s.retransmit += t.retransmit_fs;
       s.reorder += t.reorder_fs;
       s.transport += t.transport_fs;
+      s.fabric += t.fabric_fs;
       s.queue += waited - t.align_fs;
       s.service += measured - waited;
     }

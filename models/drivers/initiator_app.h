@@ -50,7 +50,7 @@ struct Workload {
 struct HopSums {
   long double measured = 0, align = 0, serialize = 0, queue = 0, service = 0, ctx_wait = 0;
   long double transfer = 0, reassembly = 0, link = 0, early = 0;
-  long double retransmit = 0, reorder = 0, transport = 0;
+  long double retransmit = 0, reorder = 0, transport = 0, fabric = 0;
 };
 
 struct LatencyRecord {

@@ -13,6 +13,7 @@
 #include "link_params.h"
 #include "routes.h"
 #include "rtl_variant.h"
+#include "topology_toml.h"
 
 namespace ubsim {
 
@@ -145,6 +146,14 @@ void Config::load_file(const std::string& path) {
     throw ConfigError(fmt::format("{}:{}:{}", path, src.begin.line, src.begin.column), "",
                       fmt::format("TOML syntax error: {}", e.description()));
   }
+  // the topology is tables of entries, not keys: read after the keys (its
+  // links default to wire.rate and wire.latency)
+  toml::table topology;
+  if (const toml::node* t = root.get("topology")) {
+    if (!t->is_table()) throw ConfigError(path, "topology", "expected a [topology] table (docs/fabric.md)");
+    topology = *t->as_table();
+    root.erase("topology");
+  }
   std::vector<std::pair<std::string, const toml::node*>> items;
   flatten(root, "", items);
   for (const auto& [key, node] : items) {
@@ -188,6 +197,17 @@ void Config::load_file(const std::string& path) {
       throw ConfigError(path, key, fmt::format("expected a {} such as {}", unit_name(def->unit),
                                                unit_example(def->unit)));
     }
+  }
+  if (!topology.empty()) {
+    auto topo = std::make_shared<Topology>(parse_topology(topology, path, *this));
+    // Two controllers on one link are today's system: its link is the wire.
+    if (topo->is_back_to_back()) {
+      const TopoLink& l = topo->links[0];
+      const std::string src = l.where;
+      set_text(*find_param("wire.rate"), l.rate_text, src);
+      set_text(*find_param("wire.latency"), l.delay_text, src);
+    }
+    topology_ = std::move(topo);
   }
 }
 
@@ -235,6 +255,9 @@ std::map<std::string, std::string> Config::resolved() const {
   for (const ParamDef& def : param_table())
     if (def.unit == Unit::Choice) out[def.key] = choice(def.key);
     else if (def.unit != Unit::Routes) out[def.key] = format_value(def.unit, entries_.at(def.key).exact);
+  // (two controllers on one link are today's system, wholly described by
+  // wire.rate and wire.latency: nothing more to record)
+  if (topology_ && !topology_->is_back_to_back()) out["topology"] = topology_->canonical();
   return out;
 }
 

@@ -6,6 +6,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -13,6 +14,7 @@
 #include "decimal.h"
 #include "params.h"
 #include "stage.h"
+#include "topology.h"
 
 namespace ubsim {
 
@@ -55,6 +57,9 @@ class Config {
   const std::string& source(const std::string& key) const;
   std::string text_of(const std::string& key) const;   // the value as it is written ("8KiB", "20us")
   std::vector<HopSpec> route(const std::string& path, const std::string& verb) const;
+  // The [topology] of a configuration file (docs/fabric.md), or null: two
+  // controllers back to back on one link (wire.rate, wire.latency).
+  const Topology* topology() const { return topology_.get(); }
   // Resolved key -> canonical text, for the config dump beside every result.
   std::map<std::string, std::string> resolved() const;
   std::map<std::string, std::vector<std::string>> resolved_routes() const;
@@ -78,6 +83,7 @@ class Config {
   void set_route(const ParamDef& def, const std::vector<std::string>& hops, const std::string& source);
   void check_route(const std::string& key, const std::vector<std::string>& hops) const;
   std::map<std::string, Entry> entries_;
+  std::shared_ptr<const Topology> topology_;
 };
 
 }  // namespace ubsim

@@ -1,5 +1,7 @@
 #include "pipeline_limits.h"
 
+#include <fmt/format.h>
+
 #include "block_config.h"
 #include "rtl_variant.h"
 #include "verilated_block.h"
@@ -35,6 +37,25 @@ PipelineLimits query_pipeline_limits(const Config& c) {
   return l;
 }
 
-void validate_config(const Config& c) { c.validate(query_pipeline_limits(c)); }
+void validate_config(const Config& c) {
+  // The controllers' experiments run one pair of controllers: over one
+  // link, or over a fabric (FabricWire) without the transport in the paths.
+  if (const Topology* t = c.topology(); t && !t->is_back_to_back()) {
+    if (t->controller_pairs().empty())
+      throw ConfigError(t->file, "topology",
+                        "the topology has no pair of controller nodes (an initiator and a target) for this "
+                        "experiment; traffic sources alone run under 'ubsim fabric' (docs/fabric.md)");
+    for (const char* key : {"loss.data", "loss.ack", "loss.duplicate", "loss.reorder"})
+      if (c.value(key) > 0)
+        throw ConfigError(c.source(key), key,
+                          "loss on a switched fabric is not modelled yet: the transport inside the paths runs over "
+                          "one link (docs/fabric.md)");
+    if (c.flag("transport.in_paths"))
+      throw ConfigError(c.source("transport.in_paths"), "transport.in_paths",
+                        "the transport inside the paths runs over one link, not yet over a switched fabric "
+                        "(docs/fabric.md)");
+  }
+  c.validate(query_pipeline_limits(c));
+}
 
 }  // namespace ubsim

@@ -15,7 +15,7 @@ bool transport_in_paths(const Config& c) {
 }
 
 TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std::vector<HopSpec> hops,
-                             Workload w)
+                             Workload w, std::pair<int, int> pair)
     : sc_module(name), cfg_(c), fabric_("fabric") {
   build_node(nodes_[0], "A");
   build_node(nodes_[1], "B");
@@ -23,6 +23,11 @@ TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std:
   wire_ba_ = std::make_unique<WireDirection>("wire_B_to_A", cfg_);
   fabric_.attach(wire_ab_.get());
   fabric_.attach(wire_ba_.get());
+  if (const Topology* topo = cfg_.topology(); topo && !topo->is_back_to_back()) {
+    if (pair.first < 0) pair = topo->controller_pairs().at(0);   // (validate_config: there is one)
+    fabric_wire_ = std::make_unique<FabricWire>("fabric_wire", cfg_, *topo, pair.first, pair.second);
+    fabric_.attach(fabric_wire_.get());
+  }
   if (transport_in_paths(cfg_)) build_transport(hops);
   if (cfg_.flag("cache.enabled")) {
     build_caches(nodes_[0], "A", NodeId::A);
@@ -185,6 +190,7 @@ StageComponent* TwoNodeSystem::owner(const HopSpec& h) {
     case Op::UbTx: case Op::UbLoadTx: return n.ub_tx.get();
     case Op::UbRx: case Op::UbLoadRx: return n.ub_rx.get();
     case Op::WireRequest: case Op::WireResponse:
+      if (fabric_wire_) return fabric_wire_.get();
       if (transport_ab_) return h.node == NodeId::A ? transport_ab_.get() : transport_ba_.get();
       return h.node == NodeId::A ? static_cast<StageComponent*>(wire_ab_.get()) : wire_ba_.get();
     default: break;

@@ -14,6 +14,7 @@
 #include "config.h"
 #include "ctx_cache_bridge.h"
 #include "fabric.h"
+#include "fabric_wire.h"
 #include "initiator_app.h"
 #include "path_transport.h"
 #include "pipeline_bridges.h"
@@ -48,7 +49,13 @@ class TwoNodeSystem : public sc_core::sc_module {
  public:
   // The system keeps its own copy of the configuration (its components
   // read from it); `app` is the initiator application's workload.
-  TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std::vector<HopSpec> hops, Workload app);
+  // With a topology of switches (Config::topology), the wire stages cross
+  // the fabric (FabricWire) between the controllers `pair` (device
+  // indices: node A, node B; {-1, -1}: the topology's first pair).
+  TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std::vector<HopSpec> hops, Workload app,
+                std::pair<int, int> pair = {-1, -1});
+  // The fabric the wire stages cross (null: one link, wire_from()).
+  const FabricWire* fabric_wire() const { return fabric_wire_.get(); }
   const Route& route() const { return route_; }
   InitiatorApp& app() { return *app_; }
   // Ends a run that stops making progress (watchdog.h); check() after sc_start.
@@ -85,6 +92,7 @@ class TwoNodeSystem : public sc_core::sc_module {
   StageFabric fabric_;
   Node nodes_[2];
   std::unique_ptr<WireDirection> wire_ab_, wire_ba_;
+  std::unique_ptr<FabricWire> fabric_wire_;
   // The transport inside the paths: both directions' engines and the lossy wire.
   Pool<Packet> packets_;
   std::unique_ptr<LossyWire> lossy_ab_, lossy_ba_;

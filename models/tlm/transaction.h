@@ -32,6 +32,9 @@ struct HopTimes {
   // reached the receiver; waiting in the receiver for a lower PSN; the
   // engines' own cycles and the wire's queue.
   uint64_t retransmit_fs = 0, reorder_fs = 0, transport_fs = 0;
+  // Wire over a switched fabric: the propagation of its links beyond the
+  // stage's configured latency (wire.latency): the switch hops.
+  uint64_t fabric_fs = 0;
 };
 
 struct Route {

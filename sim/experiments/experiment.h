@@ -117,6 +117,8 @@ const Experiment& ctx_cache_experiment();
 const Experiment& ordering_experiment();
 const Experiment& loss_experiment();
 const Experiment& loss_paths_experiment();
+const Experiment& ecmp_experiment();
+const Experiment& fabric_experiment();
 const Experiment& area_experiment();
 const Experiment& bench_experiment();
 

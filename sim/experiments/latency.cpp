@@ -221,6 +221,36 @@ static void derive_message_stream(const Config& cfg, const Route& route, Latency
   r.derived_message_ns = r.derived_total_ns + r.derived_stream_ns;
 }
 
+// Derived: what crossing the fabric from device a to device b (and back)
+// adds to the route's wire stages over one link of wire.rate and
+// wire.latency: per wire stage, the propagation of the path's links beyond
+// wire.latency, and its largest packet serialized on every link of the
+// path (store and forward) instead of once at wire.rate. Along the first
+// equal-cost path (a hash may pick another of the same length).
+static double derive_fabric_ns(const Config& cfg, const Topology& t, int a, int b, const Route& route, Verb verb) {
+  const uint64_t header = cfg.count("transport.header_bytes");
+  const uint64_t payload = std::min(cfg.count("workload.size"), cfg.count("transport.mtu"));
+  double ns = 0;
+  for (const HopSpec& h : route.hops) {
+    if (h.op != Op::WireRequest && h.op != Op::WireResponse) continue;
+    const bool request = h.op == Op::WireRequest;
+    const bool carries = (verb == Verb::Read) != request;   // a read's payload comes back, a write's goes out
+    const double bytes = static_cast<double>(header + (carries ? payload : 0));
+    int at = request ? a : b;
+    const int to = request ? b : a;
+    double prop_fs = 0, ser_ns = 0;
+    while (at != to) {
+      const int port = t.devices[at].is_switch() ? t.next_ports(at, to).front() : 0;
+      const TopoLink& l = t.links[t.ports()[at][port].link];
+      prop_fs += static_cast<double>(l.delay_fs);
+      ser_ns += bytes / l.rate_Bps * 1e9;
+      at = t.ports()[at][port].peer;
+    }
+    ns += (prop_fs - static_cast<double>(cfg.fs("wire.latency"))) / 1e6 + ser_ns - bytes / cfg.value("wire.rate") * 1e9;
+  }
+  return ns;
+}
+
 LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   sc_core::sc_set_time_resolution(1, SC_FS);   // before any sc_time exists (docs/toolchain.md, time resolution)
   validate_config(cfg);
@@ -230,7 +260,7 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   // The system lives until the process exits: each simulation runs in its own
   // child process, and tearing down verilated models after SystemC has run
   // gains nothing (Verilator 5.006 can deadlock in ~VerilatedScope there).
-  auto& sys = *new TwoNodeSystem("sys", cfg, cfg.route(o.path, verb), Workload{o.verb, {}});
+  auto& sys = *new TwoNodeSystem("sys", cfg, cfg.route(o.path, verb), Workload{o.verb, {}}, o.pair);
   if (o.on_system) o.on_system(sys);
   if (!o.drop.empty()) {
     LossyWire* w = sys.lossy_wire_from(NodeId::A);
@@ -298,6 +328,7 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   // every request may have failed (loss 100 %): then there is no latency
   const double n = static_cast<double>(std::max<uint64_t>(rec.measured_ops, 1));
   const double cycle_ns = 1e9 / cfg.value("clock");
+  double fabric_hops = 0;
   double align = 0, ser = 0, queue = 0, hazard = 0, ctx_wait = 0, transfer = 0, reassembly = 0, cq_batch = 0, doorbell_batch = 0,
          pcie_link = 0, posted_early = 0, retransmit = 0, reorder = 0, transport = 0;
   for (size_t i = 0; i < sys.route().hops.size(); ++i) {
@@ -329,6 +360,7 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
     retransmit += static_cast<double>(s.retransmit / n) / 1e6;
     reorder += static_cast<double>(s.reorder / n) / 1e6;
     transport += static_cast<double>(s.transport / n) / 1e6;
+    fabric_hops += static_cast<double>(s.fabric / n) / 1e6;
     if (h.op == Op::SwCqBatchWait) cq_batch += st.measured_ns;   // visible, waiting for the handler's next run
     if (h.op == Op::SwDoorbellBatchWait) doorbell_batch += st.measured_ns;   // posted, waiting for the doorbell
     reassembly += reassembly_ns;
@@ -363,6 +395,12 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
                {"slot wait", slot_wait},
                {"submit pacing", pacing}, {"doorbell batch wait", doorbell_batch},
                {"completion batch wait", cq_batch}};
+  if (const FabricWire* f = sys.fabric_wire()) {
+    r.effects.push_back({"switch hops: propagation of the fabric links beyond wire.latency", fabric_hops});
+    r.derived_fabric_ns = derive_fabric_ns(cfg, *cfg.topology(), f->device_a(), f->device_b(), sys.route(), o.verb);
+    r.initiator = cfg.topology()->devices[f->device_a()].name;
+    r.target = cfg.topology()->devices[f->device_b()].name;
+  }
   if (PathTransport* t = sys.transport_from(NodeId::A)) {
     // the transport inside the paths: itemized from its engines' events
     r.effects.push_back({"transport engines and wire queue", transport});
@@ -379,7 +417,7 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   r.failed = sys.app().failed();
   r.unexplained_ns = r.mean_ns - r.derived_total_ns - align - ser - queue - hazard - ctx_wait - backlog - transfer -
                      reassembly - pcie_link - posted_early - slot_wait - pacing - doorbell_batch - cq_batch - transport -
-                     retransmit - reorder;
+                     retransmit - reorder - fabric_hops;
   r.slot_mean_ns = rec.slot_time.mean_ns();
   r.slot_p99_ns = rec.slot_time.quantile_ns(0.99);
   derive_message_stream(cfg, sys.route(), r);
@@ -426,9 +464,11 @@ json::Value latency_row(const LatencyResult& r, double reference_ns) {
                               .add("name", V::string(row.name))
                               .add("value", V::number(row.value))
                               .add("unit", V::string(row.unit)));
-  return V::object()
-      .add("path", V::string(r.path))
-      .add("verb", V::string(r.verb))
+  V row = V::object();
+  row.add("path", V::string(r.path)).add("verb", V::string(r.verb));
+  if (!r.initiator.empty())   // over a switched fabric: which pair of controllers
+    row.add("initiator", V::string(r.initiator)).add("target", V::string(r.target));
+  return row
       .add("ops", V::number(static_cast<double>(r.ops)))
       .add("outstanding", V::number(r.outstanding))
       .add("stages", stages)
@@ -437,6 +477,7 @@ json::Value latency_row(const LatencyResult& r, double reference_ns) {
       .add("packets", V::number(r.packets))
       .add("derived_stream_ns", V::number(r.derived_stream_ns))
       .add("derived_message_ns", V::number(r.derived_message_ns))
+      .add_if(r.derived_fabric_ns >= 0, "derived_fabric_ns", V::number(r.derived_fabric_ns))
       .add("binding", V::string(r.binding))
       .add("measured_total_ns", V::object()
                                     .add("mean", lat(r.mean_ns))
@@ -471,6 +512,23 @@ ResultSet run(Config& cfg, const Options& o) {
   const auto paths = select_paths(o.text("--path"), o.text("--stack"));
   if (o.given("--drop")) cfg.apply("transport.in_paths", "true", "option --drop");
   validate_config(cfg);   // bad input fails here, before anything runs or is written
+  // Over a switched fabric: every (initiator, target) pair of controllers, or the one --pair names.
+  std::vector<std::pair<int, int>> pairs{{-1, -1}};
+  if (const Topology* t = cfg.topology(); t && !t->is_back_to_back()) {
+    pairs = t->controller_pairs();
+    if (o.given("--pair")) {
+      const std::string p = o.text("--pair");
+      const auto colon = p.find(':');
+      const int a = colon == std::string::npos ? -1 : t->find(p.substr(0, colon));
+      const int b = colon == std::string::npos ? -1 : t->find(p.substr(colon + 1));
+      if (std::find(pairs.begin(), pairs.end(), std::make_pair(a, b)) == pairs.end())
+        throw CliError("option --pair: '" + one_line_text(p) + "' is not INITIATOR:TARGET of two controller nodes of " +
+                       t->file);
+      pairs = {{a, b}};
+    }
+  } else if (o.given("--pair")) {
+    throw CliError("option --pair: the configuration has no switched topology (--config FILE with [topology])");
+  }
   const Verb verb = o.text("--verb") == "read" ? Verb::Read : Verb::Write;
   for (const auto& p : paths) check_horizon(cfg, p, verb);
   const auto reference = load_reference_csv(reference_csv_path());
@@ -496,11 +554,15 @@ ResultSet run(Config& cfg, const Options& o) {
   if (!trace.empty()) trace_stage = safe_file::temp_dir(fs::absolute(trace), trace_stem + ".trace");
   std::vector<std::string> parts;
   ResultSet rs;
-  for (const auto& p : paths) {
+  for (const auto& p : paths)
+  for (const auto& pair : pairs) {
     LatencyOptions lo;
     lo.path = p;
+    lo.pair = pair;
     lo.verb = o.text("--verb") == "read" ? Verb::Read : Verb::Write;
-    if (!trace.empty()) lo.trace_prefix = (fs::path(trace_stage.path()) / (trace_stem + "." + p)).string();
+    const std::string pair_tag =
+        pair.first < 0 ? "" : "." + cfg.topology()->devices[pair.first].name + "-" + cfg.topology()->devices[pair.second].name;
+    if (!trace.empty()) lo.trace_prefix = (fs::path(trace_stage.path()) / (trace_stem + "." + p + pair_tag)).string();
     for (uint64_t d : o.counts("--drop")) lo.drop.push_back(static_cast<uint32_t>(d));
     if (!timeline.empty()) {   // one trace for the run: each path's part, assembled below
       lo.timeline_path = (fs::path(timeline_stage.path()) / ("part-" + std::to_string(parts.size()))).string();
@@ -566,6 +628,8 @@ const Experiment& latency_experiment() {
        opt_counts("--drop", "LIST", 0, 16777215, "",
                   "PSNs of node A's data packets lost on their first transmission (scripted; puts the transport\n"
                   "in the paths; every connection counts its PSNs from 0)"),
+       opt_text("--pair", "I:T", "",
+                "over a switched topology: the initiator and target controllers to run (default: every pair)"),
        opt_flag("--stats", "show the per-component statistics in the table (always in the JSON)"),
        opt_out_file("--timeline", "FILE",
                     "Perfetto / Chrome trace of the first 100 requests of every path: a process per node, a track\n"
@@ -575,6 +639,9 @@ const Experiment& latency_experiment() {
                       "connection's engines, merged)")},
       {"path", "verb"},
       {{"stages", "", "per stage: derived_ns, measured_ns and the itemized effects (ns per op)"},
+       {"initiator", "", "over a switched topology: the controller that is node A (absent over one link)"},
+       {"target", "", "over a switched topology: the controller that is node B"},
+       {"derived_fabric_ns", "ns", "over a switched topology, derived: what the fabric path adds to the wire stages over one link (its links' propagation beyond wire.latency, every packet serialized on each of its links)"},
        {"derived_total_ns", "ns", "sum of the configured stages"},
        {"ops", "ops", "requests run (workload.ops)"},
        {"outstanding", "ops", "requests in flight at once (closed loop) or the send-queue depth (open loop)"},

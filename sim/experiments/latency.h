@@ -30,6 +30,9 @@ struct LatencyOptions {
   // Node A's data packets lost on their first transmission (PSNs; the
   // transport must be in the paths).
   std::vector<uint32_t> drop;
+  // Over a switched fabric: the controllers that are node A and node B
+  // (topology device indices; {-1, -1}: its first pair).
+  std::pair<int, int> pair{-1, -1};
   // Called with the system once it is built, before the simulation runs.
   std::function<void(TwoNodeSystem&)> on_system;
 };
@@ -45,6 +48,7 @@ struct StageResult {
 
 struct LatencyResult {
   std::string path, verb;
+  std::string initiator, target;   // over a switched fabric: the pair's node names (else empty)
   uint64_t ops = 0;
   uint64_t measured = 0;   // requests measured (after the warm-up) that succeeded: 0 = no latency to show
   int outstanding = 1;
@@ -60,6 +64,9 @@ struct LatencyResult {
   uint64_t size_bytes = 0;
   uint32_t packets = 1;
   double derived_stream_ns = 0, derived_message_ns = 0;
+  // Over a switched fabric, derived: what its path adds to the wire stages
+  // over one link (-1 over one link).
+  double derived_fabric_ns = -1;
   std::string binding;
   double mean_ns = 0, p50_ns = 0, p99_ns = 0, p999_ns = 0, max_ns = 0, min_ns = 0;
   // The transport inside the paths (transport.in_paths; 0 without it): its

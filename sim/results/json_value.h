@@ -52,6 +52,11 @@ struct Value {
     return v->text == "true";
   }
   // Builds an object field by field: row.add("path", Value::string("ub-load")).
+  // add() only when `cond` holds (a field some rows carry)
+  Value& add_if(bool cond, std::string key, Value v) {
+    if (cond) add(std::move(key), std::move(v));
+    return *this;
+  }
   Value& add(std::string key, Value v) {
     fields.emplace_back(std::move(key), std::move(v));
     return *this;

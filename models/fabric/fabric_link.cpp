@@ -1,0 +1,93 @@
+#include "fabric_link.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace ubsim {
+
+namespace {
+uint64_t now_fs() { return sc_core::sc_time_stamp().value(); }
+sc_core::sc_time fs_time(uint64_t fs) { return sc_core::sc_time::from_value(fs); }
+// The series is for plots: past this many changes it stops (the mean and
+// maximum keep counting).
+constexpr size_t kSeriesMax = 200000;
+}  // namespace
+
+FabricLink::FabricLink(sc_core::sc_module_name name, double rate_Bps, uint64_t delay_fs, int far_port,
+                       bool record_series)
+    : sc_module(name),
+      out("out"),
+      rate_Bps_(rate_Bps),
+      delay_fs_(delay_fs),
+      far_port_(far_port),
+      record_series_(record_series),
+      arrivals_("arrivals") {
+  SC_HAS_PROCESS(FabricLink);
+  SC_METHOD(serialized);
+  sensitive << serialized_;
+  dont_initialize();
+  SC_METHOD(deliver);
+  sensitive << arrivals_.get_event();
+  dont_initialize();
+}
+
+// The maximum counts the level each time stamp settles at: a frame that
+// leaves and one that enters at the same instant (in whichever order the
+// processes run) never count as both there.
+void FabricLink::occupancy(uint64_t now, int64_t delta) {
+  if (now != last_change_fs_) {
+    max_bytes_ = std::max(max_bytes_, level_);
+    area_ += static_cast<double>(level_) * static_cast<double>(now - last_change_fs_);
+    last_change_fs_ = now;
+  }
+  level_ = static_cast<uint64_t>(static_cast<int64_t>(level_) + delta);
+  if (record_series_ && series_.size() < kSeriesMax) {
+    if (!series_.empty() && series_.back().first == now) series_.back().second = level_;
+    else series_.emplace_back(now, level_);
+  }
+}
+
+double FabricLink::mean_queue_bytes(uint64_t end_fs) const {
+  const double area = area_ + static_cast<double>(level_) * static_cast<double>(end_fs - last_change_fs_);
+  return end_fs ? area / static_cast<double>(end_fs) : 0.0;
+}
+
+void FabricLink::send(Frame& f) {
+  const uint64_t now = now_fs();
+  f.enqueued_fs = now;
+  queue_.push_back(&f);
+  occupancy(now, f.bytes);
+  flows_.insert(f.flow);
+  if (!busy_) start_next(now);
+}
+
+void FabricLink::start_next(uint64_t now) {
+  busy_ = true;
+  Frame& f = *queue_.front();
+  const auto ser = static_cast<uint64_t>(std::llround(static_cast<double>(f.bytes) / rate_Bps_ * 1e15));
+  f.queued_fs += now - f.enqueued_fs;
+  f.serialized_fs += ser;
+  f.propagated_fs += delay_fs_;
+  if (frames_ == 0) first_start_fs_ = now;
+  busy_fs_ += ser;
+  serialized_.notify(fs_time(ser));
+}
+
+void FabricLink::serialized() {
+  const uint64_t now = now_fs();
+  Frame* f = queue_.front();
+  queue_.pop_front();
+  occupancy(now, -static_cast<int64_t>(f->bytes));
+  ++frames_;
+  bytes_ += f->bytes;
+  last_end_fs_ = now;
+  arrivals_.notify(*f, fs_time(delay_fs_));
+  busy_ = false;
+  if (!queue_.empty()) start_next(now);
+}
+
+void FabricLink::deliver() {
+  while (Frame* f = arrivals_.get_next_transaction()) out->put(*f, far_port_);
+}
+
+}  // namespace ubsim

@@ -1,0 +1,68 @@
+// FabricLink: one direction of a fabric link, with the output queue that
+// feeds it. Frames queue in arrival order (unbounded in this model); the
+// link serializes one at a time at its rate, and each arrives at the far
+// device after the propagation delay, whole (store and forward). The queue
+// records its occupancy in bytes (waiting and in serialization): the
+// time-weighted mean, the maximum, and optionally the series of changes.
+#pragma once
+#include <algorithm>
+#include <cstdint>
+#include <deque>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <systemc>
+#include <tlm_utils/peq_with_get.h>
+
+#include "frame.h"
+
+namespace ubsim {
+
+class FabricLink : public sc_core::sc_module {
+ public:
+  sc_core::sc_port<FrameIn> out;   // the device at the far end
+
+  // far_port: the port of the far device this link arrives on.
+  FabricLink(sc_core::sc_module_name name, double rate_Bps, uint64_t delay_fs, int far_port, bool record_series);
+  // A frame to send (from its device, at the current time).
+  void send(Frame& f);
+
+  double rate_Bps() const { return rate_Bps_; }
+  uint64_t delay_fs() const { return delay_fs_; }
+  uint64_t frames() const { return frames_; }
+  uint64_t bytes() const { return bytes_; }
+  uint64_t busy_fs() const { return busy_fs_; }
+  // First byte of the first frame on, last byte of the last frame off (0 if none).
+  uint64_t first_start_fs() const { return first_start_fs_; }
+  uint64_t last_end_fs() const { return last_end_fs_; }
+  uint64_t max_queue_bytes() const { return std::max(max_bytes_, level_); }
+  double mean_queue_bytes(uint64_t end_fs) const;
+  // (time fs, bytes queued from then) at every change, if recorded.
+  const std::vector<std::pair<uint64_t, uint64_t>>& series() const { return series_; }
+  // Distinct flows that crossed it.
+  size_t flows_seen() const { return flows_.size(); }
+
+ private:
+  void start_next(uint64_t now);
+  void serialized();
+  void deliver();
+  void occupancy(uint64_t now, int64_t delta);
+
+  const double rate_Bps_;
+  const uint64_t delay_fs_;
+  const int far_port_;
+  const bool record_series_;
+  std::deque<Frame*> queue_;   // front: in serialization while busy_
+  bool busy_ = false;
+  sc_core::sc_event serialized_;
+  tlm_utils::peq_with_get<Frame> arrivals_;
+  uint64_t frames_ = 0, bytes_ = 0, busy_fs_ = 0, first_start_fs_ = 0, last_end_fs_ = 0;
+  uint64_t level_ = 0, max_bytes_ = 0, last_change_fs_ = 0;
+  double area_ = 0;   // byte-fs
+  std::vector<std::pair<uint64_t, uint64_t>> series_;
+  std::set<uint32_t> flows_;
+};
+
+}  // namespace ubsim

@@ -1,0 +1,51 @@
+#include "fabric_network.h"
+
+#include <fmt/format.h>
+
+namespace ubsim {
+
+FabricNetwork::FabricNetwork(sc_core::sc_module_name name, const Topology& topo, std::vector<FlowRecord> flows,
+                             const FabricOptions& o)
+    : sc_module(name), topo_(topo), flows_(std::move(flows)) {
+  const size_t n = topo_.devices.size();
+  std::vector<FrameIn*> device_in(n, nullptr);
+  switches_.resize(n);
+  endpoints_.resize(n);
+  for (size_t d = 0; d < n; ++d) {
+    const std::string dev = topo_.devices[d].name;
+    if (topo_.devices[d].is_switch()) {
+      switches_[d] = std::make_unique<FabricSwitch>(dev.c_str(), topo_, static_cast<int>(d), o.ecmp, o.hash_seed);
+      device_in[d] = switches_[d].get();
+    } else {
+      endpoints_[d] = std::make_unique<TrafficEndpoint>(dev.c_str(), static_cast<int>(d), o.mtu, o.header_bytes,
+                                                        pool_, flows_);
+      device_in[d] = endpoints_[d].get();
+    }
+  }
+  egress_.resize(n);
+  for (size_t d = 0; d < n; ++d) {
+    const auto& ports = topo_.ports()[d];
+    for (size_t p = 0; p < ports.size(); ++p) {
+      const TopoLink& l = topo_.links[ports[p].link];
+      auto link = std::make_unique<FabricLink>(link_name(static_cast<int>(d), static_cast<int>(p)).c_str(), l.rate_Bps,
+                                               l.delay_fs, ports[p].peer_port, o.record_series);
+      link->out.bind(*device_in[ports[p].peer]);
+      if (switches_[d]) switches_[d]->attach(static_cast<int>(p), link.get());
+      else endpoints_[d]->attach(link.get());
+      egress_[d].push_back(std::move(link));
+    }
+  }
+  for (size_t f = 0; f < flows_.size(); ++f) endpoints_[flows_[f].src]->add_flow(static_cast<uint32_t>(f));
+}
+
+void FabricNetwork::set_carrier_sink(const std::function<void(Frame&)>& sink) {
+  for (auto& e : endpoints_)
+    if (e) e->on_carrier = sink;
+}
+
+std::string FabricNetwork::link_name(int d, int p) const {
+  const TopoPort& port = topo_.ports()[d][p];
+  return fmt::format("link_{}_to_{}_{}", topo_.devices[d].name, topo_.devices[port.peer].name, p);
+}
+
+}  // namespace ubsim

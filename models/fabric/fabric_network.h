@@ -1,0 +1,54 @@
+// FabricNetwork: a topology elaborated as switches, links and traffic
+// endpoints (every node a traffic endpoint: the controllers' paths over a
+// fabric are the next step, docs/fabric.md). Two FabricLinks per topology
+// link, one per direction; a device's port p is its p-th link.
+#pragma once
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <systemc>
+
+#include "fabric_link.h"
+#include "fabric_switch.h"
+#include "frame.h"
+#include "topology.h"
+#include "traffic_endpoint.h"
+
+namespace ubsim {
+
+struct FabricOptions {
+  EcmpMode ecmp = EcmpMode::Hash;
+  uint64_t hash_seed = 0;
+  uint32_t mtu = 4096, header_bytes = 32;
+  bool record_series = false;
+};
+
+class FabricNetwork : public sc_core::sc_module {
+ public:
+  // flows: what each endpoint sends (src and dst are device indices).
+  FabricNetwork(sc_core::sc_module_name name, const Topology& topo, std::vector<FlowRecord> flows,
+                const FabricOptions& o);
+  const Topology& topology() const { return topo_; }
+  const std::vector<FlowRecord>& flows() const { return flows_; }
+  // The link leaving device d on its port p.
+  const FabricLink& egress(int d, int p) const { return *egress_[d][p]; }
+  std::string link_name(int d, int p) const;
+  // Frames that carry stage transactions (FabricWire): taken from the
+  // network's pool, sent from endpoint d now, handed to `sink` on arrival.
+  Frame& acquire() { return *pool_.acquire(); }
+  void release(Frame& f) { pool_.release(&f); }
+  void inject(int d, Frame& f) { endpoints_[d]->inject(f); }
+  void set_carrier_sink(const std::function<void(Frame&)>& sink);
+
+ private:
+  const Topology topo_;
+  std::vector<FlowRecord> flows_;
+  FramePool pool_;
+  std::vector<std::unique_ptr<FabricSwitch>> switches_;
+  std::vector<std::unique_ptr<TrafficEndpoint>> endpoints_;
+  std::vector<std::vector<std::unique_ptr<FabricLink>>> egress_;   // [device][port]
+};
+
+}  // namespace ubsim

@@ -1,0 +1,64 @@
+#include "fabric_wire.h"
+
+#include "request.h"
+
+namespace ubsim {
+
+FabricWire::FabricWire(sc_core::sc_module_name name, const Config& c, const Topology& t, int a, int b)
+    : StageComponent(name),
+      a_(a),
+      b_(b),
+      header_bytes_(static_cast<uint32_t>(c.count("transport.header_bytes"))),
+      stage_latency_fs_(c.fs("wire.latency")) {
+  FabricOptions o;
+  o.ecmp = c.choice("fabric.ecmp") == "flow_rr" ? EcmpMode::FlowRoundRobin : EcmpMode::Hash;
+  o.hash_seed = c.count("fabric.hash_seed");
+  o.mtu = static_cast<uint32_t>(c.count("transport.mtu"));
+  o.header_bytes = header_bytes_;
+  net_ = std::make_unique<FabricNetwork>("net", t, std::vector<FlowRecord>{}, o);
+  net_->set_carrier_sink([this](Frame& f) { arrived(f); });
+}
+
+void FabricWire::accept(Transaction& t) {
+  Request& r = static_cast<Request&>(t);
+  const bool from_a = r.current().node == NodeId::A;
+  Frame& f = net_->acquire();
+  f.src = static_cast<uint32_t>(from_a ? a_ : b_);
+  f.dst = static_cast<uint32_t>(from_a ? b_ : a_);
+  f.entropy = r.ctx;   // the connection (TP channel / QP): its packets keep one path
+  f.bytes = packet_bytes(r, header_bytes_);
+  f.payload = f.bytes - header_bytes_;
+  f.sent_fs = now_fs();
+  f.carrier = &t;
+  ++packets_;
+  bytes_ += f.bytes;
+  net_->inject(static_cast<int>(f.src), f);
+}
+
+void FabricWire::arrived(Frame& f) {
+  Transaction& t = *static_cast<Transaction*>(f.carrier);
+  HopTimes& h = t.now_times();
+  h.start_fs = h.arrive_fs + f.queued_fs;   // the time in output queues is the stage's queueing
+  h.serialize_fs = f.serialized_fs;
+  h.fabric_fs = f.propagated_fs > stage_latency_fs_ ? f.propagated_fs - stage_latency_fs_ : 0;
+  net_->release(f);
+  forward(t);
+}
+
+void FabricWire::collect_stats(StatsTable& table) const {
+  const std::string n = name();
+  table.add(n, "packets", static_cast<double>(packets_), "packets", "packets sent over the fabric (both directions)");
+  table.add(n, "bytes", static_cast<double>(bytes_), "bytes", "their bytes on the wire (headers included)");
+  const Topology& t = net_->topology();
+  for (size_t d = 0; d < t.devices.size(); ++d)
+    for (size_t p = 0; p < t.ports()[d].size(); ++p) {
+      const FabricLink& l = net_->egress(static_cast<int>(d), static_cast<int>(p));
+      if (!l.frames()) continue;
+      const std::string link = net_->link_name(static_cast<int>(d), static_cast<int>(p));
+      table.add(n, link + ".frames", static_cast<double>(l.frames()), "packets", "packets this link direction serialized");
+      table.add(n, link + ".queue_max", static_cast<double>(l.max_queue_bytes()), "bytes",
+                "its output queue's largest occupancy (waiting + in serialization)");
+    }
+}
+
+}  // namespace ubsim

@@ -1,0 +1,39 @@
+// FabricWire: the wire stages of a route (A:wire.request, B:wire.response)
+// over a switched fabric instead of one link: each packet leaves its node
+// as a frame on the node's link, crosses the switches (store and forward,
+// output queues, ECMP among equal-cost ports by the hash of its source,
+// destination and connection), and goes on in its route when it has
+// arrived whole at the other node. Node A of the routes is the topology's
+// device `a`, node B its device `b`; the topology's other nodes are idle
+// endpoints of the fabric. Itemized per packet: its queueing, its
+// serialization on every link, and the propagation beyond the stage's
+// configured wire.latency (the switch hops).
+#pragma once
+#include <memory>
+
+#include "component.h"
+#include "config.h"
+#include "fabric_network.h"
+
+namespace ubsim {
+
+class FabricWire : public StageComponent {
+ public:
+  FabricWire(sc_core::sc_module_name name, const Config& c, const Topology& t, int a, int b);
+  void collect_stats(StatsTable& table) const override;
+  int device_a() const { return a_; }
+  int device_b() const { return b_; }
+
+ protected:
+  void accept(Transaction& t) override;
+
+ private:
+  void arrived(Frame& f);
+  const int a_, b_;
+  const uint32_t header_bytes_;
+  const uint64_t stage_latency_fs_;
+  std::unique_ptr<FabricNetwork> net_;
+  uint64_t packets_ = 0, bytes_ = 0;
+};
+
+}  // namespace ubsim

@@ -1,0 +1,152 @@
+// fabric: the configuration's topology (docs/fabric.md) with its flows run
+// by traffic sources: per flow what was sent and delivered and when, per
+// link direction its load, busy share and output-queue occupancy (mean,
+// maximum, the series for the plot). Every node acts as a traffic endpoint
+// here; the controllers' own paths over a fabric are the next step.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "experiment.h"
+#include "fabric_network.h"
+
+namespace ubsim {
+
+namespace {
+
+using V = json::Value;
+
+// At most `points` (time, bytes) pairs: per time bucket its largest value
+// (a plot of peaks must not lose one).
+V downsample(const std::vector<std::pair<uint64_t, uint64_t>>& s, uint64_t end_fs, size_t points) {
+  V out = V::array();
+  if (s.empty()) return out;
+  if (s.size() <= points) {
+    for (const auto& [t, b] : s) out.items.push_back(V::array({V::number(t / 1e9), V::number(static_cast<double>(b))}));
+    return out;
+  }
+  const double bucket = static_cast<double>(std::max<uint64_t>(end_fs, 1)) / static_cast<double>(points);
+  size_t i = 0;
+  for (size_t k = 0; k < points && i < s.size(); ++k) {
+    const auto hi = static_cast<uint64_t>((k + 1) * bucket);
+    uint64_t peak = 0;
+    bool any = false;
+    while (i < s.size() && s[i].first < hi) {
+      peak = std::max(peak, s[i].second);
+      any = true;
+      ++i;
+    }
+    if (any) out.items.push_back(V::array({V::number(k * bucket / 1e9), V::number(static_cast<double>(peak))}));
+  }
+  return out;
+}
+
+ResultSet run(Config& cfg, const Options& o) {
+  const Topology* topo = cfg.topology();
+  if (!topo)
+    throw CliError("fabric: give a configuration with a [topology] (--config FILE; docs/fabric.md, configs/fabric-*.toml)");
+  if (topo->flows.empty())
+    throw ConfigError(topo->file, "topology.flow", "the topology has no [[topology.flow]] entries: nothing to run");
+  const Topology t = *topo;
+  const bool series = !o.flag("--no-series");
+  ResultSet rs;
+  rs.rows = rows_in_child([&] {
+    std::vector<FlowRecord> flows;
+    for (size_t i = 0; i < t.flows.size(); ++i) {
+      const TopoFlow& tf = t.flows[i];
+      FlowRecord f;
+      f.src = static_cast<uint32_t>(tf.src);
+      f.dst = static_cast<uint32_t>(tf.dst);
+      f.entropy = 49152 + static_cast<uint32_t>(i);
+      f.bytes = tf.bytes;
+      f.rate_Bps = tf.rate_Bps;
+      f.start_fs = tf.start_fs;
+      flows.push_back(f);
+    }
+    FabricOptions fo;
+    fo.ecmp = cfg.choice("fabric.ecmp") == "flow_rr" ? EcmpMode::FlowRoundRobin : EcmpMode::Hash;
+    fo.hash_seed = cfg.count("fabric.hash_seed");
+    fo.mtu = static_cast<uint32_t>(cfg.count("transport.mtu"));
+    fo.header_bytes = static_cast<uint32_t>(cfg.count("transport.header_bytes"));
+    fo.record_series = series;
+    FabricNetwork net("fabric", t, std::move(flows), fo);
+    sc_core::sc_start();
+    const uint64_t end = sc_core::sc_time_stamp().value();
+    std::vector<V> rows;
+    for (size_t i = 0; i < net.flows().size(); ++i) {
+      const FlowRecord& f = net.flows()[i];
+      const double took_fs = f.delivered ? static_cast<double>(f.last_arrival_fs - f.first_sent_fs) : 0;
+      rows.push_back(V::object()
+                         .add("row", V::string("flow"))
+                         .add("name", V::string(fmt::format("flow{} {}->{}", i, t.devices[f.src].name, t.devices[f.dst].name)))
+                         .add("bytes", V::number(static_cast<double>(f.bytes)))
+                         .add("packets", V::number(static_cast<double>(f.packets)))
+                         .add("delivered", V::number(static_cast<double>(f.delivered)))
+                         .add("start_us", V::number(f.first_sent_fs / 1e9))
+                         .add("first_arrival_us", f.delivered ? V::number(f.first_arrival_fs / 1e9) : V::null())
+                         .add("done_us", f.delivered ? V::number(f.last_arrival_fs / 1e9) : V::null())
+                         .add("completion_us", f.delivered ? V::number(took_fs / 1e9) : V::null())
+                         .add("goodput_GBps", took_fs > 0 ? V::number(f.delivered_bytes / (took_fs / 1e15) / 1e9) : V::null()));
+    }
+    for (size_t d = 0; d < t.devices.size(); ++d)
+      for (size_t p = 0; p < t.ports()[d].size(); ++p) {
+        const FabricLink& l = net.egress(static_cast<int>(d), static_cast<int>(p));
+        V row = V::object()
+                    .add("row", V::string("link"))
+                    .add("name", V::string(net.link_name(static_cast<int>(d), static_cast<int>(p))))
+                    .add("frames", V::number(static_cast<double>(l.frames())))
+                    .add("bytes", V::number(static_cast<double>(l.bytes())))
+                    .add("flows", V::number(static_cast<double>(l.flows_seen())))
+                    .add("busy_share", V::number(end ? static_cast<double>(l.busy_fs()) / static_cast<double>(end) : 0))
+                    .add("queue_max_bytes", V::number(static_cast<double>(l.max_queue_bytes())))
+                    .add("queue_mean_bytes", V::number(l.mean_queue_bytes(end)));
+        if (series) row.add("queue_series", downsample(l.series(), end, 2000));
+        rows.push_back(std::move(row));
+      }
+    return rows;
+  });
+  rs.table_omit = {"queue_series"};
+  rs.notes =
+      "Flows: first packet sent to last delivered (completion_us), payload bytes over that time (goodput_GBps).\n"
+      "Links (one row per direction, link_FROM_to_TO_PORT): frames and bytes serialized, the distinct flows\n"
+      "that crossed it, its busy share of the run, its output queue (waiting + in serialization) max and\n"
+      "time-weighted mean over the run. Queues are unbounded; store and forward; no switch latency.\n";
+  return rs;
+}
+
+}  // namespace
+
+const Experiment& fabric_experiment() {
+  static const Experiment e{
+      "fabric",
+      "the configuration's topology and flows run by traffic sources: per flow completion, per link load and queue",
+      "The [topology] of --config (docs/fabric.md): nodes, switches, links (rate, delay) and flows (bytes,\n"
+      "rate, start). Every flow leaves its node as packets of transport.mtu payload plus\n"
+      "transport.header_bytes at its rate; switches forward by destination, among equal-cost ports by\n"
+      "fabric.ecmp (keyed hash with fabric.hash_seed, or flow_rr). configs/fabric-*.toml are examples.",
+      {opt_flag("--no-series", "leave the queue series out of the link rows")},
+      {"row", "name"},
+      {{"row", "", "flow or link"},
+       {"name", "", "flowI FROM->TO, or link_FROM_to_TO_PORT (one direction)"},
+       {"bytes", "bytes", "flow: payload bytes to send; link: bytes serialized (headers included)"},
+       {"packets", "packets", "flow: packets it leaves as"},
+       {"delivered", "packets", "flow: packets delivered"},
+       {"start_us", "us", "flow: its first packet left"},
+       {"first_arrival_us", "us", "flow: its first packet arrived"},
+       {"done_us", "us", "flow: its last packet arrived"},
+       {"completion_us", "us", "flow: first packet sent to last delivered"},
+       {"goodput_GBps", "GB/s", "flow: payload bytes delivered over its completion time"},
+       {"frames", "packets", "link: packets serialized"},
+       {"flows", "flows", "link: distinct flows that crossed it"},
+       {"busy_share", "", "link: share of the run it was serializing"},
+       {"queue_max_bytes", "bytes", "link: largest output-queue occupancy (waiting + in serialization)"},
+       {"queue_mean_bytes", "bytes", "link: time-weighted mean occupancy over the run"},
+       {"queue_series", "", "link: [time us, bytes] at its changes (at most 2000 points: each bucket's peak)"}},
+      "fabric",
+      "plot_fabric.py",
+      true,
+      run};
+  return e;
+}
+
+}  // namespace ubsim
