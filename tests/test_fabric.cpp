@@ -160,6 +160,7 @@ TEST_CASE("topology: a bad topology is refused with one line naming the file and
        "switch 'x' is reached from no node"},
       {"duplicate", two + node("a") + cable("a", "b"), "topology.node[2]': duplicate name 'a'"},
       {"unknown_field", two + cable("a", "b", "rat = \"50GB/s\"\n"), "unknown field 'rat'"},
+      {"bad_name", node("a.b") + node("c") + cable("a.b", "c"), "name 'a.b' is not 1..64 letters"},
       {"two_ports", two + node("c") + sw("s") + cable("a", "b") + cable("a", "s") + cable("c", "s"), "a node has one port"},
   };
   for (const Bad& b : bad) {
@@ -189,6 +190,14 @@ TEST_CASE("topology: a bad topology is refused with one line naming the file and
     CHECK(f.status == 2);
     CHECK(f.out.find(needle) != std::string::npos);
   }
+  // at once, a controller is an initiator or a target, not both
+  const fs::path both = write_topology("both", node("a", "controller") + node("b", "controller") + sw("s") +
+                                                   cable("a", "s") + cable("b", "s"));
+  const Run c = ubsim_run("latency --ops 5 --concurrent --config " + both.string());
+  INFO(c.out);
+  CHECK(c.status == 2);
+  CHECK(c.out.find("controller 'a' would be an initiator and a target in one run") != std::string::npos);
+  CHECK(ubsim_run("latency --ops 5 --config " + both.string()).status == 0);   // each pair alone: fine
   fs::remove_all(write_topology("x", "").parent_path());
 }
 
@@ -233,4 +242,35 @@ TEST_CASE("topology: four controllers on a switch read each other at today's lat
     CHECK(other == -1);
   }
   CHECK(pairs == std::set<std::string>{"i0>t0", "i0>t1", "i1>t0", "i1>t1"});
+}
+
+TEST_CASE("topology: every initiator reads every target at once over the switch", "[fabric]") {
+  const Value alone = results("latency --ops 300 --config " UBSIM_CONFIGS "/four-node.toml");
+  const Value together = results("latency --ops 300 --concurrent --config " UBSIM_CONFIGS "/four-node.toml");
+  REQUIRE(together.items.size() == 12);
+  constexpr double kCycleNs = 1e3 / 322.0;
+  for (const auto& row : together.items) {
+    const std::string path = row.str("path"), initiator = row.str("initiator"), target = row.str("target");
+    INFO(path << " " << initiator << " -> " << target);
+    CHECK(row.num("failed") == 0);
+    CHECK(std::abs(row.num("unexplained_ns")) < 0.01);
+    const Value* same = nullptr;
+    for (const auto& r : alone.items)
+      if (r.str("path") == path && r.str("initiator") == initiator && r.str("target") == target) same = &r;
+    REQUIRE(same);
+    const double p50 = row.get("measured_total_ns")->num("p50"), alone_p50 = same->get("measured_total_ns")->num("p50");
+    double queueing = -1;
+    for (const auto& e : row.get("effects")->items)
+      if (e.str("cause") == "queueing") queueing = e.num("ns");
+    // never faster than alone; what it adds is itemized as queueing (each
+    // initiator's two sessions share its one CPU core and its links)
+    CHECK(p50 >= alone_p50 - kCycleNs);
+    CHECK(queueing >= 0);
+    if (path != "pcie-nic") CHECK(p50 == Approx(alone_p50).margin(2 * kCycleNs));
+    // each node's context cache holds one TP channel (QP) per peer:
+    // ub-load reads only the channel, so two records at every node
+    if (path == "ub-load")
+      for (const auto& s : row.get("stats")->items)
+        if (s.str("name") == "fills" && s.str("component").find("_ub_cache") != std::string::npos) CHECK(s.num("value") == 2);
+  }
 }

@@ -13,7 +13,12 @@ namespace ubsim {
 using sc_core::sc_time;
 using sc_core::SC_FS;
 
-InitiatorApp::InitiatorApp(sc_core::sc_module_name name, const Config& c, const Route& route, Workload w)
+uint32_t InitiatorApp::endpoint_span(const Config& c) {
+  return static_cast<uint32_t>(std::max<uint64_t>({1, c.count("workload.endpoints"), c.count("host.cores")}));
+}
+
+InitiatorApp::InitiatorApp(sc_core::sc_module_name name, const Config& c, const Route& route, Workload w,
+                           uint32_t session)
     : StageComponent(name),
       route_(route),
       w_(std::move(w)),
@@ -23,6 +28,8 @@ InitiatorApp::InitiatorApp(sc_core::sc_module_name name, const Config& c, const 
       size_(c.count("workload.size")),
       cores_(static_cast<uint32_t>(c.count("host.cores"))),
       endpoints_(static_cast<uint32_t>(c.count("workload.endpoints"))),
+      id_base_(session * kIdSpan),
+      ep_base_(session * endpoint_span(c)),
       rate_per_s_(c.value("workload.rate")),
       poisson_(c.flag("workload.poisson")),
       roce_(std::any_of(route.hops.begin(), route.hops.end(), [](const HopSpec& h) { return h.op == Op::NicTx; })),
@@ -32,9 +39,10 @@ InitiatorApp::InitiatorApp(sc_core::sc_module_name name, const Config& c, const 
       free_slots_(per_core_slots_ ? cores_ : 1,
                   c.count(per_core_slots_ ? "core.outstanding_loads" : "slots.count")),
       slot_waiting_(free_slots_.size()),
-      rng_(c.count("seed")),
+      rng_(c.count("seed") + session),
       record_(std::make_unique<LatencyRecord>()) {
   record_->hops.assign(route.hops.size(), HopSums{});
+  ++running_;
   SC_HAS_PROCESS(InitiatorApp);
   SC_METHOD(start);   // runs once at time 0
   SC_METHOD(on_arrival);
@@ -54,7 +62,7 @@ void InitiatorApp::start() {
     slots_.push_back(std::move(r));
   }
   if (ops_ == 0) {
-    sc_core::sc_stop();
+    finished();
     return;
   }
   if (rate_per_s_ > 0) {
@@ -91,24 +99,33 @@ void InitiatorApp::on_arrival() {
 
 void InitiatorApp::issue(Request& r, uint64_t arrived_fs, int core) {
   r.reset(&route_);
-  r.id = issued_++;
+  const uint64_t seq = issued_++;
+  r.id = id_base_ + seq;
   r.verb = w_.verb;
   r.size = size_;
   r.payload_bytes = static_cast<uint32_t>(std::min<uint64_t>(size_, 64));   // until a send pipeline cuts it
   if (endpoints_ > 0) {
     const uint64_t n = endpoints_;
-    r.local_ep = static_cast<uint32_t>(r.id % n);
-    r.remote_ep = static_cast<uint32_t>((r.id % n + n - (r.id / n) % n) % n);
+    r.local_ep = static_cast<uint32_t>(seq % n);
+    r.remote_ep = static_cast<uint32_t>((seq % n + n - (seq / n) % n) % n);
   }
   // the cores submit in turn; in a closed loop the core that handled a
   // completion submits the next request (each core runs its own loop)
-  r.core = core >= 0 ? static_cast<uint32_t>(core) : static_cast<uint32_t>(r.id % cores_);
+  r.core = core >= 0 ? static_cast<uint32_t>(core) : static_cast<uint32_t>(seq % cores_);
   if (cores_ > 1 && endpoints_ == 0) r.local_ep = r.core;   // each core its own Jetty / QP
+  if (ep_base_ > 0) {   // a later session: its endpoints above the earlier sessions'
+    if (endpoints_ == 0) {   // (not set above: this slot's last values, base included)
+      r.remote_ep = 0;
+      if (cores_ <= 1) r.local_ep = 0;
+    }
+    r.local_ep += ep_base_;
+    r.remote_ep += ep_base_;
+  }
   // The context the send pipeline updates: UB, the TP channel to the remote
   // (shared by the Jettys that reach it); the NIC, the RC QP: with one pair
   // of endpoints, the core's own QP.
   r.ctx = roce_ && endpoints_ == 0 ? r.local_ep : r.remote_ep;
-  r.ord_tag = w_.tags.empty() ? 0 : w_.tags[std::min<size_t>(r.id, w_.tags.size() - 1)];
+  r.ord_tag = w_.tags.empty() ? 0 : w_.tags[std::min<size_t>(seq, w_.tags.size() - 1)];
   r.issued_fs = arrived_fs;   // latency counts from arrival (incl. any backlog and slot wait)
   r.queued_fs = now_fs();
   r.paced_fs = 0;
@@ -204,7 +221,12 @@ void InitiatorApp::accept(Transaction& t) {
     free_.push_back(&r);
   }
   submit_waiting();   // the freed slot goes to the first request waiting for one
-  if (completed_ == ops_) sc_core::sc_stop();
+  if (completed_ == ops_) finished();
+}
+
+// The run ends when the last application running has finished.
+void InitiatorApp::finished() {
+  if (--running_ == 0) sc_core::sc_stop();
 }
 
 void InitiatorApp::collect_stats(StatsTable& table) const {

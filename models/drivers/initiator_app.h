@@ -71,7 +71,15 @@ struct LatencyRecord {
 
 class InitiatorApp : public StageComponent {
  public:
-  InitiatorApp(sc_core::sc_module_name name, const Config& c, const Route& route, Workload w);
+  // `session` > 0: one of several initiator applications in one system
+  // (several initiators or targets over a fabric): its request ids, its
+  // endpoints and its random stream are its own.
+  InitiatorApp(sc_core::sc_module_name name, const Config& c, const Route& route, Workload w, uint32_t session = 0);
+  // Endpoints each session numbers from its own base (session x this).
+  static uint32_t endpoint_span(const Config& c);
+  // Request ids each session numbers from its own base (session x this;
+  // packets and fetches are numbered from 2^31).
+  static constexpr uint64_t kIdSpan = uint64_t{1} << 27;
   void collect_stats(StatsTable& table) const override;
   const LatencyRecord& record() const { return *record_; }
   uint64_t completed() const { return completed_; }
@@ -91,6 +99,10 @@ class InitiatorApp : public StageComponent {
   // Submits waiting requests while their pool has a free slot and the
   // submit interval allows.
   void submit_waiting();
+  void finished();
+  // Applications of this elaboration that have not finished (one
+  // elaboration per process).
+  static inline int running_ = 0;
   size_t pool_of(const Request& r) const { return per_core_slots_ ? r.core : 0; }
   uint64_t next_gap_fs();
 
@@ -102,6 +114,8 @@ class InitiatorApp : public StageComponent {
   const uint64_t size_;
   const uint32_t cores_;
   const uint32_t endpoints_;
+  const uint64_t id_base_;
+  const uint32_t ep_base_;
   const double rate_per_s_;
   const bool poisson_;
   std::vector<std::unique_ptr<Request>> slots_;

@@ -195,16 +195,21 @@ void Topology::finish() {
                                     devices[s].name));
   // Per switch and destination: the ports one hop closer (shortest paths
   // only, so forwarding can never loop).
-  next_.assign(n, std::vector<std::vector<int>>(n));
-  for (int s : switches())
+  const auto sws = switches();
+  switch_index_.assign(n, -1);
+  next_.assign(sws.size(), std::vector<std::vector<int>>(n));
+  for (size_t k = 0; k < sws.size(); ++k) {
+    const int s = sws[k];
+    switch_index_[s] = static_cast<int>(k);
     for (int dst : eps) {
       if (dist_[dst][s] == kUnreached) continue;
       for (size_t p = 0; p < ports_[s].size(); ++p) {
         const int peer = ports_[s][p].peer;
         if (dist_[dst][peer] == dist_[dst][s] - 1 && (peer == dst || devices[peer].is_switch()))
-          next_[s][dst].push_back(static_cast<int>(p));
+          next_[k][dst].push_back(static_cast<int>(p));
       }
     }
+  }
   for (const TopoFlow& f : flows) {
     if (devices[f.src].is_switch() || devices[f.dst].is_switch())
       throw ConfigError(f.where, "topology.flow", "a flow runs between two nodes, not a switch");
@@ -226,6 +231,12 @@ Topology parse_topology(const toml::table& t, const std::string& path, const Con
     TopoDevice d;
     d.name = e.text("name", true);
     if (d.name.empty()) throw e.error("'name' is empty");
+    // (names become the SystemC modules' and the result rows' names)
+    if (d.name.size() > 64 || d.name.find_first_not_of("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") !=
+                                  std::string::npos)
+      throw e.error(fmt::format("name '{}' is not 1..64 letters, digits, '_' or '-'", one_line_text(d.name)));
+    if (topo.devices.size() >= kMaxTopologyDevices)
+      throw e.error(fmt::format("more than {} nodes and switches", kMaxTopologyDevices));
     if (topo.find(d.name) >= 0)
       throw e.error(fmt::format("duplicate name '{}' (first at {})", d.name, topo.devices[topo.find(d.name)].where));
     d.kind = kind;
@@ -254,6 +265,8 @@ Topology parse_topology(const toml::table& t, const std::string& path, const Con
   };
   const std::string def_rate = cfg.text_of("wire.rate"), def_delay = cfg.text_of("wire.latency");
   for_each_entry(t, "link", path, [&](Entry& e) {
+    if (topo.links.size() >= 16 * kMaxTopologyDevices)
+      throw e.error(fmt::format("more than {} links", 16 * kMaxTopologyDevices));
     TopoLink l;
     l.a = device(e, "from");
     l.b = device(e, "to");
@@ -282,6 +295,12 @@ Topology parse_topology(const toml::table& t, const std::string& path, const Con
     const Parsed start = e.value("start", Unit::Time, "0ns", shown);
     if (start.exact.negative()) throw e.error(fmt::format("start {} is negative", shown));
     f.start_fs = start.exact.to_u64();
+    // the simulator's clock ends at 2^64 fs (about 5.1 hours)
+    const double end_s = static_cast<double>(f.start_fs) / 1e15 + static_cast<double>(f.bytes) / f.rate_Bps;
+    if (end_s > 0.9 * 18446.744)
+      throw e.error(fmt::format("the flow would end about {:.4g} s in, beyond the simulator's time horizon of 18446.7 s "
+                                "(2^64 fs)",
+                                end_s));
     f.where = e.where();
     topo.flows.push_back(f);
   });

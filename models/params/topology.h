@@ -50,6 +50,9 @@ struct TopoPort {
   int link = -1, peer = -1, peer_port = -1;
 };
 
+// Devices a topology may have (its forwarding tables grow as devices x devices).
+inline constexpr size_t kMaxTopologyDevices = 4096;
+
 class Topology {
  public:
   std::vector<TopoDevice> devices;   // endpoints and switches, in file order
@@ -63,7 +66,7 @@ class Topology {
   // Ports of each device, in the order of the links naming it.
   const std::vector<std::vector<TopoPort>>& ports() const { return ports_; }
   // Switch s's equal-cost ports towards endpoint dst (shortest paths in hops).
-  const std::vector<int>& next_ports(int s, int dst) const { return next_[s][dst]; }
+  const std::vector<int>& next_ports(int s, int dst) const { return next_[switch_index_[s]][dst]; }
   // Links on every shortest path from endpoint src to dst (hops).
   int hops(int src, int dst) const { return dist_[dst][src]; }
   // Whether this is today's default: two controllers joined by one link.
@@ -81,7 +84,8 @@ class Topology {
  private:
   std::vector<std::vector<TopoPort>> ports_;
   std::vector<std::vector<int>> dist_;                 // [dst][device]: hops to dst
-  std::vector<std::vector<std::vector<int>>> next_;    // [switch][dst] -> ports
+  std::vector<int> switch_index_;                      // device -> its place among the switches
+  std::vector<std::vector<std::vector<int>>> next_;    // [switch place][dst] -> ports
 };
 
 // (parse_topology, reading a configuration file's [topology] tables: topology_toml.h)

@@ -4,10 +4,8 @@
 
 namespace ubsim {
 
-FabricWire::FabricWire(sc_core::sc_module_name name, const Config& c, const Topology& t, int a, int b)
+FabricWire::FabricWire(sc_core::sc_module_name name, const Config& c, const Topology& t)
     : StageComponent(name),
-      a_(a),
-      b_(b),
       header_bytes_(static_cast<uint32_t>(c.count("transport.header_bytes"))),
       stage_latency_fs_(c.fs("wire.latency")) {
   FabricOptions o;
@@ -22,9 +20,13 @@ FabricWire::FabricWire(sc_core::sc_module_name name, const Config& c, const Topo
 void FabricWire::accept(Transaction& t) {
   Request& r = static_cast<Request&>(t);
   const bool from_a = r.current().node == NodeId::A;
+  const Session* s = nullptr;
+  for (const Session& x : sessions_)
+    if (x.route == r.route) s = &x;
+  sc_assert(s && "a request on a route no session of the fabric carries");
   Frame& f = net_->acquire();
-  f.src = static_cast<uint32_t>(from_a ? a_ : b_);
-  f.dst = static_cast<uint32_t>(from_a ? b_ : a_);
+  f.src = static_cast<uint32_t>(from_a ? s->a : s->b);
+  f.dst = static_cast<uint32_t>(from_a ? s->b : s->a);
   f.entropy = r.ctx;   // the connection (TP channel / QP): its packets keep one path
   f.bytes = packet_bytes(r, header_bytes_);
   f.payload = f.bytes - header_bytes_;

@@ -3,13 +3,14 @@
 // as a frame on the node's link, crosses the switches (store and forward,
 // output queues, ECMP among equal-cost ports by the hash of its source,
 // destination and connection), and goes on in its route when it has
-// arrived whole at the other node. Node A of the routes is the topology's
-// device `a`, node B its device `b`; the topology's other nodes are idle
+// arrived whole at the other node. Each session's route names its own
+// pair of devices (add_session); the topology's other nodes are idle
 // endpoints of the fabric. Itemized per packet: its queueing, its
 // serialization on every link, and the propagation beyond the stage's
 // configured wire.latency (the switch hops).
 #pragma once
 #include <memory>
+#include <vector>
 
 #include "component.h"
 #include "config.h"
@@ -19,17 +20,22 @@ namespace ubsim {
 
 class FabricWire : public StageComponent {
  public:
-  FabricWire(sc_core::sc_module_name name, const Config& c, const Topology& t, int a, int b);
+  FabricWire(sc_core::sc_module_name name, const Config& c, const Topology& t);
+  // The packets of requests on `route` go between device a (node A of the
+  // route) and device b (node B).
+  void add_session(const Route* route, int a, int b) { sessions_.push_back({route, a, b}); }
   void collect_stats(StatsTable& table) const override;
-  int device_a() const { return a_; }
-  int device_b() const { return b_; }
 
  protected:
   void accept(Transaction& t) override;
 
  private:
   void arrived(Frame& f);
-  const int a_, b_;
+  struct Session {
+    const Route* route;
+    int a, b;
+  };
+  std::vector<Session> sessions_;
   const uint32_t header_bytes_;
   const uint64_t stage_latency_fs_;
   std::unique_ptr<FabricNetwork> net_;

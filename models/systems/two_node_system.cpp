@@ -1,6 +1,7 @@
 #include "two_node_system.h"
 
 #include <algorithm>
+#include <map>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -15,44 +16,87 @@ bool transport_in_paths(const Config& c) {
 }
 
 TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std::vector<HopSpec> hops,
-                             Workload w, std::pair<int, int> pair)
+                             Workload w, std::vector<std::pair<int, int>> pairs)
     : sc_module(name), cfg_(c), fabric_("fabric") {
-  build_node(nodes_[0], "A");
-  build_node(nodes_[1], "B");
+  const Topology* topo = cfg_.topology();
+  const bool over_fabric = topo && !topo->is_back_to_back();
+  // The nodes, and each session's nodes A and B: over one link A and B;
+  // over a fabric the controllers the pairs name, in the order they appear.
+  std::vector<std::pair<int, int>> ends, devices;
+  if (over_fabric) {
+    if (pairs.empty()) pairs = {topo->controller_pairs().at(0)};   // (validate_config: there is one)
+    std::map<int, int> node_of;
+    for (const auto& [a, b] : pairs)
+      for (int d : {a, b})
+        if (!node_of.count(d)) {
+          node_of[d] = static_cast<int>(node_tags_.size());
+          node_tags_.push_back(topo->devices[d].name);
+        }
+    for (const auto& [a, b] : pairs) {
+      ends.emplace_back(node_of[a], node_of[b]);
+      devices.emplace_back(a, b);
+    }
+  } else {
+    node_tags_ = {"A", "B"};
+    ends = {{0, 1}};
+    devices = {{-1, -1}};
+  }
+  const size_t n = node_tags_.size();
+  std::vector<bool> initiator(n, false), target(n, false);
+  for (const auto& [a, b] : ends) {
+    initiator[a] = true;
+    target[b] = true;
+  }
+  for (size_t k = 0; k < n; ++k)
+    if (initiator[k] && target[k])
+      throw ConfigError(topo->file, "topology",
+                        fmt::format("controller '{}' would be an initiator and a target in one run; run its pairs one "
+                                    "at a time, or give it role = \"initiator\" or \"target\"",
+                                    node_tags_[k]));
+  if (ends.size() > 1) {
+    if (!cfg_.flag("cache.enabled"))
+      throw ConfigError(cfg_.source("cache.enabled"), "cache.enabled",
+                        "several sessions at once need the context cache (each connection its own record)");
+    if (cfg_.count("workload.ops") >= InitiatorApp::kIdSpan)
+      throw ConfigError(cfg_.source("workload.ops"), "workload.ops",
+                        fmt::format("with {} sessions at once each runs fewer than {} requests", ends.size(),
+                                    InitiatorApp::kIdSpan));
+    if (ends.size() * InitiatorApp::endpoint_span(cfg_) > ctx_key::kMaxEndpoints)
+      throw ConfigError(cfg_.source("workload.endpoints"), "workload.endpoints",
+                        fmt::format("{} sessions of {} endpoints each exceed the {} endpoints a node numbers",
+                                    ends.size(), InitiatorApp::endpoint_span(cfg_), ctx_key::kMaxEndpoints));
+  }
+  nodes_.resize(n);
+  for (size_t k = 0; k < n; ++k) {
+    node_roles_.push_back(initiator[k] ? NodeId::A : NodeId::B);
+    build_node(nodes_[k], node_tags_[k], static_cast<int>(k), initiator[k]);
+  }
   wire_ab_ = std::make_unique<WireDirection>("wire_A_to_B", cfg_);
   wire_ba_ = std::make_unique<WireDirection>("wire_B_to_A", cfg_);
   fabric_.attach(wire_ab_.get());
   fabric_.attach(wire_ba_.get());
-  if (const Topology* topo = cfg_.topology(); topo && !topo->is_back_to_back()) {
-    if (pair.first < 0) pair = topo->controller_pairs().at(0);   // (validate_config: there is one)
-    fabric_wire_ = std::make_unique<FabricWire>("fabric_wire", cfg_, *topo, pair.first, pair.second);
+  if (over_fabric) {
+    fabric_wire_ = std::make_unique<FabricWire>("fabric_wire", cfg_, *topo);
     fabric_.attach(fabric_wire_.get());
   }
   if (transport_in_paths(cfg_)) build_transport(hops);
-  if (cfg_.flag("cache.enabled")) {
-    build_caches(nodes_[0], "A", NodeId::A);
-    build_caches(nodes_[1], "B", NodeId::B);
+  if (cfg_.flag("cache.enabled"))
+    for (size_t k = 0; k < n; ++k) build_caches(nodes_[k], node_tags_[k], node_roles_[k], static_cast<int>(k));
+  // an initiator's receive pipelines report completions to its send side
+  for (size_t k = 0; k < n; ++k)
+    if (initiator[k]) {
+      nodes_[k].ub_rx->set_completion_sink(nodes_[k].ub_tx.get());
+      nodes_[k].nic_rx->set_completion_sink(nodes_[k].nic_tx.get());
+    }
+  for (size_t i = 0; i < ends.size(); ++i) {
+    auto s = std::make_unique<Session>();
+    s->a = ends[i].first;
+    s->b = ends[i].second;
+    s->devices = devices[i];
+    build_session(*s, hops, w, static_cast<uint32_t>(i));
+    sessions_.push_back(std::move(s));
   }
-  // the initiator's receive pipelines report completions to its send side
-  nodes_[0].ub_rx->set_completion_sink(nodes_[0].ub_tx.get());
-  nodes_[0].nic_rx->set_completion_sink(nodes_[0].nic_tx.get());
-  route_.hops = std::move(hops);
-  if (cfg_.count("sw.cq_batch") > 0 && add_completion_batch_wait(route_.hops)) {
-    nodes_[0].cq = std::make_unique<CompletionQueue>("A_cq", cfg_);
-    fabric_.attach(nodes_[0].cq.get());
-  }
-  int descriptor_hop = -1;
-  if (cfg_.count("sw.wr_per_doorbell") > 1 && (descriptor_hop = add_doorbell_batch_wait(route_.hops)) >= 0) {
-    nodes_[0].doorbells = std::make_unique<DoorbellBatcher>("A_doorbells", cfg_);
-    fabric_.attach(nodes_[0].doorbells.get());
-  }
-  for (const HopSpec& h : route_.hops) route_.component.push_back(owner(h)->fabric_id);
-  route_.mark_segments(w.verb == Verb::Read);
-  route_.descriptor_hop = descriptor_hop;
-  app_ = std::make_unique<InitiatorApp>("A_app", cfg_, route_, std::move(w));
-  if (DoorbellBatcher* d = nodes_[0].doorbells.get())
-    app_->on_submit = [d](const Request& r) { d->note_submitted(r.core); };
-  route_.sink = fabric_.attach(app_.get());
+  const uint64_t expected = cfg_.count("workload.ops") * sessions_.size();
   watchdog_ = std::make_unique<ProgressWatchdog>(
       ProgressWatchdog::span_for(cfg_),
       [this] {
@@ -61,14 +105,40 @@ TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std:
           if (b->holds_work()) who += (who.empty() ? "" : ", ") + std::string(b->basename());
         return who;
       },
-      [this] {
-        return fmt::format("{} of {} requests completed", app_->completed(), cfg_.count("workload.ops"));
+      [this, expected] {
+        uint64_t done = 0;
+        for (const auto& s : sessions_) done += s->app->completed();
+        return fmt::format("{} of {} requests completed", done, expected);
       });
 }
 
-void TwoNodeSystem::build_node(Node& n, const char* tag) {
-  const std::string t = tag;
-  const size_t cores = t == "A" ? static_cast<size_t>(cfg_.count("host.cores")) : 1;
+void TwoNodeSystem::build_session(Session& s, std::vector<HopSpec> hops, const Workload& w, uint32_t index) {
+  Node& a = nodes_[s.a];
+  const std::string& tag = node_tags_[s.a];
+  s.route.hops = std::move(hops);
+  if (cfg_.count("sw.cq_batch") > 0 && add_completion_batch_wait(s.route.hops) && !a.cq) {
+    a.cq = std::make_unique<CompletionQueue>((tag + "_cq").c_str(), cfg_);
+    fabric_.attach(a.cq.get());
+  }
+  int descriptor_hop = -1;
+  if (cfg_.count("sw.wr_per_doorbell") > 1 && (descriptor_hop = add_doorbell_batch_wait(s.route.hops)) >= 0 &&
+      !a.doorbells) {
+    a.doorbells = std::make_unique<DoorbellBatcher>((tag + "_doorbells").c_str(), cfg_);
+    fabric_.attach(a.doorbells.get());
+  }
+  for (const HopSpec& h : s.route.hops) s.route.component.push_back(owner(h, s.a, s.b)->fabric_id);
+  s.route.mark_segments(w.verb == Verb::Read);
+  s.route.descriptor_hop = descriptor_hop;
+  const std::string app_name = fabric_wire_ ? tag + "_app_" + node_tags_[s.b] : tag + "_app";
+  s.app = std::make_unique<InitiatorApp>(app_name.c_str(), cfg_, s.route, w, index);
+  if (DoorbellBatcher* d = a.doorbells.get())
+    s.app->on_submit = [d](const Request& r) { d->note_submitted(r.core); };
+  s.route.sink = fabric_.attach(s.app.get());
+  if (fabric_wire_) fabric_wire_->add_session(&s.route, s.devices.first, s.devices.second);
+}
+
+void TwoNodeSystem::build_node(Node& n, const std::string& t, int index, bool initiator) {
+  const size_t cores = initiator ? static_cast<size_t>(cfg_.count("host.cores")) : 1;
   n.cpu = std::make_unique<StageServer>((t + "_cpu").c_str(),
                                         cores > 1 ? "the CPU cores (software stages, each request on its core)"
                                                   : "the CPU core (software stages)",
@@ -87,12 +157,12 @@ void TwoNodeSystem::build_node(Node& n, const char* tag) {
   // The send engines fetch the payload of a packet that did not come with
   // its message: the controller over the on-chip bus from DRAM, the NIC by a
   // PCIe DMA read (each charged for the packet's bytes).
-  const NodeId id = t == "A" ? NodeId::A : NodeId::B;
+  const NodeId id = initiator ? NodeId::A : NodeId::B;
   n.ub_tx->set_fetch_route(route_of({{Op::BusTraversal, id, "payload fetch: on-chip bus", true},
                                      {Op::DramRowHit, id, "payload fetch: DRAM", true}},
-                                    n.ub_tx->fabric_id, Route::LinkUse::Read));
+                                    n.ub_tx->fabric_id, index, Route::LinkUse::Read));
   n.nic_tx->set_fetch_route(route_of({{Op::PcieDmaRead, id, "payload fetch: PCIe DMA read", true}},
-                                     n.nic_tx->fabric_id));
+                                     n.nic_tx->fabric_id, index));
 }
 
 // Both wire directions become lossy links, and each direction's packets go
@@ -143,11 +213,11 @@ void TwoNodeSystem::build_transport(const std::vector<HopSpec>& hops) {
   transport_ba_->on_failed = release;
 }
 
-Route TwoNodeSystem::route_of(std::vector<HopSpec> hops, int sink, Route::LinkUse use) {
+Route TwoNodeSystem::route_of(std::vector<HopSpec> hops, int sink, int node, Route::LinkUse use) {
   Route r;
   r.link_use = use;
   r.hops = std::move(hops);
-  for (const HopSpec& h : r.hops) r.component.push_back(owner(h)->fabric_id);
+  for (const HopSpec& h : r.hops) r.component.push_back(owner(h, node, node)->fabric_id);
   r.sink = sink;
   return r;
 }
@@ -155,8 +225,7 @@ Route TwoNodeSystem::route_of(std::vector<HopSpec> hops, int sink, Route::LinkUs
 // Each cache refills over its node's memory path: the PCIe NIC DMA-reads the
 // QP context from host memory; the bus-attached controller reads its record
 // over the on-chip bus from DRAM (a row miss: context records are cold).
-void TwoNodeSystem::build_caches(Node& n, const char* tag, NodeId id) {
-  const std::string t = tag;
+void TwoNodeSystem::build_caches(Node& n, const std::string& t, NodeId id, int index) {
   auto entries = [&](const char* key) { return static_cast<uint32_t>(cfg_.count(key)); };
   n.ub_cache = std::make_unique<CtxCacheBridge>((t + "_ub_cache").c_str(), cfg_, id, Stack::Ub,
                                                 entries("cache.ub_entries"), entries("cache.ub_ways"));
@@ -165,15 +234,15 @@ void TwoNodeSystem::build_caches(Node& n, const char* tag, NodeId id) {
   const int ub_sink = fabric_.attach(n.ub_cache.get()), nic_sink = fabric_.attach(n.nic_cache.get());
   n.ub_cache->set_refill_route(route_of({{Op::BusTraversal, id, "context refill: on-chip bus"},
                                          {Op::DramRowMiss, id, "context refill: DRAM row miss"}},
-                                        ub_sink, Route::LinkUse::Read));
+                                        ub_sink, index, Route::LinkUse::Read));
   // (the NIC's records move their own bytes: a 512 B QP context)
-  n.nic_cache->set_refill_route(route_of({{Op::PcieDmaRead, id, "context refill: PCIe DMA read", true}}, nic_sink));
+  n.nic_cache->set_refill_route(route_of({{Op::PcieDmaRead, id, "context refill: PCIe DMA read", true}}, nic_sink, index));
   // a dirty record goes back the same way as a posted write
   n.ub_cache->set_writeback_route(route_of({{Op::BusTraversal, id, "context write-back: on-chip bus"},
                                             {Op::DramRowMiss, id, "context write-back: DRAM"}},
-                                           ub_sink, Route::LinkUse::Write));
+                                           ub_sink, index, Route::LinkUse::Write));
   n.nic_cache->set_writeback_route(
-      route_of({{Op::PcieDmaWrite, id, "context write-back: PCIe DMA write", true}}, nic_sink));
+      route_of({{Op::PcieDmaWrite, id, "context write-back: PCIe DMA write", true}}, nic_sink, index));
   n.ub_cache->set_data_array(n.ub_tx.get());
   n.nic_cache->set_data_array(n.nic_tx.get());
   n.ub_tx->attach_cache(n.ub_cache.get());
@@ -182,8 +251,8 @@ void TwoNodeSystem::build_caches(Node& n, const char* tag, NodeId id) {
   n.nic_rx->attach_cache(n.nic_cache.get());
 }
 
-StageComponent* TwoNodeSystem::owner(const HopSpec& h) {
-  Node& n = nodes_[static_cast<int>(h.node)];
+StageComponent* TwoNodeSystem::owner(const HopSpec& h, int a, int b) {
+  Node& n = nodes_[h.node == NodeId::A ? a : b];
   switch (h.op) {
     case Op::NicTx: return n.nic_tx.get();
     case Op::NicRx: return n.nic_rx.get();
@@ -212,8 +281,10 @@ StageComponent* TwoNodeSystem::owner(const HopSpec& h) {
 }
 
 RtlBridge& TwoNodeSystem::initiator_tx() const {
+  const Route& route_ = route();
   const bool roce = std::any_of(route_.hops.begin(), route_.hops.end(), [](const HopSpec& h) { return h.op == Op::NicTx; });
-  return roce ? static_cast<RtlBridge&>(*nodes_[0].nic_tx) : static_cast<RtlBridge&>(*nodes_[0].ub_tx);
+  const Node& a = nodes_[sessions_[0]->a];
+  return roce ? static_cast<RtlBridge&>(*a.nic_tx) : static_cast<RtlBridge&>(*a.ub_tx);
 }
 
 std::vector<RtlBridge*> TwoNodeSystem::bridges() const {

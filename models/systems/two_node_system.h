@@ -2,7 +2,10 @@
 // PCIe link, on-chip bus, DRAM, bus-attached UB controller (RTL send and
 // receive pipelines) and PCIe peripheral NIC (RTL send and receive
 // pipelines), joined by a full-duplex wire; a stage fabric connects them and
-// the initiator application runs on A.
+// the initiator application runs on A. Over a switched topology the same
+// nodes are the topology's controllers, and a session (an initiator
+// application and its route) runs for each (initiator, target) pair given:
+// node A of its route is its initiator, node B its target.
 #pragma once
 #include <memory>
 #include <string>
@@ -50,14 +53,20 @@ class TwoNodeSystem : public sc_core::sc_module {
   // The system keeps its own copy of the configuration (its components
   // read from it); `app` is the initiator application's workload.
   // With a topology of switches (Config::topology), the wire stages cross
-  // the fabric (FabricWire) between the controllers `pair` (device
-  // indices: node A, node B; {-1, -1}: the topology's first pair).
+  // the fabric (FabricWire) and a session runs for each of `pairs`
+  // (topology device indices: initiator, target; empty: the first pair),
+  // all at once; over one link the one session runs from A to B.
   TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std::vector<HopSpec> hops, Workload app,
-                std::pair<int, int> pair = {-1, -1});
+                std::vector<std::pair<int, int>> pairs = {});
+  size_t sessions() const { return sessions_.size(); }
+  const Route& route(size_t k) const { return sessions_[k]->route; }
+  InitiatorApp& app(size_t k) { return *sessions_[k]->app; }
+  // Session k's (initiator, target) as topology device indices (-1 over one link).
+  std::pair<int, int> session_devices(size_t k) const { return sessions_[k]->devices; }
   // The fabric the wire stages cross (null: one link, wire_from()).
   const FabricWire* fabric_wire() const { return fabric_wire_.get(); }
-  const Route& route() const { return route_; }
-  InitiatorApp& app() { return *app_; }
+  const Route& route() const { return sessions_[0]->route; }
+  InitiatorApp& app() { return *sessions_[0]->app; }
   // Ends a run that stops making progress (watchdog.h); check() after sc_start.
   const ProgressWatchdog& watchdog() const { return *watchdog_; }
   // The wire direction leaving node `from` (lossless, without transport engines).
@@ -81,24 +90,33 @@ class TwoNodeSystem : public sc_core::sc_module {
   StatsTable stats() const;
 
  private:
-  StageComponent* owner(const HopSpec& h);
-  // A route of hops on this system's components, ending at fabric id `sink`.
-  Route route_of(std::vector<HopSpec> hops, int sink, Route::LinkUse use = Route::LinkUse::Auto);
-  void build_node(Node& n, const char* tag);
-  void build_caches(Node& n, const char* tag, NodeId id);
+  struct Session {
+    int a = 0, b = 1;                          // node indices of its nodes A and B
+    std::pair<int, int> devices{-1, -1};       // the same as topology devices
+    Route route;
+    std::unique_ptr<InitiatorApp> app;
+  };
+  // The component that runs hop h when node A is node `a` and node B node `b`.
+  StageComponent* owner(const HopSpec& h, int a, int b);
+  // A route of hops on node `node`'s components, ending at fabric id `sink`.
+  Route route_of(std::vector<HopSpec> hops, int sink, int node, Route::LinkUse use = Route::LinkUse::Auto);
+  void build_node(Node& n, const std::string& tag, int index, bool initiator);
+  void build_caches(Node& n, const std::string& tag, NodeId role, int index);
+  void build_session(Session& s, std::vector<HopSpec> hops, const Workload& w, uint32_t index);
   void build_transport(const std::vector<HopSpec>& hops);
 
   const Config cfg_;
   StageFabric fabric_;
-  Node nodes_[2];
+  std::vector<Node> nodes_;   // [0] A, [1] B over one link; the topology's controllers in sessions over a fabric
+  std::vector<std::string> node_tags_;
+  std::vector<NodeId> node_roles_;
   std::unique_ptr<WireDirection> wire_ab_, wire_ba_;
   std::unique_ptr<FabricWire> fabric_wire_;
   // The transport inside the paths: both directions' engines and the lossy wire.
   Pool<Packet> packets_;
   std::unique_ptr<LossyWire> lossy_ab_, lossy_ba_;
   std::unique_ptr<PathTransport> transport_ab_, transport_ba_;
-  Route route_;
-  std::unique_ptr<InitiatorApp> app_;
+  std::vector<std::unique_ptr<Session>> sessions_;
   std::unique_ptr<ProgressWatchdog> watchdog_;
 };
 

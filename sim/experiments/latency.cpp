@@ -251,7 +251,9 @@ static double derive_fabric_ns(const Config& cfg, const Topology& t, int a, int 
   return ns;
 }
 
-LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
+LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) { return run_latency_sessions(cfg, o).front(); }
+
+std::vector<LatencyResult> run_latency_sessions(const Config& cfg, const LatencyOptions& o) {
   sc_core::sc_set_time_resolution(1, SC_FS);   // before any sc_time exists (docs/toolchain.md, time resolution)
   validate_config(cfg);
   check_horizon(cfg, o.path, o.verb);
@@ -260,7 +262,9 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   // The system lives until the process exits: each simulation runs in its own
   // child process, and tearing down verilated models after SystemC has run
   // gains nothing (Verilator 5.006 can deadlock in ~VerilatedScope there).
-  auto& sys = *new TwoNodeSystem("sys", cfg, cfg.route(o.path, verb), Workload{o.verb, {}}, o.pair);
+  std::vector<std::pair<int, int>> pairs = o.concurrent;
+  if (pairs.empty() && o.pair.first >= 0) pairs = {o.pair};
+  auto& sys = *new TwoNodeSystem("sys", cfg, cfg.route(o.path, verb), Workload{o.verb, {}}, pairs);
   if (o.on_system) o.on_system(sys);
   if (!o.drop.empty()) {
     LossyWire* w = sys.lossy_wire_from(NodeId::A);
@@ -310,10 +314,16 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
     if (run_program(argv) != 0)
       throw std::runtime_error("option --trace: merging the transport's waveforms into " + argv[2] + " failed");
   }
-  if (sys.app().completed() != ops)   // nothing left to happen, and requests outstanding: a stall
-    end_child_with(4, fmt::format("the simulation ran out of events with {} of {} requests completed",
-                                  sys.app().completed(), ops));
+  for (size_t k = 0; k < sys.sessions(); ++k)
+    if (sys.app(k).completed() != ops)   // nothing left to happen, and requests outstanding: a stall
+      end_child_with(4, fmt::format("the simulation ran out of events with {} of {} requests completed{}",
+                                    sys.app(k).completed(), ops,
+                                    sys.sessions() > 1 ? fmt::format(" in session {}", k) : std::string()));
 
+  std::vector<LatencyResult> results;
+  for (size_t k = 0; k < sys.sessions(); ++k) {
+  const Route& route = sys.route(k);
+  InitiatorApp& app = sys.app(k);
   LatencyResult r;
   r.path = o.path;
   r.verb = verb;
@@ -323,7 +333,7 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   r.wall_s = std::chrono::duration<double>(t1 - t0).count();
   r.cpu_s = cpu1 - cpu0;
   r.sim_time_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
-  const LatencyRecord& rec = sys.app().record();
+  const LatencyRecord& rec = app.record();
   r.measured = rec.measured_ops;
   // every request may have failed (loss 100 %): then there is no latency
   const double n = static_cast<double>(std::max<uint64_t>(rec.measured_ops, 1));
@@ -331,8 +341,8 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   double fabric_hops = 0;
   double align = 0, ser = 0, queue = 0, hazard = 0, ctx_wait = 0, transfer = 0, reassembly = 0, cq_batch = 0, doorbell_batch = 0,
          pcie_link = 0, posted_early = 0, retransmit = 0, reorder = 0, transport = 0;
-  for (size_t i = 0; i < sys.route().hops.size(); ++i) {
-    const HopSpec& h = sys.route().hops[i];
+  for (size_t i = 0; i < route.hops.size(); ++i) {
+    const HopSpec& h = route.hops[i];
     const OpInfo& info = op_info(h.op);
     const HopSums& s = rec.hops[i];
     StageResult st;
@@ -395,11 +405,12 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
                {"slot wait", slot_wait},
                {"submit pacing", pacing}, {"doorbell batch wait", doorbell_batch},
                {"completion batch wait", cq_batch}};
-  if (const FabricWire* f = sys.fabric_wire()) {
+  if (sys.fabric_wire()) {
+    const auto [a, b] = sys.session_devices(k);
     r.effects.push_back({"switch hops: propagation of the fabric links beyond wire.latency", fabric_hops});
-    r.derived_fabric_ns = derive_fabric_ns(cfg, *cfg.topology(), f->device_a(), f->device_b(), sys.route(), o.verb);
-    r.initiator = cfg.topology()->devices[f->device_a()].name;
-    r.target = cfg.topology()->devices[f->device_b()].name;
+    r.derived_fabric_ns = derive_fabric_ns(cfg, *cfg.topology(), a, b, route, o.verb);
+    r.initiator = cfg.topology()->devices[a].name;
+    r.target = cfg.topology()->devices[b].name;
   }
   if (PathTransport* t = sys.transport_from(NodeId::A)) {
     // the transport inside the paths: itemized from its engines' events
@@ -414,13 +425,13 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
       r.timeouts += d->timeouts();
     }
   }
-  r.failed = sys.app().failed();
+  r.failed = app.failed();
   r.unexplained_ns = r.mean_ns - r.derived_total_ns - align - ser - queue - hazard - ctx_wait - backlog - transfer -
                      reassembly - pcie_link - posted_early - slot_wait - pacing - doorbell_batch - cq_batch - transport -
                      retransmit - reorder - fabric_hops;
   r.slot_mean_ns = rec.slot_time.mean_ns();
   r.slot_p99_ns = rec.slot_time.quantile_ns(0.99);
-  derive_message_stream(cfg, sys.route(), r);
+  derive_message_stream(cfg, route, r);
   r.offered_per_us = cfg.value("workload.rate") / 1e6;
   const uint64_t window = rec.window_end_fs - rec.window_start_fs;
   r.achieved_per_us = window ? static_cast<double>(rec.window_ops) / (static_cast<double>(window) / 1e9) : 0;
@@ -436,7 +447,9 @@ LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) {
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
   r.peak_rss_kib = ru.ru_maxrss;
-  return r;
+  results.push_back(std::move(r));
+  }
+  return results;
 }
 
 json::Value latency_row(const LatencyResult& r, double reference_ns) {
@@ -526,9 +539,15 @@ ResultSet run(Config& cfg, const Options& o) {
                        t->file);
       pairs = {{a, b}};
     }
-  } else if (o.given("--pair")) {
-    throw CliError("option --pair: the configuration has no switched topology (--config FILE with [topology])");
+  } else if (o.given("--pair") || o.flag("--concurrent")) {
+    throw CliError(std::string("option ") + (o.given("--pair") ? "--pair" : "--concurrent") +
+                   ": the configuration has no switched topology (--config FILE with [topology])");
   }
+  // --concurrent: every pair at once, one run per path
+  std::vector<std::vector<std::pair<int, int>>> runs;
+  if (o.flag("--concurrent")) runs.push_back(pairs);
+  else
+    for (const auto& pr : pairs) runs.push_back({pr});
   const Verb verb = o.text("--verb") == "read" ? Verb::Read : Verb::Write;
   for (const auto& p : paths) check_horizon(cfg, p, verb);
   const auto reference = load_reference_csv(reference_csv_path());
@@ -555,13 +574,17 @@ ResultSet run(Config& cfg, const Options& o) {
   std::vector<std::string> parts;
   ResultSet rs;
   for (const auto& p : paths)
-  for (const auto& pair : pairs) {
+  for (const auto& run_pairs : runs) {
+    const std::pair<int, int> pair = run_pairs.size() == 1 ? run_pairs[0] : std::pair<int, int>{-2, -2};
     LatencyOptions lo;
     lo.path = p;
-    lo.pair = pair;
+    if (run_pairs.size() == 1) lo.pair = pair;
+    else lo.concurrent = run_pairs;
     lo.verb = o.text("--verb") == "read" ? Verb::Read : Verb::Write;
     const std::string pair_tag =
-        pair.first < 0 ? "" : "." + cfg.topology()->devices[pair.first].name + "-" + cfg.topology()->devices[pair.second].name;
+        pair.first == -2 ? ".concurrent"
+        : pair.first < 0 ? ""
+                         : "." + cfg.topology()->devices[pair.first].name + "-" + cfg.topology()->devices[pair.second].name;
     if (!trace.empty()) lo.trace_prefix = (fs::path(trace_stage.path()) / (trace_stem + "." + p + pair_tag)).string();
     for (uint64_t d : o.counts("--drop")) lo.drop.push_back(static_cast<uint32_t>(d));
     if (!timeline.empty()) {   // one trace for the run: each path's part, assembled below
@@ -572,7 +595,11 @@ ResultSet run(Config& cfg, const Options& o) {
     const double ref = (lo.verb == Verb::Read && changed.empty() && reference.count(p)) ? reference.at(p) : 0.0;
     std::vector<json::Value> rows;
     try {
-      rows = rows_in_child([&] { return std::vector<json::Value>{latency_row(run_latency(cfg, lo), ref)}; });
+      rows = rows_in_child([&] {
+        std::vector<json::Value> out;
+        for (const LatencyResult& r : run_latency_sessions(cfg, lo)) out.push_back(latency_row(r, ref));
+        return out;
+      });
     } catch (const CliError&) {
       throw;
     } catch (const std::exception& e) {
@@ -630,6 +657,9 @@ const Experiment& latency_experiment() {
                   "in the paths; every connection counts its PSNs from 0)"),
        opt_text("--pair", "I:T", "",
                 "over a switched topology: the initiator and target controllers to run (default: every pair)"),
+       opt_flag("--concurrent",
+                "over a switched topology: every pair at once in one run (one initiator application each; the\n"
+                "packets meet in the switches' queues), instead of each pair alone"),
        opt_flag("--stats", "show the per-component statistics in the table (always in the JSON)"),
        opt_out_file("--timeline", "FILE",
                     "Perfetto / Chrome trace of the first 100 requests of every path: a process per node, a track\n"

@@ -33,6 +33,9 @@ struct LatencyOptions {
   // Over a switched fabric: the controllers that are node A and node B
   // (topology device indices; {-1, -1}: its first pair).
   std::pair<int, int> pair{-1, -1};
+  // Over a switched fabric: these pairs at once, one initiator application
+  // each (run_latency_sessions gives a result per pair).
+  std::vector<std::pair<int, int>> concurrent;
   // Called with the system once it is built, before the simulation runs.
   std::function<void(TwoNodeSystem&)> on_system;
 };
@@ -98,6 +101,8 @@ struct LatencyResult {
 void check_horizon(const Config& cfg, const std::string& path, Verb verb);
 // Runs one path in this process (one SystemC elaboration: call it in a child).
 LatencyResult run_latency(const Config& cfg, const LatencyOptions& o);
+// Every session of the run (several with LatencyOptions::concurrent), in order.
+std::vector<LatencyResult> run_latency_sessions(const Config& cfg, const LatencyOptions& o);
 // The result row (spec §10 keys); reference_ns 0 = none.
 json::Value latency_row(const LatencyResult& r, double reference_ns);
 
