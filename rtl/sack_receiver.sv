@@ -11,6 +11,14 @@
 //    sender's cue to go back.
 //  - A packet already received (a duplicate) or outside the window is
 //    dropped and counted; the ack that follows tells the sender where it is.
+//  - Reorder state: the payload bytes held after a hole (kept, with a PSN
+//    above the next expected one) count against cfg_reorder_limit (up to
+//    MAX_REORDER, the build maximum). A packet above the next expected PSN
+//    that would take the count past the limit is dropped and counted
+//    (cnt_reorder_drops; GoBackN marks the next ack duplicate); the next
+//    expected PSN itself is always kept, so the receiver can never stall
+//    itself. reorder_bytes is the count (never above the limit),
+//    reorder_peak its largest value.
 // Contract: one packet in per cycle (s_ready low while the ack register is
 // full); an ack covers every packet taken since the previous ack (acks are
 // coalesced while the wire is busy); 24-bit PSNs wrap.
@@ -19,13 +27,16 @@ module sack_receiver #(
     parameter int ID_W = 32,
     parameter int BYTES_W = 16,
     parameter int PSN_W = 24,
-    parameter int WIDX_W = $clog2(MAX_WIN)
+    parameter int MAX_REORDER = 8388608,          // bytes: the largest cfg_reorder_limit
+    parameter int WIDX_W = $clog2(MAX_WIN),
+    parameter int HELD_W = $clog2(MAX_REORDER + 1)
 ) (
     input  logic               clk,
     input  logic               rst,
     input  logic [WIDX_W:0]    cfg_window,
     input  logic               cfg_gbn,
     input  logic [PSN_W-1:0]   cfg_first_psn,
+    input  logic [HELD_W-1:0]  cfg_reorder_limit,   // bytes, <= MAX_REORDER
 
     input  logic               s_valid,         // a data packet arrived
     output logic               s_ready,
@@ -47,6 +58,9 @@ module sack_receiver #(
     output logic               m_ack_dup,
 
     output logic               busy,
+    output logic [HELD_W-1:0]  reorder_bytes,
+    output logic [HELD_W-1:0]  reorder_peak,
+    output logic [31:0]        cnt_reorder_drops,
     output logic [31:0]        cnt_duplicates,
     output logic [31:0]        cnt_out_of_window,
     output logic [31:0]        cnt_gbn_drops,
@@ -86,14 +100,16 @@ module sack_receiver #(
 
     // ---- an arriving packet ----
     logic [PSN_W-1:0] off;
-    logic             in_window, behind, have, keep;
+    logic             in_window, behind, have, keep, fits;
     assign off       = PSN_W'(s_psn - expected);
     assign in_window = off < PSN_W'(cfg_window);
     assign behind    = off[PSN_W-1];          // "negative": already delivered
     assign have      = in_window && rcvd[slot(s_psn)];
     // GoBackN keeps only the next PSN in order: the one after the last kept,
     // which may not be delivered yet (packets one cycle apart)
-    assign keep      = in_window && !have && (!cfg_gbn || s_psn == gbn_next);
+    // the reorder limit: the next expected PSN always fits
+    assign fits      = s_psn == expected || (HELD_W + 1)'(reorder_bytes) + (HELD_W + 1)'(s_bytes) <= (HELD_W + 1)'(cfg_reorder_limit);
+    assign keep      = in_window && !have && (!cfg_gbn || s_psn == gbn_next) && fits;
     assign s_ready   = !m_ack_valid || m_ack_ready;
     logic take;
     assign take = s_valid && s_ready;
@@ -132,6 +148,7 @@ module sack_receiver #(
             dup_pending <= 1'b0;
             m_ack_valid <= 1'b0;
             cnt_duplicates <= '0; cnt_out_of_window <= '0; cnt_gbn_drops <= '0; cnt_delivered <= '0;
+            reorder_bytes <= '0; reorder_peak <= '0; cnt_reorder_drops <= '0;
         end else begin
             if (m_ack_ready) m_ack_valid <= 1'b0;
             // the ack register takes the state as of this cycle's start
@@ -147,11 +164,15 @@ module sack_receiver #(
             end
             begin
                 logic ap, dp;
+                logic [HELD_W-1:0] held;
                 ap = ack_pending && !ack_out;
                 dp = dup_pending && !ack_out;
+                held = reorder_bytes;
                 // (the delivered and the kept PSN never share a slot: a kept
                 // PSN was not received, the delivered one was)
                 if (deliver) begin
+                    // the PSN after it, if held, is next expected now: no longer above a hole
+                    if (rcvd[slot(expected + 1'b1)]) held = held - HELD_W'(bytes_of[slot(expected + 1'b1)]);
                     rcvd[slot(expected)] <= 1'b0;
                     expected <= expected + 1'b1;
                     cnt_delivered <= cnt_delivered + 1'b1;
@@ -159,6 +180,8 @@ module sack_receiver #(
                 if (take) begin
                     ap = 1'b1;     // every packet is acknowledged
                     if (keep) begin
+                        // above the next expected PSN (as of the next cycle): held after a hole
+                        if (s_psn != expected && !(deliver && s_psn == expected + 1'b1)) held = held + HELD_W'(s_bytes);
                         rcvd[slot(s_psn)] <= 1'b1;
                         gbn_next <= s_psn + 1'b1;
                         id_of[slot(s_psn)] <= s_id;
@@ -167,6 +190,9 @@ module sack_receiver #(
                         cnt_duplicates <= cnt_duplicates + 1'b1;
                     end else if (!in_window) begin
                         cnt_out_of_window <= cnt_out_of_window + 1'b1;
+                    end else if (!fits && (!cfg_gbn || s_psn == gbn_next)) begin
+                        cnt_reorder_drops <= cnt_reorder_drops + 1'b1;   // the reorder limit
+                        if (cfg_gbn) dp = 1'b1;
                     end else begin
                         cnt_gbn_drops <= cnt_gbn_drops + 1'b1;   // GoBackN: out of order
                         dp = 1'b1;
@@ -174,6 +200,10 @@ module sack_receiver #(
                 end
                 ack_pending <= ap;
                 dup_pending <= dp;
+                if (take || deliver) begin
+                    reorder_bytes <= held;
+                    if (held > reorder_peak) reorder_peak <= held;
+                end
             end
         end
     end
@@ -191,7 +221,10 @@ module sack_receiver #(
     cp_sack_hole_filled_run: cover property (@(posedge clk) disable iff (rst) take && keep && s_psn == expected && !cfg_gbn && rcvd[slot(s_psn + 1'b1)]);
     cp_duplicate: cover property (@(posedge clk) disable iff (rst) take && !keep && (have || behind));
     cp_out_of_window: cover property (@(posedge clk) disable iff (rst) take && !keep && !have && !behind && !in_window);
-    cp_gbn_drop: cover property (@(posedge clk) disable iff (rst) take && !keep && !have && !behind && in_window);
+    cp_gbn_drop: cover property (@(posedge clk) disable iff (rst) take && !keep && !have && !behind && in_window && fits);
+    cp_reorder_drop: cover property (@(posedge clk) disable iff (rst) take && !keep && !have && !behind && in_window && !fits);
+    cp_expected_at_limit: cover property (@(posedge clk) disable iff (rst) take && keep && s_psn == expected &&
+                                          (HELD_W + 1)'(reorder_bytes) + (HELD_W + 1)'(s_bytes) > (HELD_W + 1)'(cfg_reorder_limit));
     cp_ack_dup: cover property (@(posedge clk) disable iff (rst) ack_out && dup_pending);
     cp_ack_wait: cover property (@(posedge clk) disable iff (rst) ack_pending && m_ack_valid && !m_ack_ready);
     cp_delivery_backpressure: cover property (@(posedge clk) disable iff (rst) m_dlv_valid && !m_dlv_ready);
@@ -201,6 +234,10 @@ module sack_receiver #(
         if (!rst) begin
             assert (int'(cfg_window) >= 1 && int'(cfg_window) <= MAX_WIN)
                 else $error("sack_receiver: cfg_window %0d outside 1..%0d", cfg_window, MAX_WIN);
+            assert (int'(cfg_reorder_limit) <= MAX_REORDER)
+                else $error("sack_receiver: cfg_reorder_limit %0d above MAX_REORDER %0d", cfg_reorder_limit, MAX_REORDER);
+            assert (reorder_bytes <= cfg_reorder_limit)
+                else $error("sack_receiver: %0d bytes held after a hole, limit %0d", reorder_bytes, cfg_reorder_limit);
         end
     end
 `endif

@@ -135,3 +135,40 @@ TEST_CASE("a message size not a multiple of the MTU: the last packet is shorter"
   CHECK(pts[0].flag("exactly_once"));
   CHECK(pts[0].num("retransmitted_bytes") >= 10000 - 2 * 4096);
 }
+
+TEST_CASE("reorder limit: small limits drop and resend yet deliver exactly once and in order and never stall", "[loss]") {
+  // limits of one packet, three packets and unlimited over loss,
+  // duplication and reordering, SACK and GoBackN
+  uint64_t drops_small = 0, runs = 0;
+  for (const char* limit : {"4KiB", "12KiB", "8MiB"})
+    for (uint64_t seed = 1; seed <= 12; ++seed) {
+      Config c;
+      c.apply_set("loss.messages=120");
+      c.apply_set("workload.size=4KiB");
+      c.apply_set("sack.window=128");
+      c.apply_set("loss.duplicate=0.05");
+      c.apply_set("loss.reorder=0.3");
+      c.apply_set(std::string("sack.reorder_limit=") + limit);
+      c.apply_set(fmt::format("seed={}", seed));
+      LossOptions o;
+      o.losses = {0.02};
+      o.modes = {seed % 2 ? "sack" : "gbn"};
+      for (const auto& p : run_loss(c, o)) {   // a stuck run throws with its state (watchdog)
+        INFO(limit << " seed " << seed << " " << p.str("mode"));
+        CHECK(p.flag("exactly_once"));
+        CHECK(p.flag("in_order"));
+        CHECK_FALSE(p.flag("failed"));
+        // held after a hole: never above the limit
+        const double limit_bytes = std::string(limit) == "4KiB" ? 4096 : std::string(limit) == "12KiB" ? 12288 : 8388608;
+        CHECK(p.num("reorder_peak_bytes") <= limit_bytes);
+        // SACK holds what arrives above a hole; GoBackN keeps only the next in order
+        if (p.str("mode") == "sack") CHECK(p.num("reorder_peak_bytes") >= 4096);
+        else CHECK(p.num("reorder_peak_bytes") == 0);
+        if (std::string(limit) == "8MiB") CHECK(p.num("reorder_drops") == 0);
+        if (std::string(limit) == "4KiB") drops_small += static_cast<uint64_t>(p.num("reorder_drops"));
+        ++runs;
+      }
+    }
+  CHECK(runs == 36);
+  CHECK(drops_small > 50);   // a one-packet limit drops whatever arrives above a hole
+}

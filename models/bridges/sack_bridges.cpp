@@ -246,6 +246,10 @@ void SackReceiverBridge::collect_stats(StatsTable& t) const {
   t.add(n, "duplicates", static_cast<double>(m_->cnt_duplicates), "packets", "packets received again (dropped)");
   t.add(n, "out_of_window", static_cast<double>(m_->cnt_out_of_window), "packets", "packets beyond the window (dropped)");
   t.add(n, "gbn_drops", static_cast<double>(m_->cnt_gbn_drops), "packets", "GoBackN: out-of-order packets dropped");
+  t.add(n, "reorder_drops", static_cast<double>(m_->cnt_reorder_drops), "packets",
+        "packets dropped at the reorder limit (sack.reorder_limit)");
+  t.add(n, "reorder_peak", static_cast<double>(m_->reorder_peak), "bytes",
+        "most payload bytes held at once (kept, not yet delivered in order)");
   t.add(n, "acks", static_cast<double>(acks_), "acks", "acks sent");
   collect_clock_stats(t);
 }

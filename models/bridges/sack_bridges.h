@@ -94,6 +94,8 @@ class SackReceiverBridge : public VerilatedBridge<Vsack_receiver> {
   std::function<void(const Packet& p, uint64_t at_fs)> on_arrive;
   void collect_stats(StatsTable& table) const override;
   uint64_t duplicates() const { return m_->cnt_duplicates; }
+  uint64_t reorder_peak() const { return m_->reorder_peak; }    // bytes held at most (kept, not delivered)
+  uint64_t reorder_drops() const { return m_->cnt_reorder_drops; }   // dropped at the reorder limit
 
  protected:
   void accept(Transaction& t) override;   // a data packet arrived

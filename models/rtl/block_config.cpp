@@ -87,6 +87,7 @@ void configure(Vsack_receiver& m, const Config& c, bool gbn, uint32_t first_psn)
   m.cfg_window = static_cast<uint16_t>(c.count("sack.window"));
   m.cfg_gbn = gbn;
   m.cfg_first_psn = first_psn;
+  m.cfg_reorder_limit = static_cast<uint32_t>(c.count("sack.reorder_limit"));
 }
 
 }  // namespace ubsim

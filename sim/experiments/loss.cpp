@@ -156,6 +156,8 @@ LossPoint run_loss_point(const Config& base, const std::string& mode, double los
   p.timeouts = sys.sender().timeouts();
   p.retransmits = sys.sender().retransmits();
   p.duplicates = sys.receiver().duplicates();
+  p.reorder_peak_bytes = sys.receiver().reorder_peak();
+  p.reorder_drops = sys.receiver().reorder_drops();
   p.lost_packets = sys.data_wire().lost() + sys.ack_wire().lost();
   p.p50_ns = lat.quantile_ns(0.50);
   p.p99_ns = lat.quantile_ns(0.99);
@@ -223,6 +225,8 @@ json::Value loss_row(const LossPoint& p) {
       .add("timeouts", V::number(static_cast<double>(p.timeouts)))
       .add("retransmits", V::number(static_cast<double>(p.retransmits)))
       .add("duplicates_received", V::number(static_cast<double>(p.duplicates)))
+      .add("reorder_peak_bytes", V::number(static_cast<double>(p.reorder_peak_bytes)))
+      .add("reorder_drops", V::number(static_cast<double>(p.reorder_drops)))
       .add("lost_packets", V::number(static_cast<double>(p.lost_packets)))
       .add("exactly_once", V::boolean(p.exactly_once))
       .add("in_order", V::boolean(p.in_order))
@@ -320,6 +324,8 @@ const Experiment& loss_experiment() {
        {"timeouts", "events", "retransmit timer expiries"},
        {"retransmits", "packets", "packets resent"},
        {"duplicates_received", "packets", "packets the receiver got again (dropped)"},
+       {"reorder_peak_bytes", "bytes", "most payload bytes the receiver held at once (kept, not yet delivered in order)"},
+       {"reorder_drops", "packets", "packets the receiver dropped at its reorder limit (sack.reorder_limit), resent"},
        {"lost_packets", "packets", "data packets and acks the wires lost"},
        {"in_order", "", "every message delivered in PSN order"},
        {"failed", "", "the sender ran out of retries (the engine stopped)"}},

@@ -29,6 +29,7 @@ struct LossPoint {
   double finish_ns = 0;        // last in-order delivery, from the first message accepted
   double complete_ns = 0;      // every PSN has reached the receiver ("all deliverable"), same origin
   uint64_t timeouts = 0, retransmits = 0, duplicates = 0, lost_packets = 0;
+  uint64_t reorder_peak_bytes = 0, reorder_drops = 0;   // the receiver's reorder state (sack.reorder_limit)
   bool exactly_once = false, in_order = false, failed = false;
 };
 
