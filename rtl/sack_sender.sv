@@ -22,6 +22,9 @@
 //    next progress: an ack that moves the base, or a new packet). With one
 //    packet outstanding nothing else would reveal its loss before the
 //    timer; the probe's ack (or its SACK of a hole) does, in a round trip.
+//  - Paths (spec 16): every packet on m_* carries the path it takes
+//    (m_path, path_select.sv: round robin or weighted over cfg_paths, the
+//    path moving on with each packet the wire takes, resends included).
 // Contract: one packet descriptor out per cycle at most (retransmissions
 // first), held on m_* until the link takes it (m_ready: the link paces it); one ack and one tx-done in per cycle; the cycle count `now` comes
 // from cfg_now (the clock grid's cycle index) so idle cycles may be skipped.
@@ -37,7 +40,9 @@ module sack_sender #(
     parameter int BYTES_W = 16,
     parameter int PSN_W = 24,
     parameter int T_W = 40,
-    parameter int WIDX_W = $clog2(MAX_WIN)
+    parameter int MAX_PATHS = 8,
+    parameter int WIDX_W = $clog2(MAX_WIN),
+    parameter int PATH_W = $clog2(MAX_PATHS)
 ) (
     input  logic               clk,
     input  logic               rst,
@@ -50,6 +55,8 @@ module sack_sender #(
     input  logic [PSN_W-1:0]   cfg_first_psn,
     input  logic [T_W-1:0]     cfg_probe_cycles,    // tail-loss probe after this quiet time (0: off)
     input  logic [T_W-1:0]     cfg_now,         // cycle index of this clock edge
+    input  logic [PATH_W:0]    cfg_paths,       // paths the packets are spread over (1..MAX_PATHS)
+    input  logic [MAX_PATHS*4-1:0] cfg_path_weights,   // packets in a row per path (4 bits each)
 
     input  logic               s_valid,         // a new packet to send
     output logic               s_ready,
@@ -62,6 +69,7 @@ module sack_sender #(
     output logic [ID_W-1:0]    m_id,
     output logic [BYTES_W-1:0] m_bytes,
     output logic               m_retransmit,
+    output logic [PATH_W-1:0]  m_path,          // the path the packet on m_* takes
 
     input  logic               s_ack_valid,
     input  logic [PSN_W-1:0]   s_ack_cum,       // next PSN the receiver expects
@@ -408,6 +416,10 @@ module sack_sender #(
     cp_link_backpressure: cover property (@(posedge clk) disable iff (rst) m_valid && !m_ready);
     cp_new_behind_resend: cover property (@(posedge clk) disable iff (rst) s_valid && rtx_found && out_free);
 `endif
+    path_select #(.MAX_PATHS(MAX_PATHS), .WEIGHT_W(4)) u_path_select (
+        .clk(clk), .rst(rst), .cfg_paths(cfg_paths), .cfg_weights(cfg_path_weights),
+        .s_take(m_valid && m_ready), .m_path(m_path));
+
 `ifndef SYNTHESIS
     always_ff @(posedge clk) begin
         if (!rst) begin

@@ -23,7 +23,11 @@ SackSenderBridge::SackSenderBridge(sc_core::sc_module_name name, const Config& c
   dont_initialize();
 }
 
-void SackSenderBridge::configure() { ubsim::configure(*m_, cfg_, mode_.gbn, mode_.first_psn); }
+void SackSenderBridge::configure() {
+  ubsim::configure(*m_, cfg_, mode_.gbn, mode_.first_psn);
+  m_->cfg_paths = mode_.paths;
+  m_->cfg_path_weights = mode_.path_weights;
+}
 
 void SackSenderBridge::drive_idle() {
   m_->s_valid = 0;
@@ -85,7 +89,7 @@ void SackSenderBridge::drive(uint64_t e) {
   m_->s_txdone_valid = x.td != nullptr;
   m_->s_txdone_psn = x.td ? *x.td : 0;
   // the link takes the next packet once it has finished the previous one
-  m_->m_ready = wire_->free_at_edge(e);
+  m_->m_ready = wire_->free_at_edge(e, m_->m_path);   // the path of the packet on m_*
 }
 
 void SackSenderBridge::sample(uint64_t) {
@@ -102,6 +106,7 @@ void SackSenderBridge::sample(uint64_t) {
     pkt->lost = false;
     pkt->retransmit = m_->m_retransmit;
     pkt->channel = channel_;
+    pkt->path = m_->m_path;
     if (pkt->retransmit) rtx_bytes_ += m_->m_bytes;
     x.pkt = pkt;
   }

@@ -25,12 +25,16 @@ namespace ubsim {
 struct SackMode {
   bool gbn = false;            // GoBackN (else SACK)
   uint32_t first_psn = 0;
+  // The sender's paths (its path_select): how many, and per path the
+  // packets it carries in a row (4 bits each, path 0 lowest).
+  uint32_t paths = 1;
+  uint32_t path_weights = 0x11111111;
 };
 
 class SackSenderBridge : public VerilatedBridge<Vsack_sender> {
  public:
   SackSenderBridge(sc_core::sc_module_name name, const Config& c, SackMode mode, Pool<Packet>& pool);
-  void set_data_route(const Route* r, const LossyWire* wire) {
+  void set_data_route(const Route* r, const TransmitPort* wire) {
     data_route_ = r;
     wire_ = wire;
   }
@@ -64,7 +68,7 @@ class SackSenderBridge : public VerilatedBridge<Vsack_sender> {
   const uint32_t header_bytes_;
   Pool<Packet>& pool_;
   const Route* data_route_ = nullptr;
-  const LossyWire* wire_ = nullptr;
+  const TransmitPort* wire_ = nullptr;
   uint32_t channel_ = 0;
   struct Msg { uint32_t id, bytes; };
   TimedQueue<Msg> msgs_;

@@ -17,7 +17,7 @@
 
 namespace ubsim {
 
-class LossyWire : public StageComponent {
+class LossyWire : public StageComponent, public TransmitPort {
  public:
   // p_data / p_ack: loss probabilities of data packets and of acks;
   // propagation_fs: one-way propagation; drop_once: data PSNs lost on their
@@ -41,6 +41,7 @@ class LossyWire : public StageComponent {
   bool free_at_edge(uint64_t edge_fs) const {
     return (last_accept_fs_ >= edge_fs ? free_before_last_fs_ : free_at_fs_) <= edge_fs;
   }
+  bool free_at_edge(uint64_t edge_fs, uint32_t /*path: one*/) const override { return free_at_edge(edge_fs); }
 
  protected:
   void accept(Transaction& t) override;

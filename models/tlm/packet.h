@@ -32,6 +32,7 @@ struct Packet : Transaction {
   std::vector<uint64_t> sack;       // ack: PSN ack_cum + 1 + i received, 64 bits a word
   bool lost = false;                // the wire lost it (handed on so its owner recycles it)
   uint32_t channel = 0;             // the transport connection (TP channel / QP) it belongs to
+  uint32_t path = 0;                // data: the path the sender chose for it (spec 16: several paths)
 
   // The content of another packet (a duplicate on the wire).
   void copy_from(const Packet& o) {
@@ -49,7 +50,17 @@ struct Packet : Transaction {
     sack = o.sack;
     lost = false;
     channel = o.channel;
+    path = o.path;
   }
+};
+
+// What a sender's link offers it: whether path `path` has finished
+// serializing at edge_fs, counting only what was handed over before it (the
+// sender's transmit queue holds one packet per path).
+class TransmitPort {
+ public:
+  virtual ~TransmitPort() = default;
+  virtual bool free_at_edge(uint64_t edge_fs, uint32_t path) const = 0;
 };
 
 inline Packet& as_packet(Transaction& t) {

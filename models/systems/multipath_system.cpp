@@ -1,0 +1,28 @@
+#include "multipath_system.h"
+
+#include <algorithm>
+
+namespace ubsim {
+
+MultipathSystem::MultipathSystem(sc_core::sc_module_name name, const Config& c, SackMode mode,
+                                 std::vector<uint64_t> delays_fs, std::set<uint32_t> drop_once)
+    : sc_module(name), cfg_(c), fabric_("fabric") {
+  sender_ = std::make_unique<SackSenderBridge>("A_sack_tx", cfg_, mode, pool_);
+  receiver_ = std::make_unique<SackReceiverBridge>("B_sack_rx", cfg_, mode, pool_);
+  const uint64_t fastest = *std::min_element(delays_fs.begin(), delays_fs.end());
+  data_ = std::make_unique<MultiPathWire>("paths_A_to_B", cfg_, std::move(delays_fs), std::move(drop_once));
+  ack_ = std::make_unique<MultiPathWire>("ack_path_B_to_A", cfg_, std::vector<uint64_t>{fastest}, std::set<uint32_t>{});
+  const int s = fabric_.attach(sender_.get()), r = fabric_.attach(receiver_.get());
+  const int d = fabric_.attach(data_.get()), a = fabric_.attach(ack_.get());
+  data_route_.hops = {{Op::WireRequest, NodeId::A, "data packet"}};
+  data_route_.component = {d};
+  data_route_.sink = r;
+  ack_route_.hops = {{Op::WireResponse, NodeId::B, "ack"}};
+  ack_route_.component = {a};
+  ack_route_.sink = s;
+  sender_->set_data_route(&data_route_, data_.get());
+  receiver_->set_ack_route(&ack_route_);
+  data_->on_sent = [this](const Packet& p, uint64_t, uint64_t end) { sender_->sent(p.psn, end); };
+}
+
+}  // namespace ubsim

@@ -1,0 +1,324 @@
+// multipath: one transfer of 4 KiB packets spread over k paths of
+// different delays (textbook §7.5.3, spec §16): the verilated SACK sender
+// chooses each packet's path (path_select: round robin or weighted), each
+// path is its own 50 GB/s link and delay, the verilated SACK receiver holds
+// what arrives after a hole (its reorder state) and delivers in order; the
+// acks come back on the fastest path. A traffic source offers every message
+// at once, so nothing but the engine and the paths binds. Measured per
+// packet: first byte sent, arrival, in-order delivery; per case the
+// completion (packet 0's first byte to the last byte delivered in order),
+// the receiver's peak reorder bytes, its reorder drops and the bytes
+// resent. Derived beside them: the same schedule worked by hand from the
+// spec (every path a FIFO at the line rate, store and forward, delivery in
+// order, a lost packet resent one RTO after its first send ended).
+#include <algorithm>
+#include <cmath>
+#include <functional>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "experiment.h"
+#include "multipath_system.h"
+#include "pipeline_limits.h"
+#include "rtl_variant.h"
+
+namespace ubsim {
+
+namespace {
+
+using V = json::Value;
+
+struct Case {
+  std::string name, what;
+  uint32_t packets = 8;
+  std::vector<double> delays_us;
+  std::vector<uint32_t> weights;   // empty: round robin
+  double rto_us = 20;
+  int drop = -1;                   // PSN lost on its first transmission
+  std::string limit;               // sack.reorder_limit ("" = the build maximum)
+  bool fast_rtx = false;           // sack.fast_retransmit (the spec's table: off)
+};
+
+// The cases of the spec's table, then the ones it asks to be reported.
+std::vector<Case> all_cases() {
+  return {
+      {"rr-2x1us", "8 packets round robin over two 1 us paths", 8, {1, 1}},
+      {"one-path", "8 packets on one 1 us path", 8, {1}},
+      {"rr-1us-9us", "8 packets round robin, the second path 9 us", 8, {1, 9}},
+      {"drop0", "packet 0 lost, resent one RTO (20 us) after its first send ended", 8, {1, 1}, {}, 20, 0},
+      {"spray-8", "8 MiB as 2048 packets sprayed over 8 paths of 1..8 us", 2048, {1, 2, 3, 4, 5, 6, 7, 8}},
+      {"spray-1", "the same 2048 packets on one 1 us path", 2048, {1}},
+      {"split-5-3", "8 packets split 5 : 3 over 1 us and 9 us", 8, {1, 9}, {5, 3}},
+      {"drop0-rto40", "packet 0 lost, RTO 40 us", 8, {1, 1}, {}, 40, 0},
+      {"spray-8-fast-rtx", "the spraying case with fast retransmit on (late packets look lost)", 2048,
+       {1, 2, 3, 4, 5, 6, 7, 8}, {}, 20, -1, "", true},
+      {"spray-8-limit", "the spraying case with the reorder limit at 512 KiB, fast retransmit on", 2048,
+       {1, 2, 3, 4, 5, 6, 7, 8}, {}, 20, -1, "512KiB", true},
+  };
+}
+
+struct Derived {
+  double done_us = 0, peak_bytes = 0, resent_bytes = 0;
+};
+
+// The schedule by hand: the sender hands the packets over in PSN order,
+// packet i to the path weighted round robin gives it, once that path's
+// transmit FIFO has room (one packet behind the one in serialization); it
+// starts when the path is free, arrives after its serialization and the
+// path's delay; delivery in PSN order (the latest arrival so far).
+// With a loss the lost packet (SACK) or it and every later one (GoBackN)
+// leave again one RTO after its first send ended, on the next paths in
+// turn. Reorder bytes: payload arrived above the next PSN to deliver.
+Derived derive(const Case& c, bool gbn, double t_pkt_us, double payload) {
+  const size_t k = c.delays_us.size();
+  std::vector<std::vector<double>> ends(k);   // per path: last byte out of each packet
+  double handed = 0;                          // the latest hand-over (in order)
+  size_t path = 0, taken = 0;
+  auto next_path = [&]() {
+    const size_t p = path;
+    const uint32_t w = c.weights.empty() ? 1 : std::max<uint32_t>(1, c.weights[path]);
+    if (++taken >= w) {
+      taken = 0;
+      path = (path + 1) % k;
+    }
+    return p;
+  };
+  auto send = [&](double at) {
+    const size_t p = next_path();
+    const auto& e = ends[p];
+    handed = std::max({handed, at, e.size() >= 2 ? e[e.size() - 2] : 0.0});   // FIFO room
+    const double start = std::max(handed, e.empty() ? 0.0 : e.back());
+    ends[p].push_back(start + t_pkt_us);
+    return std::make_pair(start + t_pkt_us, start + t_pkt_us + c.delays_us[p]);   // (last byte out, arrival)
+  };
+  std::vector<double> arrive(c.packets);
+  double lost_end = 0;
+  for (uint32_t i = 0; i < c.packets; ++i) {
+    const auto [end, at] = send(0);
+    arrive[i] = at;
+    if (static_cast<int>(i) == c.drop) lost_end = end;
+  }
+  const double rto = c.rto_us;
+  Derived d;
+  std::vector<double> dropped_arrivals;   // GoBackN: the receiver's drops before the resend
+  if (c.drop >= 0) {
+    const double resend_at = lost_end + rto;
+    const uint32_t last = gbn ? c.packets : static_cast<uint32_t>(c.drop) + 1;
+    for (uint32_t i = static_cast<uint32_t>(c.drop); i < last; ++i) arrive[i] = send(resend_at).second;
+    d.resent_bytes = (last - static_cast<uint32_t>(c.drop)) * payload;
+  }
+  double latest = 0;
+  for (uint32_t i = 0; i < c.packets; ++i) latest = std::max(latest, arrive[i]);
+  d.done_us = latest;
+  // reorder bytes over time (SACK keeps what arrives above a hole)
+  if (!gbn) {
+    std::vector<std::pair<double, uint32_t>> events;
+    for (uint32_t i = 0; i < c.packets; ++i) events.emplace_back(arrive[i], i);
+    std::sort(events.begin(), events.end());
+    std::vector<bool> got(c.packets, false);
+    uint32_t next = 0;
+    double held = 0;
+    for (const auto& [t, i] : events) {
+      got[i] = true;
+      if (i != next) held += payload;
+      while (next < c.packets && got[next]) {
+        ++next;
+        if (next < c.packets && got[next]) held -= payload;
+      }
+      d.peak_bytes = std::max(d.peak_bytes, held);
+    }
+  }
+  return d;
+}
+
+struct Measured {
+  double done_us = 0, peak_bytes = 0, resent_bytes = 0, drops = 0, timeouts = 0;
+  bool exactly_once = false, in_order = false;
+  V gantt = V::array();
+};
+
+Measured simulate(const Config& base, const Case& c, bool gbn, size_t gantt_max) {
+  const auto rows = rows_in_child([&] {
+    sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
+    Config cfg = base;
+    cfg.apply("sack.rto", fmt::format("{}us", c.rto_us), "multipath case " + c.name);
+    cfg.apply("sack.fast_retransmit", c.fast_rtx ? "true" : "false", "multipath case " + c.name);
+    if (!c.limit.empty()) cfg.apply("sack.reorder_limit", c.limit, "multipath case " + c.name);
+    SackMode mode;
+    mode.gbn = gbn;
+    mode.paths = static_cast<uint32_t>(c.delays_us.size());
+    mode.path_weights = 0;
+    for (size_t p = 0; p < 8; ++p)
+      mode.path_weights |= (p < c.weights.size() ? c.weights[p] : 1u) << (4 * p);
+    std::vector<uint64_t> delays;
+    for (double us : c.delays_us) delays.push_back(static_cast<uint64_t>(std::llround(us * 1e9)));
+    std::set<uint32_t> drop;
+    if (c.drop >= 0) drop.insert(static_cast<uint32_t>(c.drop));
+    auto& sys = *new MultipathSystem("sys", cfg, mode, delays, drop);   // lives until the process exits
+    const uint32_t n = c.packets;
+    std::vector<uint64_t> sent(n, 0), arrived(n, 0), delivered(n, 0);
+    std::vector<uint32_t> path(n, 0);
+    std::vector<uint8_t> deliveries(n, 0);
+    bool in_order = true, bogus = false;
+    uint32_t next = 0;
+    uint64_t t0 = UINT64_MAX, last = 0;
+    sys.data_wire().on_sent = [&](const Packet& p, uint64_t start, uint64_t end) {
+      sys.sender().sent(p.psn, end);
+      if (p.psn < n && !sent[p.psn]) {
+        sent[p.psn] = start;
+        path[p.psn] = p.path;
+      }
+      t0 = std::min(t0, start);
+    };
+    sys.receiver().on_arrive = [&](const Packet& p, uint64_t at) {
+      if (p.psn < n && !arrived[p.psn]) arrived[p.psn] = at;
+    };
+    sys.receiver().on_deliver = [&](uint32_t msg, uint32_t, uint64_t at) {
+      if (msg >= n) {
+        bogus = true;
+        return;
+      }
+      if (deliveries[msg]++ == 0) delivered[msg] = at;
+      if (msg != next) in_order = false;
+      next = msg + 1;
+      last = std::max(last, at);
+    };
+    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    const uint32_t payload = static_cast<uint32_t>(cfg.count("transport.mtu"));
+    for (uint32_t i = 0; i < n; ++i) sys.sender().submit(i, payload, 0);
+    sc_core::sc_start(sc_core::sc_time(0.1, sc_core::SC_SEC));
+    bool once = !bogus;
+    for (uint32_t i = 0; i < n; ++i) once = once && deliveries[i] == 1;
+    V gantt = V::array();
+    for (uint32_t i = 0; i < n && i < gantt_max; ++i)
+      gantt.items.push_back(V::array({V::number(i), V::number(path[i]), V::number((sent[i] - t0) / 1e9),
+                                      V::number((arrived[i] - t0) / 1e9), V::number((delivered[i] - t0) / 1e9)}));
+    return std::vector<V>{V::object()
+                              .add("done_us", V::number((last - t0) / 1e9))
+                              .add("peak", V::number(static_cast<double>(sys.receiver().reorder_peak())))
+                              .add("drops", V::number(static_cast<double>(sys.receiver().reorder_drops())))
+                              .add("resent", V::number(static_cast<double>(sys.sender().retransmitted_bytes())))
+                              .add("timeouts", V::number(static_cast<double>(sys.sender().timeouts())))
+                              .add("once", V::boolean(once))
+                              .add("in_order", V::boolean(in_order && !bogus))
+                              .add("gantt", gantt)};
+  });
+  const V& r = rows.front();
+  Measured m;
+  m.done_us = r.num("done_us");
+  m.peak_bytes = r.num("peak");
+  m.drops = r.num("drops");
+  m.resent_bytes = r.num("resent");
+  m.timeouts = r.num("timeouts");
+  m.exactly_once = r.flag("once");
+  m.in_order = r.flag("in_order");
+  m.gantt = *r.get("gantt");
+  return m;
+}
+
+ResultSet run(Config& cfg, const Options& o) {
+  std::vector<Case> cases;
+  for (const auto& name : o.list("--cases"))
+    for (const Case& c : all_cases())
+      if (c.name == name) cases.push_back(c);
+  const auto modes = o.list("--transport");
+  if (cfg.count("sack.window") < 2048 && rtl_variant::kSackMaxWindow >= 2048) cfg.apply("sack.window", "2048", "multipath");
+  validate_config(cfg);
+  const double rate = cfg.value("wire.rate");
+  const double payload = static_cast<double>(cfg.count("transport.mtu"));
+  const double t_pkt_us = (payload + static_cast<double>(cfg.count("transport.header_bytes"))) / rate * 1e6;
+  ResultSet rs;
+  for (const Case& c : cases)
+    for (const auto& mode : modes) {
+      const bool gbn = mode == "gbn";
+      const Derived d = derive(c, gbn, t_pkt_us, payload);
+      // GoBackN drops whatever arrives out of order: over paths of different
+      // delays (or with fast retransmit's resends) it is not worked by hand
+      const bool skewed = std::adjacent_find(c.delays_us.begin(), c.delays_us.end(), std::not_equal_to<>()) !=
+                          c.delays_us.end();
+      const bool by_hand = !(gbn && skewed) && !c.fast_rtx && c.limit.empty();
+      const Measured m = simulate(cfg, c, gbn, o.count("--gantt-packets"));
+      V delays = V::array();
+      for (double us : c.delays_us) delays.items.push_back(V::number(us));
+      rs.rows.push_back(V::object()
+                            .add("case", V::string(c.name))
+                            .add("transport", V::string(mode))
+                            .add("what", V::string(c.what))
+                            .add("packets", V::number(c.packets))
+                            .add("path_delays_us", delays)
+                            .add("done_us", V::number(m.done_us))
+                            .add("done_us_derived", by_hand ? V::number(d.done_us) : V::null())
+                            .add("peak_reorder_bytes", V::number(m.peak_bytes))
+                            .add("peak_reorder_bytes_derived", gbn || !by_hand ? V::null() : V::number(d.peak_bytes))
+                            .add("reorder_drops", V::number(m.drops))
+                            .add("resent_bytes", V::number(m.resent_bytes))
+                            .add("resent_bytes_derived", by_hand ? V::number(d.resent_bytes) : V::null())
+                            .add("timeouts", V::number(m.timeouts))
+                            .add("exactly_once", V::boolean(m.exactly_once))
+                            .add("in_order", V::boolean(m.in_order))
+                            .add("gantt", m.gantt));
+    }
+  rs.table_omit = {"gantt", "what", "path_delays_us"};
+  rs.notes = fmt::format(
+      "t = 0: packet 0's first byte leaving the sender; done_us: the last byte delivered in order by the receiving\n"
+      "SACK engine. 4 KiB packets + {} B header at {:g} GB/s ({:.2f} ns each); sack.fast_retransmit off; acks on the\n"
+      "fastest path. *_derived: the schedule by hand (packets handed over in order, each path's transmit FIFO one\n"
+      "packet behind the one in serialization, delivery in order, a loss resent one RTO after its first send\n"
+      "ended); none where the hand schedule does not apply (GoBackN over skewed paths drops what arrives early;\n"
+      "fast retransmit; a reorder limit). GoBackN keeps nothing above a hole (no reorder peak to derive).\n",
+      cfg.count("transport.header_bytes"), rate / 1e9, t_pkt_us * 1e3);
+  return rs;
+}
+
+std::vector<std::string> case_names() {
+  std::vector<std::string> out;
+  for (const Case& c : all_cases()) out.push_back(c.name);
+  return out;
+}
+
+std::string all_case_names() {
+  std::string s;
+  for (const auto& n : case_names()) s += (s.empty() ? "" : ",") + n;
+  return s;
+}
+
+}  // namespace
+
+const Experiment& multipath_experiment() {
+  static const Experiment e{
+      "multipath",
+      "one transfer sprayed over k paths: completion, reorder bytes held, bytes resent (spec §16)",
+      "Each case sends its packets from a traffic source through the verilated SACK sender, which spreads them\n"
+      "over the case's paths (round robin, or weighted), each a 50 GB/s link with its own delay, to the verilated\n"
+      "SACK receiver (its reorder state: sack.reorder_limit), acks back on the fastest path. Per case: completion,\n"
+      "peak reorder bytes, reorder drops, bytes resent, measured beside the schedule worked by hand; per packet\n"
+      "(gantt) its path and when it was sent, arrived and was delivered in order. docs/fabric.md.",
+      {opt_names("--cases", "LIST", case_names(), all_case_names(), "the cases to run, comma-separated"),
+       opt_names("--transport", "LIST", {"sack", "gbn"}, "sack,gbn", "SACK and/or GoBackN"),
+       opt_count("--gantt-packets", "N", 0, 4096, "64", "packets per case in the gantt table")},
+      {"case", "transport"},
+      {{"case", "", "the case (ubsim help multipath lists them)"},
+       {"transport", "", "sack or gbn"},
+       {"what", "", "the case in words"},
+       {"packets", "packets", "4 KiB packets sent"},
+       {"path_delays_us", "us", "each path's propagation"},
+       {"done_us", "us", "packet 0's first byte sent to the last byte delivered in order"},
+       {"done_us_derived", "us", "derived: the same by hand"},
+       {"peak_reorder_bytes", "bytes", "most payload the receiver held after a hole (its RTL counter)"},
+       {"peak_reorder_bytes_derived", "bytes", "derived: the same by hand (SACK)"},
+       {"reorder_drops", "packets", "packets dropped at the reorder limit"},
+       {"resent_bytes", "bytes", "payload bytes the sender resent"},
+       {"resent_bytes_derived", "bytes", "derived: the lost packet (SACK) or it and every later one (GoBackN)"},
+       {"timeouts", "events", "retransmit timer expiries"},
+       {"exactly_once", "", "every packet delivered once"},
+       {"in_order", "", "delivered in PSN order"},
+       {"gantt", "", "[psn, path, sent us, arrived us, delivered us] of the first --gantt-packets packets"}},
+      "multipath",
+      "plot_multipath.py",
+      true,
+      run};
+  return e;
+}
+
+}  // namespace ubsim
