@@ -5,9 +5,12 @@
 // slots are PSN mod MAX_WIN). Acks carry the cumulative ack (next PSN the
 // receiver expects) and, in SACK mode, a bitmap of PSNs received above it
 // (bit i = PSN cum + 1 + i).
-//  - SACK mode: only holes are resent. With cfg_fast_rtx, a hole below the
-//    highest SACKed PSN is resent as soon as an ack reports it (once per
-//    transmission); the retransmit timer resends the oldest outstanding PSN.
+//  - SACK mode: only holes are resent. With cfg_fast_rtx, a hole more than
+//    cfg_reorder_thresh PSNs below the highest SACKed PSN is resent as soon
+//    as an ack reports it (once per transmission; threshold 0: any hole
+//    below it): over paths of different delays a packet up to that many
+//    PSNs late is not taken for lost. The retransmit timer resends the
+//    oldest outstanding PSN.
 //  - GoBackN mode (cfg_gbn): the timer, or with cfg_fast_rtx the first
 //    duplicate ack for a hole (the receiver dropped an out-of-order packet),
 //    resends every outstanding PSN from the oldest.
@@ -53,6 +56,7 @@ module sack_sender #(
     input  logic [1:0]         cfg_backoff_shift,   // log2 of the backoff factor (1: x2)
     input  logic [3:0]         cfg_max_retries,
     input  logic [PSN_W-1:0]   cfg_first_psn,
+    input  logic [WIDX_W:0]    cfg_reorder_thresh,  // fast retransmit: PSNs a hole may lag the highest SACKed
     input  logic [T_W-1:0]     cfg_probe_cycles,    // tail-loss probe after this quiet time (0: off)
     input  logic [T_W-1:0]     cfg_now,         // cycle index of this clock edge
     input  logic [PATH_W:0]    cfg_paths,       // paths the packets are spread over (1..MAX_PATHS)
@@ -301,10 +305,11 @@ module sack_sender #(
                         if (fast_done[i] && PSN_W'(highest_sacked - rtx_mark[i]) >= PSN_W'(DUP_THRESH)
                             && PSN_W'(highest_sacked - rtx_mark[i]) < PSN_W'(1 << (PSN_W - 1)))
                             resend_lost[i] = 1'b1;
-                // holes: outstanding, not SACKed (now or before), below the highest SACKed PSN
+                // holes: outstanding, not SACKed (now or before), more than
+                // cfg_reorder_thresh below the highest SACKed PSN
                 new_holes = '0;
-                if (highest_sacked_off != '0)
-                    new_holes = rotl(first_n(highest_sacked_off), slot(s_ack_cum))
+                if (highest_sacked_off > PSN_W'(cfg_reorder_thresh))
+                    new_holes = rotl(first_n(highest_sacked_off - PSN_W'(cfg_reorder_thresh)), slot(s_ack_cum))
                                 & outstanding_mask & ~sack_by_slot & ~sacked & ~(fast_done & ~resend_lost);
 `ifdef UBSIM_COVER
                 cv_hole_resent_q <= ack_in_range && !cfg_gbn && cfg_fast_rtx && (new_holes & ~need_rtx) != '0;

@@ -94,6 +94,7 @@ const std::vector<ParamDef>& param_table() {
       {"sack.window", Unit::Count, "1024", 128, rtl_variant::kSackMaxWindow, "loss", "receiver out-of-order window (PSNs)", "UBSIM_RTL_SACK_MAX_WIN"},
       {"watchdog.span", Unit::Time, "0ns", 0, kTimeMax, "every simulating run", "no-progress watchdog: a run with no request completing and no block handing anything on for this long, while a block holds work, ends with exit status 4 (0: 10 x the longest latency or timer the configuration can arm, at least 10 us)"},
       {"sack.reorder_limit", Unit::Bytes, std::to_string(rtl_variant::kSackReorderMax) + "B", 0, rtl_variant::kSackReorderMax, "loss, loss-paths", "the SACK receiver's reorder limit: payload bytes it holds after a hole; a packet beyond it is dropped (counted) and resent, the next expected PSN always kept", "UBSIM_RTL_SACK_REORDER_MAX"},
+      {"sack.reorder_threshold", Unit::Count, "0", 0, rtl_variant::kSackMaxWindow, "loss, loss-paths, multipath", "fast retransmit resends a hole only when a PSN more than this many above it has been SACKed (0: any later PSN; over paths of different delays a late packet is not taken for lost)", "UBSIM_RTL_SACK_MAX_WIN"},
       {"sack.rto", Unit::Time, "20us", 1, kTimeMax, "loss", "retransmit timeout, first try"},
       {"sack.rto_backoff", Unit::Ratio, "2", 1, 8, "loss", "timeout multiplier per retry (the engine shifts: 1, 2, 4 or 8)", "", true},
       {"sack.max_retries", Unit::Count, "7", 0, 15, "loss", "retries before the request fails (the engine's 4-bit retry counter)"},

@@ -81,6 +81,7 @@ void configure(Vsack_sender& m, const Config& c, bool gbn, uint32_t first_psn) {
   const uint64_t probe_fs = c.fs("sack.probe_after");
   m.cfg_probe_cycles = probe_fs == 0 ? 0 : std::max<uint64_t>(1, probe_fs / c.clock_period_fs());
   m.cfg_now = 0;
+  m.cfg_reorder_thresh = static_cast<uint16_t>(c.count("sack.reorder_threshold"));
   m.cfg_paths = 1;                 // one path (ubsim multipath spreads packets over several)
   m.cfg_path_weights = 0x11111111;
 }

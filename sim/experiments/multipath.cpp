@@ -38,6 +38,7 @@ struct Case {
   int drop = -1;                   // PSN lost on its first transmission
   std::string limit;               // sack.reorder_limit ("" = the build maximum)
   bool fast_rtx = false;           // sack.fast_retransmit (the spec's table: off)
+  int reorder_thresh = -1;         // sack.reorder_threshold (-1: as configured)
 };
 
 // The cases of the spec's table, then the ones it asks to be reported.
@@ -51,8 +52,12 @@ std::vector<Case> all_cases() {
       {"spray-1", "the same 2048 packets on one 1 us path", 2048, {1}},
       {"split-5-3", "8 packets split 5 : 3 over 1 us and 9 us", 8, {1, 9}, {5, 3}},
       {"drop0-rto40", "packet 0 lost, RTO 40 us", 8, {1, 1}, {}, 40, 0},
+      {"drop0-fast-thresh3", "packet 0 lost, fast retransmit once a PSN 3 above it is SACKed", 8, {1, 1}, {}, 20, 0, "",
+       true, 3},
       {"spray-8-fast-rtx", "the spraying case with fast retransmit on (late packets look lost)", 2048,
        {1, 2, 3, 4, 5, 6, 7, 8}, {}, 20, -1, "", true},
+      {"spray-8-thresh", "the spraying case, fast retransmit on, a hole resent only 1024 PSNs behind", 2048,
+       {1, 2, 3, 4, 5, 6, 7, 8}, {}, 20, -1, "", true, 1024},
       {"spray-8-limit", "the spraying case with the reorder limit at 512 KiB, fast retransmit on", 2048,
        {1, 2, 3, 4, 5, 6, 7, 8}, {}, 20, -1, "512KiB", true},
   };
@@ -144,6 +149,8 @@ Measured simulate(const Config& base, const Case& c, bool gbn, size_t gantt_max)
     Config cfg = base;
     cfg.apply("sack.rto", fmt::format("{}us", c.rto_us), "multipath case " + c.name);
     cfg.apply("sack.fast_retransmit", c.fast_rtx ? "true" : "false", "multipath case " + c.name);
+    if (c.reorder_thresh >= 0)
+      cfg.apply("sack.reorder_threshold", std::to_string(c.reorder_thresh), "multipath case " + c.name);
     if (!c.limit.empty()) cfg.apply("sack.reorder_limit", c.limit, "multipath case " + c.name);
     SackMode mode;
     mode.gbn = gbn;
