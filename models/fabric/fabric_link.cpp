@@ -14,13 +14,14 @@ constexpr size_t kSeriesMax = 200000;
 }  // namespace
 
 FabricLink::FabricLink(sc_core::sc_module_name name, double rate_Bps, uint64_t delay_fs, int far_port,
-                       bool record_series)
+                       bool record_series, uint64_t capacity)
     : sc_module(name),
       out("out"),
       rate_Bps_(rate_Bps),
       delay_fs_(delay_fs),
       far_port_(far_port),
       record_series_(record_series),
+      capacity_(capacity),
       arrivals_("arrivals") {
   SC_HAS_PROCESS(FabricLink);
   SC_METHOD(serialized);
@@ -40,7 +41,9 @@ void FabricLink::occupancy(uint64_t now, int64_t delta) {
     area_ += static_cast<double>(level_) * static_cast<double>(now - last_change_fs_);
     last_change_fs_ = now;
   }
+  const uint64_t before = level_;
   level_ = static_cast<uint64_t>(static_cast<int64_t>(level_) + delta);
+  if (before > largest_frame_ && level_ <= largest_frame_) drained_fs_ = now;
   if (record_series_ && series_.size() < kSeriesMax) {
     if (!series_.empty() && series_.back().first == now) series_.back().second = level_;
     else series_.emplace_back(now, level_);
@@ -54,6 +57,18 @@ double FabricLink::mean_queue_bytes(uint64_t end_fs) const {
 
 void FabricLink::send(Frame& f) {
   const uint64_t now = now_fs();
+  if (!enqueued_) {
+    enqueued_ = true;
+    first_enqueue_fs_ = now;
+  }
+  largest_frame_ = std::max<uint64_t>(largest_frame_, f.bytes);
+  if (capacity_ && level_ + f.bytes > capacity_) {   // the queue is full: the frame is lost here
+    if (dropped_frames_ == 0) first_drop_fs_ = now;
+    ++dropped_frames_;
+    dropped_bytes_ += f.bytes;
+    if (on_drop) on_drop(f);
+    return;
+  }
   f.enqueued_fs = now;
   queue_.push_back(&f);
   occupancy(now, f.bytes);

@@ -1,13 +1,17 @@
 // FabricLink: one direction of a fabric link, with the output queue that
-// feeds it. Frames queue in arrival order (unbounded in this model); the
-// link serializes one at a time at its rate, and each arrives at the far
-// device after the propagation delay, whole (store and forward). The queue
-// records its occupancy in bytes (waiting and in serialization): the
-// time-weighted mean, the maximum, and optionally the series of changes.
+// feeds it. Frames queue in arrival order; the link serializes one at a
+// time at its rate, and each arrives at the far device after the
+// propagation delay, whole (store and forward). The queue holds at most
+// `capacity` bytes (waiting and in serialization; 0: unbounded): a frame
+// that does not fit is dropped, counted and handed to on_drop. The queue
+// records its occupancy in bytes: the time-weighted mean, the maximum, the
+// first drop, the last time it drained to at most one frame, and
+// optionally the series of changes.
 #pragma once
 #include <algorithm>
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <set>
 #include <string>
 #include <utility>
@@ -25,7 +29,18 @@ class FabricLink : public sc_core::sc_module {
   sc_core::sc_port<FrameIn> out;   // the device at the far end
 
   // far_port: the port of the far device this link arrives on.
-  FabricLink(sc_core::sc_module_name name, double rate_Bps, uint64_t delay_fs, int far_port, bool record_series);
+  FabricLink(sc_core::sc_module_name name, double rate_Bps, uint64_t delay_fs, int far_port, bool record_series,
+             uint64_t capacity = 0);
+  // A frame the full queue dropped (its owner recycles it).
+  std::function<void(Frame&)> on_drop;
+  uint64_t capacity() const { return capacity_; }
+  uint64_t dropped_frames() const { return dropped_frames_; }
+  uint64_t dropped_bytes() const { return dropped_bytes_; }
+  uint64_t first_drop_fs() const { return first_drop_fs_; }     // 0: none
+  uint64_t first_enqueue_fs() const { return first_enqueue_fs_; }
+  // The last time the queue went from more than one frame to at most one
+  // (0: it never held more than one).
+  uint64_t drained_fs() const { return drained_fs_; }
   // A frame to send (from its device, at the current time).
   void send(Frame& f);
 
@@ -54,6 +69,10 @@ class FabricLink : public sc_core::sc_module {
   const uint64_t delay_fs_;
   const int far_port_;
   const bool record_series_;
+  const uint64_t capacity_;
+  uint64_t dropped_frames_ = 0, dropped_bytes_ = 0, first_drop_fs_ = 0, first_enqueue_fs_ = 0, drained_fs_ = 0;
+  uint64_t largest_frame_ = 0;
+  bool enqueued_ = false;
   std::deque<Frame*> queue_;   // front: in serialization while busy_
   bool busy_ = false;
   sc_core::sc_event serialized_;

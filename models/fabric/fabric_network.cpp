@@ -28,7 +28,12 @@ FabricNetwork::FabricNetwork(sc_core::sc_module_name name, const Topology& topo,
     for (size_t p = 0; p < ports.size(); ++p) {
       const TopoLink& l = topo_.links[ports[p].link];
       auto link = std::make_unique<FabricLink>(link_name(static_cast<int>(d), static_cast<int>(p)).c_str(), l.rate_Bps,
-                                               l.delay_fs, ports[p].peer_port, o.record_series);
+                                               l.delay_fs, ports[p].peer_port, o.record_series, l.buffer_bytes);
+      link->on_drop = [this](Frame& f) {
+        if (!f.carrier && f.flow < flows_.size()) ++flows_[f.flow].dropped;
+        sc_assert(!f.carrier && "a controller's packet dropped in a full queue (the transport over a fabric is not modelled)");
+        pool_.release(&f);
+      };
       link->out.bind(*device_in[ports[p].peer]);
       if (switches_[d]) switches_[d]->attach(static_cast<int>(p), link.get());
       else endpoints_[d]->attach(link.get());

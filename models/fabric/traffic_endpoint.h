@@ -28,7 +28,7 @@ struct FlowRecord {
   uint64_t start_fs = 0;
   // what happened
   uint64_t packets = 0;                 // it leaves as
-  uint64_t sent = 0, delivered = 0, delivered_bytes = 0;
+  uint64_t sent = 0, delivered = 0, delivered_bytes = 0, dropped = 0;
   uint64_t first_sent_fs = 0, first_arrival_fs = 0, last_arrival_fs = 0;
 };
 

@@ -64,6 +64,14 @@ void Config::set_number(const ParamDef& def, const Decimal& v, const std::string
   e.exact = v;
   e.value = v.to_double();
   e.source = source;
+  refresh_topology(def.key);
+}
+
+void Config::refresh_topology(const std::string& key) {
+  if (!topology_ || (key != "wire.rate" && key != "wire.latency" && key != "fabric.buffer")) return;
+  auto t = std::make_shared<Topology>(*topology_);
+  t->apply_defaults(*this);
+  topology_ = std::move(t);
 }
 
 void Config::set_text(const ParamDef& def, const std::string& text, const std::string& source) {
@@ -204,8 +212,8 @@ void Config::load_file(const std::string& path) {
     if (topo->is_back_to_back()) {
       const TopoLink& l = topo->links[0];
       const std::string src = l.where;
-      set_text(*find_param("wire.rate"), l.rate_text, src);
-      set_text(*find_param("wire.latency"), l.delay_text, src);
+      if (l.rate_given) set_text(*find_param("wire.rate"), l.rate_text, src);
+      if (l.delay_given) set_text(*find_param("wire.latency"), l.delay_text, src);
     }
     topology_ = std::move(topo);
   }

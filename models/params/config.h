@@ -84,6 +84,9 @@ class Config {
   void check_route(const std::string& key, const std::vector<std::string>& hops) const;
   std::map<std::string, Entry> entries_;
   std::shared_ptr<const Topology> topology_;
+  // Links without their own rate, delay or buffer follow the keys: on a
+  // change of one, a fresh copy (the others may share the old one).
+  void refresh_topology(const std::string& key);
 };
 
 }  // namespace ubsim

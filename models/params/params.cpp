@@ -101,6 +101,7 @@ const std::vector<ParamDef>& param_table() {
       {"sack.probe_after", Unit::Time, "0ns", 0, kTimeMax, "loss, loss-paths, latency", "tail-loss probe (SACK mode): with packets outstanding and no ack or transmission for this long, resend the newest outstanding packet once (a few round trips; 0 = off)"},
       {"sack.fast_retransmit", Unit::Bool, "true", 0, 1, "loss", "resend a hole as soon as a SACK reports it"},
       {"fabric.ecmp", Unit::Choice, "hash", 0, 1, "ecmp, fabric, latency over a topology", "how a switch picks among equal-cost ports: a keyed hash of each packet's header fields (hash: a flow keeps its port), or each new flow the next port in turn (flow_rr: the placement a central scheduler would make)", "", false, {"hash", "flow_rr"}},
+      {"fabric.buffer", Unit::Bytes, "0B", 0, 1e15, "fabric, congestion", "every fabric output queue's capacity (waiting + in serialization), unless its [[topology.link]] gives a buffer; 0: unbounded"},
       {"fabric.hash_seed", Unit::Count, "1", 0, 18446744073709551615.0, "ecmp, fabric, latency over a topology", "the switches' ECMP hash seed (64 bits; ecmp counts seeds from it)"},
       {"seed", Unit::Count, "1", 0, 18446744073709551615.0, "all", "random seed of every stochastic model (64 bits)"},
       {"path.pcie-nic.read", Unit::Routes, "(built in)", 0, 0, "latency", "stages of a read on the PCIe-NIC path, in order (NODE:op[*][|label]; * = per packet)"},

@@ -38,6 +38,7 @@ class Entry {
   ConfigError error(const std::string& msg) const { return ConfigError(where_, key_, msg); }
   const std::string& where() const { return where_; }
   const std::string& key() const { return key_; }
+  bool has(const char* field) const { return t_.get(field) != nullptr; }
   // A string field; `required` or "" when absent.
   std::string text(const char* field, bool required) {
     used_.insert(field);
@@ -119,6 +120,22 @@ std::vector<int> Topology::switches() const {
 bool Topology::is_back_to_back() const {
   return devices.size() == 2 && links.size() == 1 && devices[0].kind == TopoDevice::Kind::Controller &&
          devices[1].kind == TopoDevice::Kind::Controller;
+}
+
+void Topology::apply_defaults(const Config& c) {
+  for (TopoLink& l : links) {
+    if (!l.rate_given) {
+      l.rate_Bps = c.value("wire.rate");
+      l.rate_text = c.text_of("wire.rate");
+    }
+    if (!l.delay_given) {
+      l.delay_fs = c.fs("wire.latency");
+      l.delay_text = c.text_of("wire.latency");
+    }
+    if (!l.buffer_given) l.buffer_bytes = c.count("fabric.buffer");
+  }
+  for (TopoFlow& f : flows)
+    if (!f.rate_given) f.rate_Bps = c.value("wire.rate");
 }
 
 std::vector<std::pair<int, int>> Topology::controller_pairs() const {
@@ -271,12 +288,18 @@ Topology parse_topology(const toml::table& t, const std::string& path, const Con
     l.a = device(e, "from");
     l.b = device(e, "to");
     if (l.a == l.b) throw e.error(fmt::format("a loop: a link from '{}' to itself", topo.devices[l.a].name));
+    l.rate_given = e.has("rate");
+    l.delay_given = e.has("delay");
+    l.buffer_given = e.has("buffer");
     const Parsed rate = e.value("rate", Unit::Rate, def_rate, l.rate_text);
     if (!(rate.value > 0)) throw e.error(fmt::format("rate {} is not above 0", l.rate_text));
     const Parsed delay = e.value("delay", Unit::Time, def_delay, l.delay_text);
     if (delay.exact.negative()) throw e.error(fmt::format("delay {} is negative", l.delay_text));
     l.rate_Bps = rate.value;
     l.delay_fs = delay.exact.to_u64();
+    std::string buffer_text;
+    const Parsed buffer = e.value("buffer", Unit::Bytes, cfg.text_of("fabric.buffer"), buffer_text);
+    l.buffer_bytes = buffer.exact.to_u64();
     l.where = e.where();
     topo.links.push_back(l);
   });
@@ -289,6 +312,7 @@ Topology parse_topology(const toml::table& t, const std::string& path, const Con
     if (shown.empty()) throw e.error("'bytes' is missing");
     if (bytes.value < 1) throw e.error("'bytes' must be at least 1");
     f.bytes = bytes.exact.to_u64();
+    f.rate_given = e.has("rate");
     const Parsed rate = e.value("rate", Unit::Rate, def_rate, shown);
     if (!(rate.value > 0)) throw e.error(fmt::format("rate {} is not above 0", shown));
     f.rate_Bps = rate.value;

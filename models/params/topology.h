@@ -31,6 +31,10 @@ struct TopoLink {
   int a = -1, b = -1;           // device indices
   double rate_Bps = 0;          // bytes per second, each direction
   uint64_t delay_fs = 0;        // propagation, one way
+  uint64_t buffer_bytes = 0;    // each direction's output queue (0: unbounded)
+  // Given in the file; the others follow wire.rate, wire.latency and
+  // fabric.buffer as they are set (Topology::apply_defaults).
+  bool rate_given = false, delay_given = false, buffer_given = false;
   std::string rate_text, delay_text;   // as written (or the default's text)
   std::string where;
 };
@@ -42,6 +46,7 @@ struct TopoFlow {
   uint64_t bytes = 0;
   double rate_Bps = 0;
   uint64_t start_fs = 0;
+  bool rate_given = false;
   std::string where;
 };
 
@@ -80,6 +85,8 @@ class Topology {
   // Checks the whole topology and computes ports and forwarding; throws
   // ConfigError naming the file and the entry.
   void finish();
+  // Links (and flows) that did not give a rate, delay or buffer take these.
+  void apply_defaults(const Config& c);
 
  private:
   std::vector<std::vector<TopoPort>> ports_;

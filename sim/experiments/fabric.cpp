@@ -82,6 +82,7 @@ ResultSet run(Config& cfg, const Options& o) {
                          .add("bytes", V::number(static_cast<double>(f.bytes)))
                          .add("packets", V::number(static_cast<double>(f.packets)))
                          .add("delivered", V::number(static_cast<double>(f.delivered)))
+                         .add("dropped", V::number(static_cast<double>(f.dropped)))
                          .add("start_us", V::number(f.first_sent_fs / 1e9))
                          .add("first_arrival_us", f.delivered ? V::number(f.first_arrival_fs / 1e9) : V::null())
                          .add("done_us", f.delivered ? V::number(f.last_arrival_fs / 1e9) : V::null())
@@ -99,7 +100,11 @@ ResultSet run(Config& cfg, const Options& o) {
                     .add("flows", V::number(static_cast<double>(l.flows_seen())))
                     .add("busy_share", V::number(end ? static_cast<double>(l.busy_fs()) / static_cast<double>(end) : 0))
                     .add("queue_max_bytes", V::number(static_cast<double>(l.max_queue_bytes())))
-                    .add("queue_mean_bytes", V::number(l.mean_queue_bytes(end)));
+                    .add("queue_mean_bytes", V::number(l.mean_queue_bytes(end)))
+                    .add("buffer_bytes", V::number(static_cast<double>(l.capacity())))
+                    .add("dropped", V::number(static_cast<double>(l.dropped_frames())))
+                    .add("dropped_bytes", V::number(static_cast<double>(l.dropped_bytes())))
+                    .add("first_drop_us", l.dropped_frames() ? V::number(l.first_drop_fs() / 1e9) : V::null());
         if (series) row.add("queue_series", downsample(l.series(), end, 2000));
         rows.push_back(std::move(row));
       }
@@ -110,7 +115,8 @@ ResultSet run(Config& cfg, const Options& o) {
       "Flows: first packet sent to last delivered (completion_us), payload bytes over that time (goodput_GBps).\n"
       "Links (one row per direction, link_FROM_to_TO_PORT): frames and bytes serialized, the distinct flows\n"
       "that crossed it, its busy share of the run, its output queue (waiting + in serialization) max and\n"
-      "time-weighted mean over the run. Queues are unbounded; store and forward; no switch latency.\n";
+      "time-weighted mean over the run; with a buffer (fabric.buffer, or the link's buffer) what did not fit is\n"
+      "dropped and counted. Store and forward; no switch latency.\n";
   return rs;
 }
 
@@ -131,6 +137,10 @@ const Experiment& fabric_experiment() {
        {"bytes", "bytes", "flow: payload bytes to send; link: bytes serialized (headers included)"},
        {"packets", "packets", "flow: packets it leaves as"},
        {"delivered", "packets", "flow: packets delivered"},
+       {"dropped", "packets", "flow: its packets a full queue dropped; link: packets its full queue dropped"},
+       {"buffer_bytes", "bytes", "link: its output queue's capacity (0: unbounded)"},
+       {"dropped_bytes", "bytes", "link: their bytes"},
+       {"first_drop_us", "us", "link: its first drop"},
        {"start_us", "us", "flow: its first packet left"},
        {"first_arrival_us", "us", "flow: its first packet arrived"},
        {"done_us", "us", "flow: its last packet arrived"},

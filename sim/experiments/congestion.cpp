@@ -1,0 +1,272 @@
+// congestion: a queue that fills faster than it drains (textbook §7.5.1,
+// §7.5.2, spec §17), open loop: traffic sources into one switch whose
+// egress is the bottleneck, its buffer finite or not, no pause yet. Per
+// point measured from the egress queue: its peak backlog, when it first
+// dropped (full), the bytes it dropped, when it drained to at most one
+// packet; beside each the fluid value derived from dQ/dt = lambda(t) - B.
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "experiment.h"
+#include "fabric_network.h"
+
+namespace ubsim {
+
+namespace {
+
+using V = json::Value;
+
+constexpr double kGBps = 1e9;
+
+struct Source {
+  std::string name;
+  double link_Bps;
+  std::vector<TopoFlow> flows;   // src/dst filled in by the builder
+};
+
+struct Point {
+  std::string scenario, label;
+  std::vector<Source> sources;
+  double egress_Bps = 50 * kGBps;
+  uint64_t buffer = 0;           // 0: unbounded
+  std::string prefill;           // the source whose bytes sit in the queue at the start ("": none)
+  // derived (fluid), negative: not applicable
+  double peak_derived = -1, full_us_derived = -1, dropped_derived = -1, empty_us_derived = -1, drain_us_derived = -1;
+  double senders_stop_us = -1;   // when the last sender stops (the drain is counted from there)
+};
+
+// Wire bytes -> payload bytes of packets with the model's header.
+uint64_t payload_of(double wire_bytes, uint64_t mtu, uint64_t header) {
+  return static_cast<uint64_t>(std::floor(wire_bytes * static_cast<double>(mtu) / static_cast<double>(mtu + header)));
+}
+
+TopoFlow flow(double rate, double start_us, double wire_bytes, uint64_t mtu, uint64_t header) {
+  TopoFlow f;
+  f.rate_Bps = rate;
+  f.start_fs = static_cast<uint64_t>(std::llround(start_us * 1e9));
+  f.bytes = std::max<uint64_t>(1, payload_of(wire_bytes, mtu, header));
+  return f;
+}
+
+std::vector<Point> points(const Config& cfg, const std::vector<std::string>& scenarios, double job_ms) {
+  const uint64_t mtu = cfg.count("transport.mtu"), hdr = cfg.count("transport.header_bytes");
+  const double B = 50 * kGBps;
+  std::vector<Point> out;
+  auto want = [&](const char* s) { return std::find(scenarios.begin(), scenarios.end(), s) != scenarios.end(); };
+  if (want("two-jobs")) {
+    // two jobs of job_ms at 50 GB/s; the second starts after `offset`
+    for (double overlap_ms : {job_ms, job_ms / 4, 0.0}) {
+      Point p;
+      p.scenario = "two-jobs";
+      p.label = fmt::format("overlap {:g} ms", overlap_ms);
+      const double job_us = job_ms * 1e3, offset_us = (job_ms - overlap_ms) * 1e3;
+      p.sources = {{"job0", B, {flow(B, 0, B * job_us * 1e-6, mtu, hdr)}},
+                   {"job1", B, {flow(B, offset_us, B * job_us * 1e-6, mtu, hdr)}}};
+      p.peak_derived = (2 * B - B) * overlap_ms * 1e-3;
+      p.senders_stop_us = offset_us + job_us;
+      p.drain_us_derived = p.peak_derived / B * 1e6;
+      out.push_back(p);
+    }
+  }
+  if (want("step")) {
+    // 100 GB/s into 50 GB/s, 512 KiB buffer with 256 KiB in it; at 20 us the
+    // arrival steps to 40 GB/s, or to exactly 50 GB/s
+    for (double after : {40.0, 50.0}) {
+      Point p;
+      p.scenario = "step";
+      p.label = fmt::format("100 then {:g} GB/s at 20 us", after);
+      p.buffer = 512 * 1024;
+      const double lambda = 100 * kGBps, lambda2 = after * kGBps, step_us = 20, run_us = 100;
+      // the main source's first packet reaches the switch one packet time at 100 GB/s after 0
+      const double first_us = static_cast<double>(mtu + hdr) / lambda * 1e6;
+      p.sources = {{"src", lambda,
+                    {flow(lambda, 0, lambda * step_us * 1e-6, mtu, hdr),
+                     flow(lambda2, step_us, lambda2 * run_us * 1e-6, mtu, hdr)}},
+                   // 256 KiB already in the queue: a burst landing with the main source's first packet
+                   {"prefill", 1e15, {flow(1e15, first_us - 262144 / 1e15 * 1e6, 262144, mtu, hdr)}}};
+      p.prefill = "prefill";
+      const double free = 512 * 1024 - 256 * 1024;
+      p.full_us_derived = free / (lambda - B) * 1e6;
+      p.dropped_derived = (lambda - B) * (step_us - p.full_us_derived) * 1e-6;
+      p.empty_us_derived = after < 50 ? step_us + 512 * 1024 / (B - lambda2) * 1e6 : -1;
+      out.push_back(p);
+    }
+  }
+  if (want("incast")) {
+    for (uint64_t free_mib : {1, 4})
+      for (int n : {8, 16, 64}) {
+        Point p;
+        p.scenario = "incast";
+        p.label = fmt::format("N={} with {} MiB free", n, free_mib);
+        p.buffer = free_mib << 20;
+        const double fill_us = static_cast<double>(p.buffer) / ((n - 2) * B) * 1e6;
+        for (int i = 0; i < n - 1; ++i)
+          p.sources.push_back({fmt::format("s{}", i), B, {flow(B, 0, B * 2 * fill_us * 1e-6 + 8 * (mtu + hdr), mtu, hdr)}});
+        p.full_us_derived = fill_us;
+        out.push_back(p);
+      }
+  }
+  return out;
+}
+
+// The sources behind one switch, its egress to the sink the bottleneck.
+Topology topology_of(const Point& p, std::vector<FlowRecord>& flows) {
+  Topology t;
+  auto dev = [&](const std::string& name, TopoDevice::Kind k) {
+    t.devices.push_back({name, k, "congestion"});
+    return static_cast<int>(t.devices.size() - 1);
+  };
+  auto link = [&](int a, int b, double rate, uint64_t buffer) {
+    TopoLink l;
+    l.a = a;
+    l.b = b;
+    l.rate_Bps = rate;
+    l.delay_fs = 0;
+    l.rate_text = fmt::format("{:g}GB/s", rate / kGBps);
+    l.delay_text = "0ns";
+    l.buffer_bytes = buffer;
+    l.where = "congestion";
+    t.links.push_back(l);
+  };
+  const int sw = dev("sw", TopoDevice::Kind::Switch), sink = dev("sink", TopoDevice::Kind::Source);
+  link(sw, sink, p.egress_Bps, p.buffer);   // (the buffer is the switch's output queue towards the sink)
+  uint32_t entropy = 49152;
+  for (const Source& s : p.sources) {
+    const int d = dev(s.name, TopoDevice::Kind::Source);
+    link(d, sw, s.link_Bps, 0);
+    for (TopoFlow f : s.flows) {
+      FlowRecord r;
+      r.src = static_cast<uint32_t>(d);
+      r.dst = static_cast<uint32_t>(sink);
+      r.entropy = entropy++;
+      r.bytes = f.bytes;
+      r.rate_Bps = f.rate_Bps;
+      r.start_fs = f.start_fs;
+      flows.push_back(r);
+    }
+  }
+  t.finish();
+  return t;
+}
+
+V measure(const Config& cfg, const Point& p) {
+  return rows_in_child([&] {
+           std::vector<FlowRecord> flows;
+           const Topology t = topology_of(p, flows);
+           FabricOptions o;
+           o.mtu = static_cast<uint32_t>(cfg.count("transport.mtu"));
+           o.header_bytes = static_cast<uint32_t>(cfg.count("transport.header_bytes"));
+           FabricNetwork net("fabric", t, std::move(flows), o);
+           sc_core::sc_start();
+           const int sw = t.find("sw");
+           const FabricLink& egress = net.egress(sw, 0);
+           // t = 0: a sender's first packet in the queue (its first byte out, then
+           // one packet time on its link: store and forward, no propagation)
+           uint64_t t0 = UINT64_MAX, stop = 0, delivered = 0, dropped = 0;
+           for (const auto& f : net.flows()) {
+             const bool prefill = !p.prefill.empty() && t.devices[f.src].name == p.prefill;
+             const double link = t.links[t.ports()[f.src][0].link].rate_Bps;
+             if (!prefill && f.sent)
+               t0 = std::min(t0, f.first_sent_fs + static_cast<uint64_t>(std::llround(
+                                                       static_cast<double>(o.mtu + o.header_bytes) / link * 1e15)));
+             stop = std::max(stop, f.first_sent_fs + static_cast<uint64_t>(std::llround(
+                                                          static_cast<double>(f.bytes + f.packets * o.header_bytes) /
+                                                          f.rate_Bps * 1e15)));
+             delivered += f.delivered;
+             dropped += f.dropped;
+           }
+           if (t0 == UINT64_MAX) t0 = egress.first_enqueue_fs();
+           auto us = [t0](uint64_t fs) { return V::number((static_cast<double>(fs) - static_cast<double>(t0)) / 1e9); };
+           return std::vector<V>{V::object()
+                                     .add("peak", V::number(static_cast<double>(egress.max_queue_bytes())))
+                                     .add("full_us", egress.dropped_frames() ? us(egress.first_drop_fs()) : V::null())
+                                     .add("dropped", V::number(static_cast<double>(egress.dropped_bytes())))
+                                     .add("drained_us", egress.drained_fs() ? us(egress.drained_fs()) : V::null())
+                                     .add("stop_us", us(stop))
+                                     .add("delivered", V::number(static_cast<double>(delivered)))
+                                     .add("dropped_packets", V::number(static_cast<double>(dropped)))};
+         })
+      .front();
+}
+
+ResultSet run(Config& cfg, const Options& o) {
+  const auto pts = points(cfg, o.list("--scenarios"), static_cast<double>(o.count("--job-us")) / 1e3);
+  ResultSet rs;
+  auto opt = [](double v) { return v >= 0 ? V::number(v) : V::null(); };
+  for (const Point& p : pts) {
+    const V m = measure(cfg, p);
+    const Value* drained = m.get("drained_us");
+    // after the senders stop: how long the queue took to drain (two jobs)
+    V drain = V::null();
+    if (p.senders_stop_us >= 0 && drained && drained->kind == Value::Number && m.num("peak") > 4128)
+      drain = V::number(std::max(0.0, m.num("drained_us") - m.num("stop_us")));
+    rs.rows.push_back(V::object()
+                          .add("scenario", V::string(p.scenario))
+                          .add("point", V::string(p.label))
+                          .add("senders", V::number(static_cast<double>(p.sources.size() - (p.prefill.empty() ? 0 : 1))))
+                          .add("egress_GBps", V::number(p.egress_Bps / kGBps))
+                          .add("buffer_bytes", V::number(static_cast<double>(p.buffer)))
+                          .add("peak_backlog_bytes", m.get("peak") ? *m.get("peak") : V::null())
+                          .add("peak_backlog_bytes_derived", opt(p.peak_derived))
+                          .add("full_at_us", *m.get("full_us"))
+                          .add("full_at_us_derived", opt(p.full_us_derived))
+                          .add("dropped_bytes", *m.get("dropped"))
+                          .add("dropped_bytes_derived", opt(p.dropped_derived))
+                          .add("empty_at_us", p.empty_us_derived >= 0 ? *m.get("drained_us") : V::null())
+                          .add("empty_at_us_derived", opt(p.empty_us_derived))
+                          .add("drain_after_stop_us", drain)
+                          .add("drain_after_stop_us_derived", opt(p.drain_us_derived))
+                          .add("delivered_packets", *m.get("delivered"))
+                          .add("dropped_packets", *m.get("dropped_packets")));
+  }
+  rs.notes =
+      "t = 0: the senders' first packet in the egress queue. Measured at the switch's output queue towards the sink\n"
+      "(waiting + in serialization, wire bytes with headers): its peak, its first drop (full), the bytes it dropped,\n"
+      "when it drained to at most one packet. *_derived: the fluid model dQ/dt = lambda - B (spec 17). Open loop:\n"
+      "no pause, no feedback (issues 32, 33). Packets arrive whole: the fill time is within one packet time of the\n"
+      "fluid one (all N - 1 incast senders' packets land together).\n";
+  return rs;
+}
+
+}  // namespace
+
+const Experiment& congestion_experiment() {
+  static const Experiment e{
+      "congestion",
+      "a queue filling faster than it drains: backlog, full time, drops, drain (open loop; spec §17)",
+      "Traffic sources into one switch whose 50 GB/s egress is the bottleneck, its output queue finite (drops)\n"
+      "or not: two jobs of --job-us at 50 GB/s with full, quarter and no overlap (unbounded queue); 100 GB/s\n"
+      "into a 512 KiB buffer holding 256 KiB, stepped to 40 or 50 GB/s at 20 us; incast of N - 1 = 7, 15, 63\n"
+      "senders into 1 MiB and 4 MiB. Measured beside the fluid values. Pause and end-to-end feedback are the\n"
+      "next steps (docs/fabric.md).",
+      {opt_names("--scenarios", "LIST", {"two-jobs", "step", "incast"}, "two-jobs,step,incast",
+                 "the scenarios to run, comma-separated"),
+       opt_count("--job-us", "US", 10, 100000, "20000", "two-jobs: each job's length in us (the spec's 20 ms)")},
+      {"scenario", "point"},
+      {{"scenario", "", "two-jobs, step or incast"},
+       {"point", "", "the point of the scenario"},
+       {"senders", "sources", "traffic sources sending"},
+       {"egress_GBps", "GB/s", "the bottleneck's rate"},
+       {"buffer_bytes", "bytes", "the egress queue's capacity (0: unbounded)"},
+       {"peak_backlog_bytes", "bytes", "the egress queue's largest occupancy (waiting + in serialization)"},
+       {"peak_backlog_bytes_derived", "bytes", "derived: (lambda - B) x the overlap"},
+       {"full_at_us", "us", "the queue's first drop"},
+       {"full_at_us_derived", "us", "derived: free buffer / (lambda - B)"},
+       {"dropped_bytes", "bytes", "bytes the full queue dropped (with headers)"},
+       {"dropped_bytes_derived", "bytes", "derived: (lambda - B) x (step time - full time)"},
+       {"empty_at_us", "us", "when the queue drained to at most one packet after the step"},
+       {"empty_at_us_derived", "us", "derived: step time + buffer / (B - lambda after)"},
+       {"drain_after_stop_us", "us", "two jobs: the senders' stop to the queue drained"},
+       {"drain_after_stop_us_derived", "us", "derived: peak backlog / B"},
+       {"delivered_packets", "packets", "packets delivered to the sink"},
+       {"dropped_packets", "packets", "packets dropped"}},
+      "congestion",
+      "",
+      true,
+      run};
+  return e;
+}
+
+}  // namespace ubsim
