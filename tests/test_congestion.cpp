@@ -62,3 +62,34 @@ TEST_CASE("congestion: backlog, full time, drops and drain against the fluid mod
     CHECK(r.num("peak_backlog_bytes") <= r.num("buffer_bytes"));
   }
 }
+
+TEST_CASE("pause: incast over 30 m cables needs the headroom the one-hop feedback takes and loses nothing with it", "[congestion]") {
+  const auto run = ubsim::test::run_command(std::string(UBSIM_BIN) + " congestion --scenarios pause --format json");
+  INFO(run.out);
+  REQUIRE(run.status == 0);
+  const Value rows = *ubsim::json::parse(run.out).get("results");
+  // one hop's feedback: 150 ns of cable each way, the sender's 4128 B packet
+  // in serialization (82.56 ns), the 64 B pause frame (1.28 ns) = 0.38 us (spec 17)
+  constexpr double kFeedbackUs = 0.3 + kPacketUs + 0.00128;
+  for (int n : {8, 16, 64}) {
+    INFO("N = " << n);
+    const Value& free = point(rows, "N=" + std::to_string(n));
+    CHECK(free.num("feedback_us_derived") == Approx(kFeedbackUs).margin(1e-6));
+    CHECK(free.num("headroom_bytes_derived") == Approx((n - 2) * 50e3 * kFeedbackUs).epsilon(1e-5));   // (6 digits in the document)
+    CHECK(free.num("pauses_sent") > 0);
+    CHECK(free.num("pauses_sent") == free.num("resumes_sent"));
+    CHECK(free.num("dropped_packets") == 0);
+    // each port takes in at most its derived headroom and the packet that crossed XOFF
+    CHECK(free.num("port_headroom_bytes") <= free.num("port_headroom_bytes_derived") + 4128);
+    CHECK(free.num("port_headroom_bytes") >= free.num("port_headroom_bytes_derived") - 4128);
+    // the switch as a whole: the ports cross XOFF up to a packet time apart
+    CHECK(free.num("headroom_bytes") >= free.num("headroom_bytes_derived") - (n - 1) * 4128);
+    CHECK(free.num("headroom_bytes") <= free.num("headroom_bytes_derived") + (n - 1) * 4128);
+    CHECK(free.num("feedback_us") <= kFeedbackUs + kPacketUs + 1e-6);
+    // the buffer sized to XOFF alone drops; with the headroom nothing is lost
+    CHECK(point(rows, "N=" + std::to_string(n) + " no headroom").num("dropped_packets") > 0);
+    const Value& sized = point(rows, "N=" + std::to_string(n) + " with headroom");
+    CHECK(sized.num("dropped_packets") == 0);
+    CHECK(sized.num("delivered_packets") == free.num("delivered_packets"));
+  }
+}

@@ -30,6 +30,47 @@ FabricLink::FabricLink(sc_core::sc_module_name name, double rate_Bps, uint64_t d
   SC_METHOD(deliver);
   sensitive << arrivals_.get_event();
   dont_initialize();
+  SC_METHOD(resume_expired);
+  sensitive << resume_;
+  dont_initialize();
+}
+
+void FabricLink::start_if_idle(uint64_t now) {
+  if (busy_) return;
+  if (!control_.empty() || (!paused_ && !queue_.empty())) start_next(now);
+}
+
+void FabricLink::send_control(Frame& f) {
+  control_.push_back(&f);
+  ++control_frames_;
+  start_if_idle(now_fs());
+}
+
+void FabricLink::pause(bool xoff, uint64_t quanta_fs) {
+  const uint64_t now = now_fs();
+  ++pauses_received_;
+  if (xoff) {
+    if (!paused_) paused_since_fs_ = now;
+    paused_ = true;
+    pause_until_fs_ = quanta_fs ? now + quanta_fs : 0;
+    if (quanta_fs) resume_.notify(fs_time(quanta_fs));   // (a refresh moves it: resume_expired checks)
+    return;
+  }
+  if (paused_) paused_total_fs_ += now - paused_since_fs_;
+  paused_ = false;
+  start_if_idle(now);
+}
+
+void FabricLink::resume_expired() {
+  const uint64_t now = now_fs();
+  if (!paused_ || pause_until_fs_ == 0 || now < pause_until_fs_) return;
+  paused_total_fs_ += now - paused_since_fs_;
+  paused_ = false;
+  start_if_idle(now);
+}
+
+uint64_t FabricLink::paused_fs() const {
+  return paused_total_fs_ + (paused_ ? sc_core::sc_time_stamp().value() - paused_since_fs_ : 0);
 }
 
 // The maximum counts the level each time stamp settles at: a frame that
@@ -73,32 +114,43 @@ void FabricLink::send(Frame& f) {
   queue_.push_back(&f);
   occupancy(now, f.bytes);
   flows_.insert(f.flow);
-  if (!busy_) start_next(now);
+  start_if_idle(now);
 }
 
 void FabricLink::start_next(uint64_t now) {
   busy_ = true;
-  Frame& f = *queue_.front();
+  current_control_ = !control_.empty();   // pause frames first, even on a paused link
+  if (current_control_) {
+    current_ = control_.front();
+    control_.pop_front();
+  } else {
+    current_ = queue_.front();
+  }
+  Frame& f = *current_;
   const auto ser = static_cast<uint64_t>(std::llround(static_cast<double>(f.bytes) / rate_Bps_ * 1e15));
   f.queued_fs += now - f.enqueued_fs;
   f.serialized_fs += ser;
   f.propagated_fs += delay_fs_;
-  if (frames_ == 0) first_start_fs_ = now;
+  if (!current_control_ && frames_ == 0) first_start_fs_ = now;
   busy_fs_ += ser;
   serialized_.notify(fs_time(ser));
 }
 
 void FabricLink::serialized() {
   const uint64_t now = now_fs();
-  Frame* f = queue_.front();
-  queue_.pop_front();
-  occupancy(now, -static_cast<int64_t>(f->bytes));
-  ++frames_;
-  bytes_ += f->bytes;
-  last_end_fs_ = now;
+  Frame* f = current_;
+  current_ = nullptr;
+  if (!current_control_) {
+    queue_.pop_front();
+    occupancy(now, -static_cast<int64_t>(f->bytes));
+    ++frames_;
+    bytes_ += f->bytes;
+    last_end_fs_ = now;
+    if (on_departed) on_departed(*f);
+  }
   arrivals_.notify(*f, fs_time(delay_fs_));
   busy_ = false;
-  if (!queue_.empty()) start_next(now);
+  start_if_idle(now);
 }
 
 void FabricLink::deliver() {

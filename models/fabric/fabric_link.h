@@ -43,6 +43,18 @@ class FabricLink : public sc_core::sc_module {
   uint64_t drained_fs() const { return drained_fs_; }
   // A frame to send (from its device, at the current time).
   void send(Frame& f);
+  // A pause frame to send: next after the frame in serialization, ahead of
+  // the queue, paused or not (outside the queue's capacity and occupancy).
+  void send_control(Frame& f);
+  // The far device paused this link (xoff) for quanta_fs (0: until
+  // resumed), or resumed it: the frame in serialization finishes, no new
+  // data frame starts while paused.
+  void pause(bool xoff, uint64_t quanta_fs);
+  // A data frame finished serializing here (the sending device's accounting).
+  std::function<void(Frame&)> on_departed;
+  uint64_t paused_fs() const;            // time spent paused
+  uint64_t pauses_received() const { return pauses_received_; }
+  uint64_t control_frames() const { return control_frames_; }
 
   double rate_Bps() const { return rate_Bps_; }
   uint64_t delay_fs() const { return delay_fs_; }
@@ -73,7 +85,15 @@ class FabricLink : public sc_core::sc_module {
   uint64_t dropped_frames_ = 0, dropped_bytes_ = 0, first_drop_fs_ = 0, first_enqueue_fs_ = 0, drained_fs_ = 0;
   uint64_t largest_frame_ = 0;
   bool enqueued_ = false;
-  std::deque<Frame*> queue_;   // front: in serialization while busy_
+  std::deque<Frame*> queue_;   // data; front: in serialization while busy_ and !current_control_
+  std::deque<Frame*> control_; // pause frames waiting
+  Frame* current_ = nullptr;
+  bool current_control_ = false;
+  bool paused_ = false;
+  uint64_t pause_until_fs_ = 0, paused_since_fs_ = 0, paused_total_fs_ = 0, pauses_received_ = 0, control_frames_ = 0;
+  sc_core::sc_event resume_;
+  void resume_expired();
+  void start_if_idle(uint64_t now);
   bool busy_ = false;
   sc_core::sc_event serialized_;
   tlm_utils::peq_with_get<Frame> arrivals_;

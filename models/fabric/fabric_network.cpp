@@ -14,7 +14,8 @@ FabricNetwork::FabricNetwork(sc_core::sc_module_name name, const Topology& topo,
   for (size_t d = 0; d < n; ++d) {
     const std::string dev = topo_.devices[d].name;
     if (topo_.devices[d].is_switch()) {
-      switches_[d] = std::make_unique<FabricSwitch>(dev.c_str(), topo_, static_cast<int>(d), o.ecmp, o.hash_seed);
+      switches_[d] = std::make_unique<FabricSwitch>(dev.c_str(), topo_, static_cast<int>(d), o.ecmp, o.hash_seed, o.pause,
+                                                    &pool_);
       device_in[d] = switches_[d].get();
     } else {
       endpoints_[d] = std::make_unique<TrafficEndpoint>(dev.c_str(), static_cast<int>(d), o.mtu, o.header_bytes,
@@ -29,7 +30,10 @@ FabricNetwork::FabricNetwork(sc_core::sc_module_name name, const Topology& topo,
       const TopoLink& l = topo_.links[ports[p].link];
       auto link = std::make_unique<FabricLink>(link_name(static_cast<int>(d), static_cast<int>(p)).c_str(), l.rate_Bps,
                                                l.delay_fs, ports[p].peer_port, o.record_series, l.buffer_bytes);
-      link->on_drop = [this](Frame& f) {
+      FabricSwitch* owner = switches_[d].get();
+      if (owner) link->on_departed = [owner](Frame& f) { owner->departed(f); };
+      link->on_drop = [this, owner](Frame& f) {
+        if (owner) owner->departed(f);
         if (!f.carrier && f.flow < flows_.size()) ++flows_[f.flow].dropped;
         sc_assert(!f.carrier && "a controller's packet dropped in a full queue (the transport over a fabric is not modelled)");
         pool_.release(&f);

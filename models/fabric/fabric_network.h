@@ -23,6 +23,7 @@ struct FabricOptions {
   uint64_t hash_seed = 0;
   uint32_t mtu = 4096, header_bytes = 32;
   bool record_series = false;
+  PausePolicy pause;
 };
 
 class FabricNetwork : public sc_core::sc_module {
@@ -35,6 +36,7 @@ class FabricNetwork : public sc_core::sc_module {
   // The link leaving device d on its port p.
   const FabricLink& egress(int d, int p) const { return *egress_[d][p]; }
   std::string link_name(int d, int p) const;
+  const FabricSwitch* switch_at(int d) const { return switches_[d].get(); }
   // Frames that carry stage transactions (FabricWire): taken from the
   // network's pool, sent from endpoint d now, handed to `sink` on arrival.
   Frame& acquire() { return *pool_.acquire(); }

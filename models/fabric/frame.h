@@ -25,6 +25,11 @@ struct Frame {
   uint64_t serialized_fs = 0;  // was serialized
   uint64_t propagated_fs = 0;  // propagated
   void* carrier = nullptr;     // a stage transaction it carries (FabricWire), else null
+  int in_port = -1;            // the switch port it entered on (the switch's ingress accounting)
+  // A link-level pause frame (PFC-like; its receiver's link towards the
+  // sender stops starting frames): XOFF for quanta_fs (0: until XON), or XON.
+  bool control = false, xoff = false;
+  uint64_t quanta_fs = 0;
 };
 
 struct FrameIn : virtual sc_core::sc_interface {

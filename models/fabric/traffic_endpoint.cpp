@@ -62,6 +62,11 @@ void TrafficEndpoint::emit() {
 
 void TrafficEndpoint::put(Frame& f, int /*port*/) {
   const uint64_t now = now_fs();
+  if (f.control) {   // the switch beyond our link pauses or resumes it
+    egress_->pause(f.xoff, f.quanta_fs);
+    pool_.release(&f);
+    return;
+  }
   sc_assert(f.dst == static_cast<uint32_t>(self_));
   if (f.carrier) {
     sc_assert(on_carrier);

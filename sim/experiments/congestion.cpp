@@ -32,6 +32,9 @@ struct Point {
   double egress_Bps = 50 * kGBps;
   uint64_t buffer = 0;           // 0: unbounded
   std::string prefill;           // the source whose bytes sit in the queue at the start ("": none)
+  uint64_t cable_fs = 0;         // every sender's link: propagation
+  PausePolicy pause;
+  double headroom_derived = -1, feedback_us_derived = -1;
   // derived (fluid), negative: not applicable
   double peak_derived = -1, full_us_derived = -1, dropped_derived = -1, empty_us_derived = -1, drain_us_derived = -1;
   double senders_stop_us = -1;   // when the last sender stops (the drain is counted from there)
@@ -94,6 +97,33 @@ std::vector<Point> points(const Config& cfg, const std::vector<std::string>& sce
       out.push_back(p);
     }
   }
+  if (want("pause")) {
+    // incast under link-level pause over 30 m of cable (5 ns/m): what the
+    // switch takes in after a port passes XOFF, until the pause has reached
+    // its sender, its packet in serialization has finished and crossed back
+    const double cable_ns = 150, pkt_s = static_cast<double>(mtu + hdr) / B, frame_s = 64.0 / B;
+    const double t_fb = 2 * cable_ns * 1e-9 + pkt_s + frame_s;
+    for (int sizing : {0, 1, 2})   // unbounded; XOFF with no headroom; XOFF plus the derived headroom
+      for (int n : {8, 16, 64}) {
+        Point p;
+        p.scenario = "pause";
+        p.cable_fs = static_cast<uint64_t>(cable_ns * 1e6);
+        p.pause.enabled = true;
+        p.pause.xoff = 16 * 1024;
+        p.pause.xon = 8 * 1024;
+        p.headroom_derived = (n - 2) * B * t_fb;
+        p.feedback_us_derived = t_fb * 1e6;
+        // sized: the buffer is every port's XOFF plus the derived headroom
+        // (and a packet per port, which one arrival may take past XOFF)
+        p.buffer = sizing == 0 ? 0
+                   : sizing == 1 ? static_cast<uint64_t>((n - 1) * (p.pause.xoff + mtu + hdr))
+                                 : static_cast<uint64_t>((n - 1) * (p.pause.xoff + mtu + hdr) + p.headroom_derived);
+        p.label = fmt::format("N={}{}", n, sizing == 0 ? "" : sizing == 1 ? " no headroom" : " with headroom");
+        for (int i = 0; i < n - 1; ++i)
+          p.sources.push_back({fmt::format("s{}", i), B, {flow(B, 0, B * 20e-6, mtu, hdr)}});
+        out.push_back(p);
+      }
+  }
   if (want("incast")) {
     for (uint64_t free_mib : {1, 4})
       for (int n : {8, 16, 64}) {
@@ -118,12 +148,12 @@ Topology topology_of(const Point& p, std::vector<FlowRecord>& flows) {
     t.devices.push_back({name, k, "congestion"});
     return static_cast<int>(t.devices.size() - 1);
   };
-  auto link = [&](int a, int b, double rate, uint64_t buffer) {
+  auto link = [&](int a, int b, double rate, uint64_t buffer, uint64_t delay_fs) {
     TopoLink l;
     l.a = a;
     l.b = b;
     l.rate_Bps = rate;
-    l.delay_fs = 0;
+    l.delay_fs = delay_fs;
     l.rate_text = fmt::format("{:g}GB/s", rate / kGBps);
     l.delay_text = "0ns";
     l.buffer_bytes = buffer;
@@ -131,11 +161,11 @@ Topology topology_of(const Point& p, std::vector<FlowRecord>& flows) {
     t.links.push_back(l);
   };
   const int sw = dev("sw", TopoDevice::Kind::Switch), sink = dev("sink", TopoDevice::Kind::Source);
-  link(sw, sink, p.egress_Bps, p.buffer);   // (the buffer is the switch's output queue towards the sink)
+  link(sw, sink, p.egress_Bps, p.buffer, 0);   // (the buffer is the switch's output queue towards the sink)
   uint32_t entropy = 49152;
   for (const Source& s : p.sources) {
     const int d = dev(s.name, TopoDevice::Kind::Source);
-    link(d, sw, s.link_Bps, 0);
+    link(d, sw, s.link_Bps, 0, p.cable_fs);
     for (TopoFlow f : s.flows) {
       FlowRecord r;
       r.src = static_cast<uint32_t>(d);
@@ -158,6 +188,7 @@ V measure(const Config& cfg, const Point& p) {
            FabricOptions o;
            o.mtu = static_cast<uint32_t>(cfg.count("transport.mtu"));
            o.header_bytes = static_cast<uint32_t>(cfg.count("transport.header_bytes"));
+           o.pause = p.pause;
            FabricNetwork net("fabric", t, std::move(flows), o);
            sc_core::sc_start();
            const int sw = t.find("sw");
@@ -169,7 +200,7 @@ V measure(const Config& cfg, const Point& p) {
              const bool prefill = !p.prefill.empty() && t.devices[f.src].name == p.prefill;
              const double link = t.links[t.ports()[f.src][0].link].rate_Bps;
              if (!prefill && f.sent)
-               t0 = std::min(t0, f.first_sent_fs + static_cast<uint64_t>(std::llround(
+               t0 = std::min(t0, f.first_sent_fs + p.cable_fs + static_cast<uint64_t>(std::llround(
                                                        static_cast<double>(o.mtu + o.header_bytes) / link * 1e15)));
              stop = std::max(stop, f.first_sent_fs + static_cast<uint64_t>(std::llround(
                                                           static_cast<double>(f.bytes + f.packets * o.header_bytes) /
@@ -179,6 +210,13 @@ V measure(const Config& cfg, const Point& p) {
            }
            if (t0 == UINT64_MAX) t0 = egress.first_enqueue_fs();
            auto us = [t0](uint64_t fs) { return V::number((static_cast<double>(fs) - static_cast<double>(t0)) / 1e9); };
+           const FabricSwitch& s = *net.switch_at(sw);
+           uint64_t port_peak = 0;   // one ingress port's most bytes held
+           for (size_t q = 0; q < t.ports()[sw].size(); ++q) port_peak = std::max(port_peak, s.ingress_peak(static_cast<int>(q)));
+           uint64_t paused = 0;
+           for (size_t d = 0; d < t.devices.size(); ++d)
+             if (t.devices[d].kind == TopoDevice::Kind::Source && !t.ports()[d].empty())
+               paused = std::max(paused, net.egress(static_cast<int>(d), 0).paused_fs());
            return std::vector<V>{V::object()
                                      .add("peak", V::number(static_cast<double>(egress.max_queue_bytes())))
                                      .add("full_us", egress.dropped_frames() ? us(egress.first_drop_fs()) : V::null())
@@ -186,7 +224,17 @@ V measure(const Config& cfg, const Point& p) {
                                      .add("drained_us", egress.drained_fs() ? us(egress.drained_fs()) : V::null())
                                      .add("stop_us", us(stop))
                                      .add("delivered", V::number(static_cast<double>(delivered)))
-                                     .add("dropped_packets", V::number(static_cast<double>(dropped)))};
+                                     .add("dropped_packets", V::number(static_cast<double>(dropped)))
+                                     .add("xoffs", V::number(static_cast<double>(s.xoffs_sent())))
+                                     .add("xons", V::number(static_cast<double>(s.xons_sent())))
+                                     .add("headroom", s.xoffs_sent() ? V::number(static_cast<double>(s.held_peak() -
+                                                                                                   s.held_at_first_xoff()))
+                                                                     : V::null())
+                                     .add("feedback_us", s.xoffs_sent() ? V::number((static_cast<double>(s.held_peak_fs()) -
+                                                                                    static_cast<double>(s.first_xoff_fs())) / 1e9)
+                                                                        : V::null())
+                                     .add("paused_us", V::number(static_cast<double>(paused) / 1e9))
+                                     .add("port_peak", V::number(static_cast<double>(port_peak)))};
          })
       .front();
 }
@@ -218,6 +266,19 @@ ResultSet run(Config& cfg, const Options& o) {
                           .add("empty_at_us_derived", opt(p.empty_us_derived))
                           .add("drain_after_stop_us", drain)
                           .add("drain_after_stop_us_derived", opt(p.drain_us_derived))
+                          .add("pauses_sent", *m.get("xoffs"))
+                          .add("resumes_sent", *m.get("xons"))
+                          .add("headroom_bytes", p.pause.enabled ? *m.get("headroom") : V::null())
+                          .add("headroom_bytes_derived", opt(p.headroom_derived))
+                          .add("port_headroom_bytes",
+                               p.pause.enabled ? V::number(m.num("port_peak") - static_cast<double>(p.pause.xoff)) : V::null())
+                          .add("port_headroom_bytes_derived",
+                               opt(p.pause.enabled ? (50 * kGBps - p.egress_Bps / static_cast<double>(p.sources.size())) *
+                                                         p.feedback_us_derived * 1e-6
+                                                   : -1))
+                          .add("feedback_us", p.pause.enabled ? *m.get("feedback_us") : V::null())
+                          .add("feedback_us_derived", opt(p.feedback_us_derived))
+                          .add("sender_paused_us", p.pause.enabled ? *m.get("paused_us") : V::null())
                           .add("delivered_packets", *m.get("delivered"))
                           .add("dropped_packets", *m.get("dropped_packets")));
   }
@@ -241,7 +302,7 @@ const Experiment& congestion_experiment() {
       "into a 512 KiB buffer holding 256 KiB, stepped to 40 or 50 GB/s at 20 us; incast of N - 1 = 7, 15, 63\n"
       "senders into 1 MiB and 4 MiB. Measured beside the fluid values. Pause and end-to-end feedback are the\n"
       "next steps (docs/fabric.md).",
-      {opt_names("--scenarios", "LIST", {"two-jobs", "step", "incast"}, "two-jobs,step,incast",
+      {opt_names("--scenarios", "LIST", {"two-jobs", "step", "incast", "pause"}, "two-jobs,step,incast,pause",
                  "the scenarios to run, comma-separated"),
        opt_count("--job-us", "US", 10, 100000, "20000", "two-jobs: each job's length in us (the spec's 20 ms)")},
       {"scenario", "point"},
@@ -260,6 +321,15 @@ const Experiment& congestion_experiment() {
        {"empty_at_us_derived", "us", "derived: step time + buffer / (B - lambda after)"},
        {"drain_after_stop_us", "us", "two jobs: the senders' stop to the queue drained"},
        {"drain_after_stop_us_derived", "us", "derived: peak backlog / B"},
+       {"pauses_sent", "frames", "pause: XOFF frames the switch sent (per ingress port passing xoff)"},
+       {"resumes_sent", "frames", "pause: XON frames it sent"},
+       {"headroom_bytes", "bytes", "pause: what the switch took in after its first XOFF (peak held - held then)"},
+       {"headroom_bytes_derived", "bytes", "derived: (N - 2) x 50 GB/s x the one-hop feedback time"},
+       {"port_headroom_bytes", "bytes", "pause: the most one ingress port held beyond its XOFF"},
+       {"port_headroom_bytes_derived", "bytes", "derived: (50 GB/s - its share of the egress) x the one-hop feedback time"},
+       {"feedback_us", "us", "pause: the first XOFF to the switch's peak (what was on its way has arrived)"},
+       {"feedback_us_derived", "us", "derived: 2 x 150 ns of cable + the sender's packet in serialization + the pause frame"},
+       {"sender_paused_us", "us", "pause: the longest time a sender's link was paused"},
        {"delivered_packets", "packets", "packets delivered to the sink"},
        {"dropped_packets", "packets", "packets dropped"}},
       "congestion",
