@@ -195,3 +195,89 @@ TEST_CASE("fuzz: 100000 values and TOML documents through the configuration pars
   CHECK(refused > 1000);
   WARN("in-process fuzz: " << kInputs << " inputs, " << accepted << " accepted, " << refused << " refused");
 }
+
+// Random topologies: devices, links (hostile names, rates, delays, buffers,
+// self links, unknown ends, missing fields) and flows; every document is
+// read whole and either accepted (then every node reaches every other one
+// and forwarding never loops) or refused with one line naming the file.
+TEST_CASE("fuzz: 3000 random topologies through the topology checks - in process", "[fuzz][fabric]") {
+  std::mt19937_64 rng(20261202);
+  auto pick = [&](size_t n) { return static_cast<size_t>(rng() % n); };
+  const std::vector<std::string> rates = {"50GB/s", "0GB/s", "-1GB/s", "1bit/s", "", "50", "x", "1e30GB/s", "400Gbit/s"};
+  const std::vector<std::string> delays = {"100ns", "0ns", "-5ns", "1s", "", "7", "1e400ns"};
+  const fs::path toml = fs::temp_directory_path() / "ubsim_fuzz_topology.toml";
+  uint64_t accepted = 0, refused = 0;
+  for (int i = 0; i < 3000; ++i) {
+    const size_t nodes = pick(6), switches = pick(4), links = pick(10), flows = pick(3);
+    std::vector<std::string> names;
+    std::string text;
+    auto name = [&](size_t k) {
+      switch (pick(60)) {
+        case 0: return std::string("a.b");
+        case 1: return std::string("");
+        case 2: return std::string("\x01" "x");
+        default: return fmt::format("d{}", k);
+      }
+    };
+    for (size_t k = 0; k < nodes; ++k) {
+      names.push_back(name(k));
+      text += fmt::format("[[topology.node]]\nname = \"{}\"\nkind = \"{}\"\n", names.back(),
+                          pick(40) == 0 ? "router" : pick(2) ? "controller" : "source");
+      if (pick(6) == 0) text += "role = \"target\"\n";
+    }
+    for (size_t k = 0; k < switches; ++k) {
+      names.push_back(name(nodes + k));
+      text += fmt::format("[[topology.switch]]\nname = \"{}\"\n", names.back());
+    }
+    auto end = [&]() { return names.empty() || pick(10) == 0 ? std::string("nowhere") : names[pick(names.size())]; };
+    if (pick(2) && switches > 0) {   // half of them a plausible fabric: each node on a switch, the switches chained
+      for (size_t k = 0; k < nodes; ++k)
+        text += fmt::format("[[topology.link]]\nfrom = \"{}\"\nto = \"{}\"\n", names[k], names[nodes + pick(switches)]);
+      for (size_t k = 1; k < switches; ++k)
+        text += fmt::format("[[topology.link]]\nfrom = \"{}\"\nto = \"{}\"\n", names[nodes + pick(k)], names[nodes + k]);
+    }
+    for (size_t k = 0; k < links; ++k) {
+      if (pick(3) == 0) break;
+      text += fmt::format("[[topology.link]]\nfrom = \"{}\"\nto = \"{}\"\n", end(), end());
+      if (pick(2)) text += fmt::format("rate = \"{}\"\n", rates[pick(rates.size())]);
+      if (pick(2)) text += fmt::format("delay = \"{}\"\n", delays[pick(delays.size())]);
+      if (pick(4) == 0) text += fmt::format("buffer = \"{}KiB\"\n", static_cast<int64_t>(pick(2000)) - 10);
+      if (pick(15) == 0) text += "speed = 3\n";
+    }
+    for (size_t k = 0; k < flows; ++k)
+      text += fmt::format("[[topology.flow]]\nfrom = \"{}\"\nto = \"{}\"\nbytes = \"{}\"\n", end(), end(),
+                          pick(3) ? "64KiB" : pick(2) ? "0B" : "1e30B");
+    std::ofstream(toml, std::ios::binary) << text;
+    ubsim::Config cfg;
+    try {
+      cfg.load_file(toml.string());
+      ++accepted;
+      if (const ubsim::Topology* t = cfg.topology()) {
+        const auto eps = t->endpoints();
+        for (int a : eps)
+          for (int b : eps)
+            if (a != b) {
+              // follow the first equal-cost port from a to b: it must get there in hops(a, b) links
+              int at = a, steps = 0;
+              while (at != b && steps <= static_cast<int>(t->devices.size())) {
+                const int port = t->devices[at].is_switch() ? t->next_ports(at, b).at(0) : 0;
+                at = t->ports()[at][port].peer;
+                ++steps;
+              }
+              CHECK(at == b);
+              CHECK(steps == t->hops(a, b));
+            }
+      }
+    } catch (const ubsim::ConfigError& e) {
+      const std::string what = e.what();
+      INFO(text << "\n" << what);
+      CHECK(what.find('\n') == std::string::npos);
+      CHECK(what.find(toml.string()) != std::string::npos);
+      ++refused;
+    }
+  }
+  fs::remove(toml);
+  CHECK(accepted > 50);
+  CHECK(refused > 1000);
+  WARN("topology fuzz: " << accepted << " accepted, " << refused << " refused");
+}
