@@ -274,3 +274,25 @@ TEST_CASE("topology: every initiator reads every target at once over the switch"
         if (s.str("name") == "fills" && s.str("component").find("_ub_cache") != std::string::npos) CHECK(s.num("value") == 2);
   }
 }
+
+TEST_CASE("fabric: a finite switch buffer drops the incast and pause with quanta makes it lossless", "[fabric][congestion]") {
+  const std::string base = "fabric --no-series --config " UBSIM_CONFIGS "/fabric-incast.toml --set fabric.buffer=128KiB";
+  const Value lossy = results(base);
+  const Value& egress = row_where(lossy, "name", "link_sw_to_sink_3");
+  CHECK(egress.num("dropped") > 0);
+  CHECK(egress.num("queue_max_bytes") <= 131072);
+  // the sources' own queues never drop (their senders wait)
+  CHECK(row_where(lossy, "name", "link_s0_to_sw_0").num("dropped") == 0);
+  const Value paused = results(base + " --set fabric.pause=true --set fabric.pause_quanta=1us");
+  CHECK(row_where(paused, "name", "link_sw_to_sink_3").num("dropped") == 0);
+  for (const char* s : {"s0", "s1", "s2"}) {
+    INFO(s);
+    CHECK(row_where(paused, "name", std::string("link_") + s + "_to_sw_0").num("paused_us") > 0);
+    // quanta of 1 us, refreshed every 0.5 us while above XON: more frames than pause/resume pairs alone
+    const std::string port(1, s[1]);   // sN is the switch's port N
+    const double frames = row_where(paused, "name", std::string("link_sw_to_") + s + "_" + port).num("pause_frames");
+    CHECK(frames > 2);
+  }
+  for (const auto& r : paused.items)
+    if (r.str("row") == "flow") CHECK(r.num("delivered") == 64);
+}

@@ -29,7 +29,10 @@ FabricNetwork::FabricNetwork(sc_core::sc_module_name name, const Topology& topo,
     for (size_t p = 0; p < ports.size(); ++p) {
       const TopoLink& l = topo_.links[ports[p].link];
       auto link = std::make_unique<FabricLink>(link_name(static_cast<int>(d), static_cast<int>(p)).c_str(), l.rate_Bps,
-                                               l.delay_fs, ports[p].peer_port, o.record_series, l.buffer_bytes);
+                                               l.delay_fs, ports[p].peer_port, o.record_series,
+                                               // a switch's output queue is finite; a node's own never drops
+                                               // (its sender waits: the traffic source's queue is its backlog)
+                                               switches_[d] ? l.buffer_bytes : 0);
       FabricSwitch* owner = switches_[d].get();
       if (owner) link->on_departed = [owner](Frame& f) { owner->departed(f); };
       link->on_drop = [this, owner](Frame& f) {

@@ -109,8 +109,9 @@ std::vector<Point> points(const Config& cfg, const std::vector<std::string>& sce
         p.scenario = "pause";
         p.cable_fs = static_cast<uint64_t>(cable_ns * 1e6);
         p.pause.enabled = true;
-        p.pause.xoff = 16 * 1024;
-        p.pause.xon = 8 * 1024;
+        p.pause.xoff = cfg.count("fabric.pause_xoff");
+        p.pause.xon = cfg.count("fabric.pause_xon");
+        p.pause.quanta_fs = cfg.fs("fabric.pause_quanta");
         p.headroom_derived = (n - 2) * B * t_fb;
         p.feedback_us_derived = t_fb * 1e6;
         // sized: the buffer is every port's XOFF plus the derived headroom

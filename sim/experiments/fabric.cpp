@@ -69,6 +69,10 @@ ResultSet run(Config& cfg, const Options& o) {
     fo.mtu = static_cast<uint32_t>(cfg.count("transport.mtu"));
     fo.header_bytes = static_cast<uint32_t>(cfg.count("transport.header_bytes"));
     fo.record_series = series;
+    fo.pause.enabled = cfg.flag("fabric.pause");
+    fo.pause.xoff = cfg.count("fabric.pause_xoff");
+    fo.pause.xon = cfg.count("fabric.pause_xon");
+    fo.pause.quanta_fs = cfg.fs("fabric.pause_quanta");
     FabricNetwork net("fabric", t, std::move(flows), fo);
     sc_core::sc_start();
     const uint64_t end = sc_core::sc_time_stamp().value();
@@ -104,7 +108,9 @@ ResultSet run(Config& cfg, const Options& o) {
                     .add("buffer_bytes", V::number(static_cast<double>(l.capacity())))
                     .add("dropped", V::number(static_cast<double>(l.dropped_frames())))
                     .add("dropped_bytes", V::number(static_cast<double>(l.dropped_bytes())))
-                    .add("first_drop_us", l.dropped_frames() ? V::number(l.first_drop_fs() / 1e9) : V::null());
+                    .add("first_drop_us", l.dropped_frames() ? V::number(l.first_drop_fs() / 1e9) : V::null())
+                    .add("paused_us", V::number(static_cast<double>(l.paused_fs()) / 1e9))
+                    .add("pause_frames", V::number(static_cast<double>(l.control_frames())));
         if (series) row.add("queue_series", downsample(l.series(), end, 2000));
         rows.push_back(std::move(row));
       }
@@ -141,6 +147,8 @@ const Experiment& fabric_experiment() {
        {"buffer_bytes", "bytes", "link: its output queue's capacity (0: unbounded)"},
        {"dropped_bytes", "bytes", "link: their bytes"},
        {"first_drop_us", "us", "link: its first drop"},
+       {"paused_us", "us", "link: time it was paused by the device it feeds (fabric.pause)"},
+       {"pause_frames", "frames", "link: pause and resume frames it carried"},
        {"start_us", "us", "flow: its first packet left"},
        {"first_arrival_us", "us", "flow: its first packet arrived"},
        {"done_us", "us", "flow: its last packet arrived"},
