@@ -12,16 +12,7 @@ MultipathSystem::MultipathSystem(sc_core::sc_module_name name, const Config& c, 
   const uint64_t fastest = *std::min_element(delays_fs.begin(), delays_fs.end());
   data_ = std::make_unique<MultiPathWire>("paths_A_to_B", cfg_, std::move(delays_fs), std::move(drop_once));
   ack_ = std::make_unique<MultiPathWire>("ack_path_B_to_A", cfg_, std::vector<uint64_t>{fastest}, std::set<uint32_t>{});
-  const int s = fabric_.attach(sender_.get()), r = fabric_.attach(receiver_.get());
-  const int d = fabric_.attach(data_.get()), a = fabric_.attach(ack_.get());
-  data_route_.hops = {{Op::WireRequest, NodeId::A, "data packet"}};
-  data_route_.component = {d};
-  data_route_.sink = r;
-  ack_route_.hops = {{Op::WireResponse, NodeId::B, "ack"}};
-  ack_route_.component = {a};
-  ack_route_.sink = s;
-  sender_->set_data_route(&data_route_, data_.get());
-  receiver_->set_ack_route(&ack_route_);
+  connection_.connect(fabric_, *sender_, *receiver_, *data_, *ack_, *data_);
   data_->on_sent = [this](const Packet& p, uint64_t, uint64_t end) { sender_->sent(p.psn, end); };
 }
 

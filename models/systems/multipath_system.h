@@ -13,6 +13,7 @@
 #include "fabric.h"
 #include "multipath_wire.h"
 #include "sack_bridges.h"
+#include "transport_system.h"
 
 namespace ubsim {
 
@@ -33,7 +34,7 @@ class MultipathSystem : public sc_core::sc_module {
   std::unique_ptr<SackSenderBridge> sender_;
   std::unique_ptr<SackReceiverBridge> receiver_;
   std::unique_ptr<MultiPathWire> data_, ack_;
-  Route data_route_, ack_route_;
+  SackConnection connection_;
 };
 
 }  // namespace ubsim

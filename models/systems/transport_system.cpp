@@ -14,17 +14,22 @@ TransportSystem::TransportSystem(sc_core::sc_module_name name, const Config& c, 
                                       seed * 2 + 1);
   ack_ = std::make_unique<LossyWire>("wire_B_to_A", cfg_, pool_, 0.0, p_loss_ack, propagation, std::set<uint32_t>{},
                                      seed * 2 + 2);
-  const int s = fabric_.attach(sender_.get()), r = fabric_.attach(receiver_.get());
-  const int d = fabric_.attach(data_.get()), a = fabric_.attach(ack_.get());
-  data_route_.hops = {{Op::WireRequest, NodeId::A, "data packet"}};
-  data_route_.component = {d};
-  data_route_.sink = r;
-  ack_route_.hops = {{Op::WireResponse, NodeId::B, "ack"}};
-  ack_route_.component = {a};
-  ack_route_.sink = s;
-  sender_->set_data_route(&data_route_, data_.get());
-  receiver_->set_ack_route(&ack_route_);
+  connection_.connect(fabric_, *sender_, *receiver_, *data_, *ack_, *data_);
   data_->on_sent = [this](const Packet& p, uint64_t, uint64_t end) { sender_->sent(p.psn, end); };
+}
+
+void SackConnection::connect(StageFabric& fabric, SackSenderBridge& sender, SackReceiverBridge& receiver,
+                             StageComponent& data, StageComponent& ack, const TransmitPort& port) {
+  const int s = fabric.attach(&sender), r = fabric.attach(&receiver);
+  const int d = fabric.attach(&data), a = fabric.attach(&ack);
+  data_route.hops = {{Op::WireRequest, NodeId::A, "data packet"}};
+  data_route.component = {d};
+  data_route.sink = r;
+  ack_route.hops = {{Op::WireResponse, NodeId::B, "ack"}};
+  ack_route.component = {a};
+  ack_route.sink = s;
+  sender.set_data_route(&data_route, &port);
+  receiver.set_ack_route(&ack_route);
 }
 
 StatsTable TransportSystem::stats() const { return fabric_.stats(); }

@@ -14,6 +14,15 @@
 
 namespace ubsim {
 
+// One connection's engines on a stage fabric: the sender's data packets
+// over `data` to the receiver, its acks over `ack` back (the routes are
+// filled in here; `port` is what paces the sender).
+struct SackConnection {
+  Route data_route, ack_route;
+  void connect(StageFabric& fabric, SackSenderBridge& sender, SackReceiverBridge& receiver, StageComponent& data,
+               StageComponent& ack, const TransmitPort& port);
+};
+
 class TransportSystem : public sc_core::sc_module {
  public:
   // p_loss_data / p_loss_ack: loss probabilities of the two directions;
@@ -34,7 +43,7 @@ class TransportSystem : public sc_core::sc_module {
   std::unique_ptr<SackSenderBridge> sender_;
   std::unique_ptr<SackReceiverBridge> receiver_;
   std::unique_ptr<LossyWire> data_, ack_;
-  Route data_route_, ack_route_;
+  SackConnection connection_;
 };
 
 }  // namespace ubsim
