@@ -14,7 +14,6 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
-#include <map>
 
 #include <fmt/format.h>
 
