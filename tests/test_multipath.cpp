@@ -93,3 +93,45 @@ TEST_CASE("multipath: the weighted split and a reorder limit below the spraying 
   CHECK(thresh.num("done_us") < row(rows, "spray-8-fast-rtx", "sack").num("done_us"));
   CHECK(thresh.num("done_us") == Approx(29.14).epsilon(0.01));
 }
+
+TEST_CASE("multipath: acks on the data's own path come as late as that path", "[multipath]") {
+  const Value rows = results("--cases drop0-skew-fast,drop0-skew-fast-ack-data");
+  // GoBackN learns of the hole from a duplicate ack: on the fastest path it
+  // comes after 1 us, on the path of the data that made it (half of them
+  // the 9 us path) later, so the resend and the completion come later
+  CHECK(row(rows, "drop0-skew-fast-ack-data", "gbn").num("done_us") >
+        row(rows, "drop0-skew-fast", "gbn").num("done_us") + 1.0);
+  for (const auto& r : rows.items) {
+    INFO(r.str("case") << " " << r.str("transport"));
+    CHECK(r.flag("exactly_once"));
+    CHECK(r.flag("in_order"));
+  }
+}
+
+TEST_CASE("reorder-limit: one packet below the spraying peak drops and resends but at the peak none", "[multipath]") {
+  const auto r = ubsim::test::run_command(std::string(UBSIM_BIN) +
+                                          " reorder-limit --limits 1344KiB,1348KiB --area no --format json");
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  const Value rows = *ubsim::json::parse(r.out).get("results");
+  REQUIRE(rows.items.size() == 2);
+  const Value& below = rows.items[0];
+  const Value& at = rows.items[1];
+  CHECK(below.num("reorder_limit_bytes") == 1344 * 1024);
+  CHECK(below.num("peak_reorder_bytes") <= 1344 * 1024);
+  CHECK(below.num("reorder_drops") > 0);
+  CHECK(below.num("resent_bytes") >= below.num("reorder_drops") * 4096);
+  CHECK(below.num("done_us") > 10 * at.num("done_us"));
+  CHECK(at.num("reorder_drops") == 0);
+  CHECK(at.num("resent_bytes") == 0);
+  CHECK(at.num("done_us") == Approx(29.14).epsilon(0.01));
+  for (const auto& x : rows.items) {
+    CHECK(x.flag("exactly_once"));
+    CHECK(x.num("build_maximum_bytes") == 2 * 1024 * 1024);
+    CHECK(x.get("receiver_cells")->kind == Value::Null);
+  }
+  // a limit above this build's maximum is refused, naming the key
+  const auto bad = ubsim::test::run_command(std::string(UBSIM_BIN) + " reorder-limit --limits 9GiB --area no");
+  CHECK(bad.status == 2);
+  CHECK(bad.out.find("sack.reorder_limit") != std::string::npos);
+}

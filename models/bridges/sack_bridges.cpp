@@ -215,6 +215,8 @@ void SackReceiverBridge::sample(uint64_t) {
     ack->lost = false;
     ack->retransmit = false;
     ack->channel = channel_;
+    // an ack registered at this edge covers the packets taken before it
+    ack->path = ack_on_data_path_ ? last_taken_path_ : 0;
     ack->ack_cum = m_->m_ack_cum;
     ack->ack_dup = m_->m_ack_dup;
     ack->sack.assign(static_cast<size_t>(kSackWords / 2), 0);
@@ -230,6 +232,7 @@ bool SackReceiverBridge::apply(uint64_t e) {
   Edge& x = edge_;
   if (x.took) {
     if (x.kept && on_arrive) on_arrive(*x.pkt, e);
+    last_taken_path_ = x.pkt->path;
     in_.pop();
     pool_.release(x.pkt);
   }

@@ -91,6 +91,8 @@ class SackReceiverBridge : public VerilatedBridge<Vsack_receiver> {
  public:
   SackReceiverBridge(sc_core::sc_module_name name, const Config& c, SackMode mode, Pool<Packet>& pool);
   void set_ack_route(const Route* r) { ack_route_ = r; }
+  // Acks take the path of the newest data packet they cover (else path 0).
+  void set_ack_on_data_path(bool on) { ack_on_data_path_ = on; }
   void set_channel(uint32_t c) { channel_ = c; }
   std::function<void(uint32_t msg, uint32_t psn, uint64_t at_fs)> on_deliver;
   // The engine kept a data packet (the copy on the wire: its PSN, whether
@@ -126,6 +128,8 @@ class SackReceiverBridge : public VerilatedBridge<Vsack_receiver> {
     Packet* ack = nullptr;
   } edge_;
   uint64_t acks_ = 0;
+  bool ack_on_data_path_ = false;
+  uint32_t last_taken_path_ = 0;   // the path of the newest data packet taken
 };
 
 }  // namespace ubsim

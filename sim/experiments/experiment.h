@@ -120,6 +120,7 @@ const Experiment& loss_paths_experiment();
 const Experiment& ecmp_experiment();
 const Experiment& fabric_experiment();
 const Experiment& multipath_experiment();
+const Experiment& reorder_limit_experiment();
 const Experiment& congestion_experiment();
 const Experiment& area_experiment();
 const Experiment& bench_experiment();

@@ -17,7 +17,9 @@
 
 #include <fmt/format.h>
 
+#include "area.h"
 #include "experiment.h"
+#include "units.h"
 #include "multipath_system.h"
 #include "pipeline_limits.h"
 #include "rtl_variant.h"
@@ -38,6 +40,7 @@ struct Case {
   std::string limit;               // sack.reorder_limit ("" = the build maximum)
   bool fast_rtx = false;           // sack.fast_retransmit (the spec's table: off)
   int reorder_thresh = -1;         // sack.reorder_threshold (-1: as configured)
+  std::string ack_path;            // sack.ack_path ("" = as configured)
 };
 
 // The cases of the spec's table, then the ones it asks to be reported.
@@ -59,6 +62,12 @@ std::vector<Case> all_cases() {
        {1, 2, 3, 4, 5, 6, 7, 8}, {}, 20, -1, "", true, 1024},
       {"spray-8-limit", "the spraying case with the reorder limit at 512 KiB, fast retransmit on", 2048,
        {1, 2, 3, 4, 5, 6, 7, 8}, {}, 20, -1, "512KiB", true},
+      {"spray-8-fast-rtx-ack-data", "spray-8-fast-rtx with each ack on the path of the data it answers", 2048,
+       {1, 2, 3, 4, 5, 6, 7, 8}, {}, 20, -1, "", true, -1, "data"},
+      {"drop0-skew-fast", "packet 0 lost over 1 us / 9 us, fast retransmit once a PSN 3 above it is SACKed", 8, {1, 9}, {},
+       20, 0, "", true, 3},
+      {"drop0-skew-fast-ack-data", "drop0-skew-fast with each ack on the path of the data it answers", 8, {1, 9}, {}, 20,
+       0, "", true, 3, "data"},
   };
 }
 
@@ -151,6 +160,7 @@ Measured simulate(const Config& base, const Case& c, bool gbn, size_t gantt_max)
     if (c.reorder_thresh >= 0)
       cfg.apply("sack.reorder_threshold", std::to_string(c.reorder_thresh), "multipath case " + c.name);
     if (!c.limit.empty()) cfg.apply("sack.reorder_limit", c.limit, "multipath case " + c.name);
+    if (!c.ack_path.empty()) cfg.apply("sack.ack_path", c.ack_path, "multipath case " + c.name);
     SackMode mode;
     mode.gbn = gbn;
     mode.paths = static_cast<uint32_t>(c.delays_us.size());
@@ -324,6 +334,99 @@ const Experiment& multipath_experiment() {
       "plot_multipath.py",
       true,
       run};
+  return e;
+}
+
+namespace {
+
+// The smallest build maximum (UBSIM_RTL_SACK_REORDER_MAX: a power of two,
+// at least 4 KiB) that admits a runtime limit.
+uint64_t build_maximum_for(uint64_t limit) {
+  uint64_t m = 4096;
+  while (m < limit) m *= 2;
+  return m;
+}
+
+ResultSet run_reorder_limit(Config& cfg, const Options& o) {
+  if (cfg.count("sack.window") < 2048 && rtl_variant::kSackMaxWindow >= 2048) cfg.apply("sack.window", "2048", "reorder-limit");
+  validate_config(cfg);
+  Case c;
+  for (const Case& k : all_cases())
+    if (k.name == "spray-8") c = k;
+  c.fast_rtx = o.text("--fast-retransmit") == "on";
+  const bool area = o.text("--area") == "yes";
+  ResultSet rs;
+  for (const std::string& text : split_list(o.text("--limits"))) {
+    Config point = cfg;   // checks the value (one line naming the key on error)
+    point.apply("sack.reorder_limit", text, "reorder-limit --limits");
+    const uint64_t limit = point.count("sack.reorder_limit");
+    c.limit = text;
+    const Measured m = simulate(cfg, c, false, 0);
+    const uint64_t maximum = build_maximum_for(limit);
+    V cells = V::null(), ff = V::null(), mem = V::null();
+    if (area) {
+      RtlOptions opts = this_build_rtl_options();
+      apply_rtl_override(opts, "UBSIM_RTL_SACK_REORDER_MAX=" + std::to_string(maximum));
+      const AreaFigures f = synthesize_area(select_area_blocks(opts, "sack_receiver").front(), default_area_cache_dir());
+      cells = V::number(static_cast<double>(f.coarse_cells));
+      ff = V::number(static_cast<double>(f.ff_bits));
+      mem = V::number(static_cast<double>(f.mem_bits));
+    }
+    rs.rows.push_back(V::object()
+                          .add("reorder_limit_bytes", V::number(static_cast<double>(limit)))
+                          .add("done_us", V::number(m.done_us))
+                          .add("peak_reorder_bytes", V::number(m.peak_bytes))
+                          .add("reorder_drops", V::number(m.drops))
+                          .add("resent_bytes", V::number(m.resent_bytes))
+                          .add("timeouts", V::number(m.timeouts))
+                          .add("exactly_once", V::boolean(m.exactly_once && m.in_order))
+                          .add("build_maximum_bytes", V::number(static_cast<double>(maximum)))
+                          .add("receiver_cells", cells)
+                          .add("receiver_ff_bits", ff)
+                          .add("receiver_mem_bits", mem)
+                          .add("reorder_buffer_bytes_derived", V::number(static_cast<double>(maximum))));
+  }
+  rs.notes = fmt::format(
+      "The spraying case (2048 x 4 KiB packets round robin over 8 paths of 1..8 us, SACK, RTO 20 us, fast\n"
+      "retransmit {}) at each reorder limit. build_maximum_bytes: the smallest RTL build maximum\n"
+      "(UBSIM_RTL_SACK_REORDER_MAX, a power of two) that admits the limit; receiver_*: the SACK receiver\n"
+      "synthesized with it (yosys generic; its reorder counter and limit compare widen with it);\n"
+      "reorder_buffer_bytes_derived: the payload memory that maximum needs (held in TLM, not synthesized).\n",
+      c.fast_rtx ? "on" : "off");
+  return rs;
+}
+
+}  // namespace
+
+const Experiment& reorder_limit_experiment() {
+  static const Experiment e{
+      "reorder-limit",
+      "the receiver's reorder limit against the spraying case: completion, drops, resends, area (spec §16)",
+      "The multipath spraying case (8 MiB over 8 paths of 1..8 us) run at each reorder limit: completion time,\n"
+      "reorder drops, bytes resent and timeouts, beside the SACK receiver's area at the build maximum that\n"
+      "admits the limit (yosys, cached in build-area/) and the payload buffer that maximum needs (derived).\n"
+      "A limit below the transfer's reorder peak drops packets above the hole; each is resent. docs/fabric.md.",
+      {opt_text("--limits", "LIST", "256KiB,512KiB,1MiB,1344KiB,1348KiB,2MiB",
+                "reorder limits (sack.reorder_limit values), comma-separated"),
+       opt_choice("--fast-retransmit", {"off", "on"}, "off", "the sender's fast retransmit (the spec's table: off)"),
+       opt_choice("--area", {"yes", "no"}, "yes", "synthesize the receiver at each build maximum (yosys)")},
+      {"reorder_limit_bytes"},
+      {{"reorder_limit_bytes", "bytes", "sack.reorder_limit"},
+       {"done_us", "us", "packet 0's first byte sent to the last byte delivered in order"},
+       {"peak_reorder_bytes", "bytes", "most payload the receiver held after a hole (its RTL counter)"},
+       {"reorder_drops", "packets", "packets dropped at the reorder limit"},
+       {"resent_bytes", "bytes", "payload bytes the sender resent"},
+       {"timeouts", "events", "retransmit timer expiries"},
+       {"exactly_once", "", "every packet delivered once, in PSN order"},
+       {"build_maximum_bytes", "bytes", "the smallest build maximum admitting the limit (UBSIM_RTL_SACK_REORDER_MAX)"},
+       {"receiver_cells", "cells", "the SACK receiver at that maximum: word-level cells (yosys; null with --area no)"},
+       {"receiver_ff_bits", "bits", "... its flip-flop bits"},
+       {"receiver_mem_bits", "bits", "... its inferred memory bits"},
+       {"reorder_buffer_bytes_derived", "bytes", "derived: the payload buffer the maximum needs (TLM, not synthesized)"}},
+      "reorder_limit",
+      "plot_reorder_limit.py",
+      true,
+      run_reorder_limit};
   return e;
 }
 
