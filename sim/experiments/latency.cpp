@@ -212,6 +212,19 @@ static void derive_message_stream(const Config& cfg, const Route& route, Latency
     if (owner == ComponentKind::Pcie)   // in TLPs of at most max_payload, each with its overhead
       bytes += std::ceil(bytes / static_cast<double>(cfg.count("pcie.max_payload"))) *
                static_cast<double>(cfg.count("pcie.tlp_overhead"));
+    if (owner == ComponentKind::Dram) {
+      // one access per packet: each holds the device for its occupancy (at
+      // most the row-hit latency) and the bytes beyond the first 64 at the
+      // DRAM's rate (the DRAM server's rule, dram.bandwidth)
+      const double hold_ns = std::min(cfg.fs("dram.row_hit"), cfg.fs("dram.occupancy")) / 1e6;
+      double ns = 0;
+      for (uint32_t k = 0; k < r.packets; ++k) {
+        const uint64_t b = packet_payload(size, mtu, k);
+        ns += hold_ns + static_cast<double>(b > 64 ? b - 64 : 0) / cfg.value(key) * 1e9;
+      }
+      stream.emplace_back(name, ns);
+      continue;
+    }
     stream.emplace_back(name, bytes / cfg.value(key) * 1e9);
   }
   const auto slowest = std::max_element(stream.begin(), stream.end(),
@@ -267,7 +280,7 @@ std::vector<LatencyResult> run_latency_sessions(const Config& cfg, const Latency
   auto& sys = *new TwoNodeSystem("sys", cfg, cfg.route(o.path, verb), Workload{o.verb, {}}, pairs);
   if (o.on_system) o.on_system(sys);
   if (!o.drop.empty()) {
-    LossyWire* w = sys.lossy_wire_from(NodeId::A);
+    TransportWire* w = sys.transport_wire_from(NodeId::A);
     if (!w) throw std::logic_error("--drop without the transport in the paths");
     w->set_drop_once(std::set<uint32_t>(o.drop.begin(), o.drop.end()));
   }
