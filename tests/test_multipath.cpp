@@ -135,3 +135,55 @@ TEST_CASE("reorder-limit: one packet below the spraying peak drops and resends b
   CHECK(bad.status == 2);
   CHECK(bad.out.find("sack.reorder_limit") != std::string::npos);
 }
+
+TEST_CASE("multipath: the controller as the sender is bound by its DRAM and with faster memory by its flits",
+          "[multipath]") {
+  const Value rows = results("--cases rr-2x1us,spray-8,spray-8-fast-memory --transport sack --sender controller");
+  // each packet's payload is one DRAM read: dram.occupancy (5 ns) plus the
+  // 4032 B beyond the first 64 at 51.2 GB/s
+  const double dram_ns = 5 + 4032 / 51.2;
+  for (const char* name : {"rr-2x1us", "spray-8"}) {
+    INFO(name);
+    const Value& r = row(rows, name, "sack");
+    CHECK(r.str("sender") == "controller");
+    CHECK(r.str("binding") == "DRAM");
+    CHECK(r.num("send_interval_ns_derived") == Approx(dram_ns).epsilon(0.001));
+    CHECK(r.num("send_interval_ns") == Approx(dram_ns).epsilon(0.01));
+  }
+  // spraying from the controller: the last packet (PSN 2047, on the 8 us
+  // path) leaves 2047 intervals after the first and flies 8 us; no faster
+  // than one path, the memory binds
+  const Value& spray = row(rows, "spray-8", "sack");
+  CHECK(spray.num("done_us") == Approx(2047 * dram_ns / 1e3 + 0.08256 + 8).epsilon(0.01));
+  CHECK(spray.num("done_us") > 170.08);
+  // bus and DRAM at 2 Tbit/s: the send pipeline's flits bind, 17 flits of
+  // 256 B per 4 KiB packet with its header, a flit per cycle at 322 MHz
+  const Value& fast = row(rows, "spray-8-fast-memory", "sack");
+  CHECK(fast.str("binding") == "send-pipeline flits");
+  CHECK(fast.num("send_interval_ns") == Approx(17 / 0.322).epsilon(0.01));
+  for (const auto& r : rows.items) {
+    INFO(r.str("case"));
+    CHECK(r.flag("exactly_once"));
+    CHECK(r.flag("in_order"));
+  }
+}
+
+TEST_CASE("multipath.paths needs the transport in the paths and no random loss", "[multipath]") {
+  const std::string bin = std::string(UBSIM_BIN) + " latency --path ub-async --ops 2 --set multipath.paths=2";
+  const auto off = ubsim::test::run_command(bin);
+  CHECK(off.status == 2);
+  CHECK(off.out.find("multipath.paths") != std::string::npos);
+  CHECK(off.out.find("transport.in_paths") != std::string::npos);
+  const auto lossy = ubsim::test::run_command(bin + " --set transport.in_paths=true --set loss.data=0.01");
+  CHECK(lossy.status == 2);
+  CHECK(lossy.out.find("loss.data") != std::string::npos);
+  // two paths of 1 us and 3 us under a 64 KiB write: delivered once, in order
+  const auto ok = ubsim::test::run_command(
+      bin + " --verb write --size 64KiB --set transport.in_paths=true --set wire.latency=1us"
+            " --set multipath.delay_step=2us --format json");
+  INFO(ok.out);
+  REQUIRE(ok.status == 0);
+  const Value res = *ubsim::json::parse(ok.out).get("results");
+  CHECK(res.items.at(0).num("ops") == 2);
+  CHECK(res.items.at(0).num("failed") == 0);
+}

@@ -14,12 +14,12 @@ constexpr uint32_t kPsnMask = 0xffffffu;
 }  // namespace
 
 PathTransport::PathTransport(sc_core::sc_module_name name, const Config& c, StageFabric& fabric, NodeId from,
-                             const std::string& stack, uint32_t channels, bool gbn, Pool<Packet>& pool, LossyWire& data_wire,
-                             LossyWire& ack_wire)
+                             const std::string& stack, uint32_t channels, SackMode mode, Pool<Packet>& pool,
+                             TransportWire& data_wire, TransportWire& ack_wire)
     : StageComponent(name),
-      gbn_(gbn),
+      gbn_(mode.gbn),
       period_fs_(c.clock_period_fs()),
-      propagation_fs_(data_wire.propagation_fs()),
+      data_wire_(data_wire),
       pool_(pool),
       out_("delivered") {
   SC_HAS_PROCESS(PathTransport);
@@ -29,10 +29,10 @@ PathTransport::PathTransport(sc_core::sc_module_name name, const Config& c, Stag
   const NodeId to = from == NodeId::A ? NodeId::B : NodeId::A;
   const char* f = from == NodeId::A ? "A" : "B";
   const char* t = from == NodeId::A ? "B" : "A";
-  const std::string base = stack + (gbn ? "_gbn" : "_sack");
+  const std::string base = stack + (gbn_ ? "_gbn" : "_sack");
+  const bool ack_on_data_path = c.choice("sack.ack_path") == "data";
   for (uint32_t i = 0; i < channels; ++i) {
     auto ch = std::make_unique<Channel>();
-    const SackMode mode{gbn, 0};
     ch->tx = std::make_unique<SackSenderBridge>(fmt::format("{}_{}_tx{}", f, base, i).c_str(), c, mode, pool_);
     ch->rx = std::make_unique<SackReceiverBridge>(fmt::format("{}_{}_rx{}", t, base, i).c_str(), c, mode, pool_);
     ch->tx->set_channel(i);
@@ -48,6 +48,7 @@ PathTransport::PathTransport(sc_core::sc_module_name name, const Config& c, Stag
     ch->ack_route.sink = tx_id;
     ch->tx->set_data_route(&ch->data_route, &data_wire);
     ch->rx->set_ack_route(&ch->ack_route);
+    ch->rx->set_ack_on_data_path(ack_on_data_path);
     ch->rx->on_arrive = [this](const Packet& p, uint64_t at) {
       auto it = in_flight_.find(static_cast<uint32_t>(p.id));
       if (it == in_flight_.end()) return;
@@ -55,7 +56,10 @@ PathTransport::PathTransport(sc_core::sc_module_name name, const Config& c, Stag
       it->second.kept_arrival_fs = p.times[0].depart_fs;   // the wire handed it to the receiver
       it->second.kept_edge_fs = at;
     };
-    ch->rx->on_deliver = [this](uint32_t id, uint32_t, uint64_t at) { deliver(id, at); };
+    ch->rx->on_deliver = [this, i](uint32_t id, uint32_t psn, uint64_t at) {
+      if (on_delivered) on_delivered(i, psn, at);
+      deliver(id, at);
+    };
     ch->tx->on_fail = [this, i](uint32_t, uint64_t at) { fail_channel(i, at); };
     channels_.push_back(std::move(ch));
   }
@@ -88,6 +92,7 @@ void PathTransport::sent(const Packet& p, uint64_t start_fs, uint64_t end_fs) {
   f.sent = true;
   f.first_start_fs = start_fs;
   f.first_end_fs = end_fs;
+  f.first_path = p.path;
   if (!f.r->has_psn || p.retransmit) return;
   const uint32_t offset = (f.r->psn - p.psn) & kPsnMask;
   if (!ch.psn_known) {
@@ -118,11 +123,11 @@ void PathTransport::deliver(uint32_t id, uint64_t at_fs) {
   t.start_fs = t.arrive_fs;
   t.serialize_fs = f.first_end_fs - f.first_start_fs;
   t.retransmit_fs = f.kept_retransmit ? positive(static_cast<int64_t>(f.kept_arrival_fs) -
-                                                 static_cast<int64_t>(f.first_end_fs + propagation_fs_))
+                                                 static_cast<int64_t>(f.first_end_fs + data_wire_.propagation_fs(f.first_path)))
                                       : 0;
   t.reorder_fs = positive(static_cast<int64_t>(at_fs) - static_cast<int64_t>(f.kept_edge_fs + period_fs_));
   t.transport_fs = positive(static_cast<int64_t>(at_fs - t.arrive_fs) -
-                            static_cast<int64_t>(propagation_fs_ + t.serialize_fs + t.retransmit_fs + t.reorder_fs));
+                            static_cast<int64_t>(data_wire_.propagation_fs(f.first_path) + t.serialize_fs + t.retransmit_fs + t.reorder_fs));
   ++delivered_;
   out_.notify(r, fs_from_now(at_fs));
 }

@@ -30,7 +30,7 @@
 #include "component.h"
 #include "config.h"
 #include "fabric.h"
-#include "lossy_wire.h"
+#include "transport_wire.h"
 #include "request.h"
 #include "sack_bridges.h"
 
@@ -41,19 +41,22 @@ class PathTransport : public StageComponent {
   // from: the sending node; stack: "ub" or "nic" (the engines' names:
   // <node>_<stack>_<sack|gbn>_<tx|rx><connection>); channels: connections
   // given engines (the requests' ctx, 0..channels-1); gbn: GoBackN (else
-  // SACK). data_wire carries this direction's packets, ack_wire the acks back.
+  // SACK; and the sender's paths: mode.paths). data_wire carries this
+  // direction's packets, ack_wire the acks back.
   PathTransport(sc_core::sc_module_name name, const Config& c, StageFabric& fabric, NodeId from,
-                const std::string& stack, uint32_t channels, bool gbn, Pool<Packet>& pool, LossyWire& data_wire,
-                LossyWire& ack_wire);
-  // The data wire sent a packet of this direction (LossyWire::on_sent).
+                const std::string& stack, uint32_t channels, SackMode mode, Pool<Packet>& pool,
+                TransportWire& data_wire, TransportWire& ack_wire);
+  // The data wire sent a packet of this direction (TransportWire::on_sent).
   void sent(const Packet& p, uint64_t start_fs, uint64_t end_fs);
   // A message failed (before it goes to its sink): the system releases what
   // the initiator holds for it (its order-tracker entry).
   std::function<void(Request& message)> on_failed;
   void collect_stats(StatsTable& table) const override;
   // Connection c's engines of this direction: the sender and the receiver.
-  RtlBridge& sender(uint32_t c) const { return *channels_.at(c)->tx; }
-  RtlBridge& receiver(uint32_t c) const { return *channels_.at(c)->rx; }
+  SackSenderBridge& sender(uint32_t c) const { return *channels_.at(c)->tx; }
+  SackReceiverBridge& receiver(uint32_t c) const { return *channels_.at(c)->rx; }
+  // Observes every packet the receiving engine delivers in PSN order.
+  std::function<void(uint32_t channel, uint32_t psn, uint64_t at_fs)> on_delivered;
   uint64_t retransmitted_packets() const;
   uint64_t retransmitted_bytes() const;
   uint64_t timeouts() const;
@@ -76,6 +79,7 @@ class PathTransport : public StageComponent {
     Request* r = nullptr;
     uint32_t channel = 0;
     uint64_t first_start_fs = 0, first_end_fs = 0;   // its first transmission on the wire
+    uint32_t first_path = 0;                         // ... and the path it took
     bool sent = false;
     bool kept_retransmit = false;                    // the copy the receiver kept was a resend
     uint64_t kept_arrival_fs = 0, kept_edge_fs = 0;  // ... reached the receiver / was taken
@@ -86,7 +90,8 @@ class PathTransport : public StageComponent {
   void give_up(Request& r);
 
   const bool gbn_;
-  const uint64_t period_fs_, propagation_fs_;
+  const uint64_t period_fs_;
+  const TransportWire& data_wire_;
   Pool<Packet>& pool_;
   std::vector<std::unique_ptr<Channel>> channels_;
   std::unordered_map<uint32_t, InFlight> in_flight_;

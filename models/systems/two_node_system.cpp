@@ -80,6 +80,9 @@ TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std:
     fabric_.attach(fabric_wire_.get());
   }
   if (transport_in_paths(cfg_)) build_transport(hops);
+  else if (cfg_.count("multipath.paths") > 1)
+    throw ConfigError(cfg_.source("multipath.paths"), "multipath.paths",
+                      "several paths carry the transport's packets: set transport.in_paths = true");
   if (cfg_.flag("cache.enabled"))
     for (size_t k = 0; k < n; ++k) build_caches(nodes_[k], node_tags_[k], node_roles_[k], static_cast<int>(k));
   // an initiator's receive pipelines report completions to its send side
@@ -185,22 +188,38 @@ void TwoNodeSystem::build_transport(const std::vector<HopSpec>& hops) {
   const double p_ack = cfg_.value("loss.ack") < 0 ? p_data : cfg_.value("loss.ack");
   const uint64_t seed = cfg_.count("seed");
   const uint64_t propagation = cfg_.fs("wire.latency");
-  lossy_ab_ = std::make_unique<LossyWire>("lossy_wire_A_to_B", cfg_, packets_, p_data, p_ack, propagation,
-                                          std::set<uint32_t>{}, seed * 4 + 1);
-  lossy_ba_ = std::make_unique<LossyWire>("lossy_wire_B_to_A", cfg_, packets_, p_data, p_ack, propagation,
-                                          std::set<uint32_t>{}, seed * 4 + 2);
-  fabric_.attach(lossy_ab_.get());
-  fabric_.attach(lossy_ba_.get());
+  const uint32_t paths = static_cast<uint32_t>(cfg_.count("multipath.paths"));
+  if (paths > 1) {
+    // several paths: each direction a MultiPathWire, path p wire.latency + p x step
+    for (const char* key : {"loss.data", "loss.ack", "loss.duplicate", "loss.reorder"})
+      if (cfg_.value(key) > 0)
+        throw ConfigError(cfg_.source("multipath.paths"), "multipath.paths",
+                          fmt::format("the {} paths are lossless but for --drop; {} must be 0 with them", paths, key));
+    std::vector<uint64_t> delays;
+    for (uint32_t p = 0; p < paths; ++p) delays.push_back(propagation + p * cfg_.fs("multipath.delay_step"));
+    data_ab_ = std::make_unique<MultiPathWire>("paths_A_to_B", cfg_, delays, std::set<uint32_t>{});
+    data_ba_ = std::make_unique<MultiPathWire>("paths_B_to_A", cfg_, delays, std::set<uint32_t>{});
+  } else {
+    data_ab_ = std::make_unique<LossyWire>("lossy_wire_A_to_B", cfg_, packets_, p_data, p_ack, propagation,
+                                           std::set<uint32_t>{}, seed * 4 + 1);
+    data_ba_ = std::make_unique<LossyWire>("lossy_wire_B_to_A", cfg_, packets_, p_data, p_ack, propagation,
+                                           std::set<uint32_t>{}, seed * 4 + 2);
+  }
+  fabric_.attach(data_ab_.get());
+  fabric_.attach(data_ba_.get());
   const char* kind = roce ? "nic_transport" : "ub_transport";
   const std::string stack = roce ? "nic" : "ub";
+  // node A's engines spread over the paths (its requests' data, its
+  // responses' acks); node B's send on path 0
+  SackMode mode_a{gbn, 0, paths}, mode_b{gbn, 0, 1};
   transport_ab_ = std::make_unique<PathTransport>((std::string("A_") + kind).c_str(), cfg_, fabric_, NodeId::A, stack,
-                                                  static_cast<uint32_t>(channels), gbn, packets_, *lossy_ab_, *lossy_ba_);
+                                                  static_cast<uint32_t>(channels), mode_a, packets_, *data_ab_, *data_ba_);
   transport_ba_ = std::make_unique<PathTransport>((std::string("B_") + kind).c_str(), cfg_, fabric_, NodeId::B, stack,
-                                                  static_cast<uint32_t>(channels), gbn, packets_, *lossy_ba_, *lossy_ab_);
+                                                  static_cast<uint32_t>(channels), mode_b, packets_, *data_ba_, *data_ab_);
   fabric_.attach(transport_ab_.get());
   fabric_.attach(transport_ba_.get());
-  lossy_ab_->on_sent = [this](const Packet& p, uint64_t s, uint64_t e) { transport_ab_->sent(p, s, e); };
-  lossy_ba_->on_sent = [this](const Packet& p, uint64_t s, uint64_t e) { transport_ba_->sent(p, s, e); };
+  data_ab_->on_sent = [this](const Packet& p, uint64_t s, uint64_t e) { transport_ab_->sent(p, s, e); };
+  data_ba_->on_sent = [this](const Packet& p, uint64_t s, uint64_t e) { transport_ba_->sent(p, s, e); };
   // A failed request ends at node A: its order-tracker entry is released
   // as a completion would (once: the receive side skips it from here on).
   PipelineBridge* tx = roce ? static_cast<PipelineBridge*>(nodes_[0].nic_tx.get()) : nodes_[0].ub_tx.get();

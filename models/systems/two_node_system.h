@@ -18,6 +18,7 @@
 #include "ctx_cache_bridge.h"
 #include "fabric.h"
 #include "fabric_wire.h"
+#include "multipath_wire.h"
 #include "initiator_app.h"
 #include "path_transport.h"
 #include "pipeline_bridges.h"
@@ -75,8 +76,11 @@ class TwoNodeSystem : public sc_core::sc_module {
   PathTransport* transport_from(NodeId from) const {
     return from == NodeId::A ? transport_ab_.get() : transport_ba_.get();
   }
-  // The lossy wire direction leaving node `from` (null unless transport.in_paths).
-  LossyWire* lossy_wire_from(NodeId from) const { return from == NodeId::A ? lossy_ab_.get() : lossy_ba_.get(); }
+  // The transport's wire direction leaving node `from` (null unless
+  // transport.in_paths): one lossy link, or multipath.paths paths.
+  TransportWire* transport_wire_from(NodeId from) const {
+    return from == NodeId::A ? data_ab_.get() : data_ba_.get();
+  }
   // Node A's send pipeline of the route's stack (its order tracker inside).
   RtlBridge& initiator_tx() const;
   const std::vector<StageComponent*>& components() const { return fabric_.components(); }
@@ -112,9 +116,9 @@ class TwoNodeSystem : public sc_core::sc_module {
   std::vector<NodeId> node_roles_;
   std::unique_ptr<WireDirection> wire_ab_, wire_ba_;
   std::unique_ptr<FabricWire> fabric_wire_;
-  // The transport inside the paths: both directions' engines and the lossy wire.
+  // The transport inside the paths: both directions' engines and wires.
   Pool<Packet> packets_;
-  std::unique_ptr<LossyWire> lossy_ab_, lossy_ba_;
+  std::unique_ptr<TransportWire> data_ab_, data_ba_;
   std::unique_ptr<PathTransport> transport_ab_, transport_ba_;
   std::vector<std::unique_ptr<Session>> sessions_;
   std::unique_ptr<ProgressWatchdog> watchdog_;

@@ -7,7 +7,7 @@ namespace ubsim {
 
 LossyWire::LossyWire(sc_core::sc_module_name name, const Config& c, Pool<Packet>& pool, double p_data, double p_ack,
                      uint64_t propagation_fs, std::set<uint32_t> drop_once, uint64_t seed)
-    : StageComponent(name),
+    : TransportWire(name),
       pool_(pool),
       bytes_per_s_(c.value("wire.rate")),
       p_data_(p_data),

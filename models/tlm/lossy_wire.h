@@ -10,14 +10,13 @@
 
 #include <tlm_utils/peq_with_get.h>
 
-#include "component.h"
 #include "config.h"
-#include "packet.h"
 #include "pool.h"
+#include "transport_wire.h"
 
 namespace ubsim {
 
-class LossyWire : public StageComponent, public TransmitPort {
+class LossyWire : public TransportWire {
  public:
   // p_data / p_ack: loss probabilities of data packets and of acks;
   // propagation_fs: one-way propagation; drop_once: data PSNs lost on their
@@ -25,12 +24,9 @@ class LossyWire : public StageComponent, public TransmitPort {
   LossyWire(sc_core::sc_module_name name, const Config& c, Pool<Packet>& pool, double p_data, double p_ack,
             uint64_t propagation_fs, std::set<uint32_t> drop_once, uint64_t seed);
   void collect_stats(StatsTable& table) const override;
-  // A data packet's first byte left at start_fs and its last at end_fs
-  // (the sender's retransmit timer runs from end_fs).
-  std::function<void(const Packet& p, uint64_t start_fs, uint64_t end_fs)> on_sent;
   uint64_t propagation_fs() const { return propagation_fs_; }
-  // Data PSNs lost on their first transmission (scripted; before the run).
-  void set_drop_once(std::set<uint32_t> psns) { drop_once_ = std::move(psns); }
+  uint64_t propagation_fs(uint32_t /*path: one*/) const override { return propagation_fs_; }
+  void set_drop_once(std::set<uint32_t> psns) override { drop_once_ = std::move(psns); }
   uint64_t lost() const { return lost_; }
   // Whether the link has finished serializing at edge_fs, counting only the
   // packets handed to it before edge_fs: a sender hands it the next packet

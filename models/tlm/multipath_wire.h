@@ -14,24 +14,23 @@
 
 #include <tlm_utils/peq_with_get.h>
 
-#include "component.h"
 #include "config.h"
-#include "packet.h"
 #include "pool.h"
+#include "transport_wire.h"
 
 namespace ubsim {
 
-class MultiPathWire : public StageComponent, public TransmitPort {
+class MultiPathWire : public TransportWire {
  public:
   MultiPathWire(sc_core::sc_module_name name, const Config& c, std::vector<uint64_t> delays_fs,
                 std::set<uint32_t> drop_once);
   void collect_stats(StatsTable& table) const override;
-  // A data packet's first byte left at start_fs and its last at end_fs.
-  std::function<void(const Packet& p, uint64_t start_fs, uint64_t end_fs)> on_sent;
   // Whether path `path` has room at edge_fs: at most one packet handed to
   // it before edge_fs is still to finish (the one in serialization).
   bool free_at_edge(uint64_t edge_fs, uint32_t path) const override;
   size_t paths() const { return paths_.size(); }
+  uint64_t propagation_fs(uint32_t path) const override { return paths_.at(path < paths_.size() ? path : 0).delay_fs; }
+  void set_drop_once(std::set<uint32_t> psns) override { drop_once_ = std::move(psns); }
   uint64_t lost() const { return lost_; }
 
  protected:

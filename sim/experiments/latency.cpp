@@ -196,7 +196,11 @@ static void derive_message_stream(const Config& cfg, const Route& route, Latency
   r.size_bytes = size;
   r.packets = packets_of(size, mtu);
   std::vector<std::pair<std::string, double>> stream;
-  stream.emplace_back("wire", static_cast<double>(size + r.packets * header) / cfg.value("wire.rate") * 1e9);
+  // (over multipath.paths paths the packets share them, each a link at wire.rate)
+  const uint64_t paths = cfg.count("multipath.paths");
+  stream.emplace_back(paths > 1 ? fmt::format("wire ({} paths)", paths) : std::string("wire"),
+                      static_cast<double>(size + r.packets * header) / cfg.value("wire.rate") * 1e9 /
+                          static_cast<double>(paths));
   uint64_t flits = 0;
   for (uint32_t k = 0; k < r.packets; ++k)
     flits += (packet_payload(size, mtu, k) + header + rtl_variant::kFlitBytes - 1) / rtl_variant::kFlitBytes;
@@ -322,7 +326,7 @@ std::vector<LatencyResult> run_latency_sessions(const Config& cfg, const Latency
     PathTransport& ba = *sys.transport_from(NodeId::B);
     std::vector<std::string> argv = {"/usr/bin/python3", data_path("scripts/merge_fst.py"),
                                      o.trace_prefix + ".transport.fst"};
-    for (RtlBridge* b : {&sys.initiator_tx(), &ab.sender(0), &ab.receiver(0), &ba.sender(0), &ba.receiver(0)})
+    for (RtlBridge* b : std::initializer_list<RtlBridge*>{&sys.initiator_tx(), &ab.sender(0), &ab.receiver(0), &ba.sender(0), &ba.receiver(0)})
       argv.push_back(std::string(b->basename()) + "=" + o.trace_prefix + "." + b->basename() + ".fst");
     if (run_program(argv) != 0)
       throw std::runtime_error("option --trace: merging the transport's waveforms into " + argv[2] + " failed");

@@ -19,6 +19,7 @@
 
 #include "area.h"
 #include "experiment.h"
+#include "latency.h"
 #include "units.h"
 #include "multipath_system.h"
 #include "pipeline_limits.h"
@@ -41,7 +42,19 @@ struct Case {
   bool fast_rtx = false;           // sack.fast_retransmit (the spec's table: off)
   int reorder_thresh = -1;         // sack.reorder_threshold (-1: as configured)
   std::string ack_path;            // sack.ack_path ("" = as configured)
+  std::vector<std::pair<std::string, std::string>> set;   // further keys (the controller's memory side)
+  bool controller_only = false;    // a case about the controller as the sender
 };
+
+// The spraying case from a controller whose bus and DRAM are faster than its
+// send pipeline: its issue interval binds.
+Case fast_memory_case() {
+  Case c{"spray-8-fast-memory", "spray-8 from the controller with bus and DRAM at 2 Tbit/s (its issue interval binds)",
+         2048, {1, 2, 3, 4, 5, 6, 7, 8}};
+  c.set = {{"dram.bandwidth", "2Tbit/s"}, {"bus.bandwidth", "2Tbit/s"}};
+  c.controller_only = true;
+  return c;
+}
 
 // The cases of the spec's table, then the ones it asks to be reported.
 std::vector<Case> all_cases() {
@@ -68,6 +81,7 @@ std::vector<Case> all_cases() {
        20, 0, "", true, 3},
       {"drop0-skew-fast-ack-data", "drop0-skew-fast with each ack on the path of the data it answers", 8, {1, 9}, {}, 20,
        0, "", true, 3, "data"},
+      fast_memory_case(),
   };
 }
 
@@ -147,6 +161,9 @@ Derived derive(const Case& c, bool gbn, double t_pkt_us, double payload) {
 
 struct Measured {
   double done_us = 0, peak_bytes = 0, resent_bytes = 0, drops = 0, timeouts = 0;
+  double interval_ns = 0;   // first transmissions: packet 0's start to the last's, per packet
+  double interval_ns_derived = 0;   // the controller's: the slowest resource's time per packet
+  std::string binding;              // ... that resource
   bool exactly_once = false, in_order = false;
   V gantt = V::array();
 };
@@ -210,8 +227,10 @@ Measured simulate(const Config& base, const Case& c, bool gbn, size_t gantt_max)
     for (uint32_t i = 0; i < n && i < gantt_max; ++i)
       gantt.items.push_back(V::array({V::number(i), V::number(path[i]), V::number((sent[i] - t0) / 1e9),
                                       V::number((arrived[i] - t0) / 1e9), V::number((delivered[i] - t0) / 1e9)}));
+    const double interval = n > 1 ? static_cast<double>(sent[n - 1] - sent[0]) / (n - 1) / 1e6 : 0;
     return std::vector<V>{V::object()
                               .add("done_us", V::number((last - t0) / 1e9))
+                              .add("interval_ns", V::number(interval))
                               .add("peak", V::number(static_cast<double>(sys.receiver().reorder_peak())))
                               .add("drops", V::number(static_cast<double>(sys.receiver().reorder_drops())))
                               .add("resent", V::number(static_cast<double>(sys.sender().retransmitted_bytes())))
@@ -230,6 +249,100 @@ Measured simulate(const Config& base, const Case& c, bool gbn, size_t gantt_max)
   m.exactly_once = r.flag("once");
   m.in_order = r.flag("in_order");
   m.gantt = *r.get("gantt");
+  m.interval_ns = r.num("interval_ns");
+  return m;
+}
+
+// Whether the case's paths are wire.latency + p x step (what the two-node
+// system's multipath keys express) and, if so, that step.
+bool linear_paths(const Case& c, double& step_us) {
+  step_us = c.delays_us.size() > 1 ? c.delays_us[1] - c.delays_us[0] : 0;
+  for (size_t p = 0; p < c.delays_us.size(); ++p)
+    if (std::abs(c.delays_us[p] - (c.delays_us[0] + static_cast<double>(p) * step_us)) > 1e-9) return false;
+  return c.weights.empty();
+}
+
+// The same case with node A's UB controller as the sender: one write of the
+// case's packets along ub-async, its send pipeline segmenting them, the
+// transport inside the path (the same verilated engines) over the paths.
+Measured simulate_controller(const Config& base, const Case& c, bool gbn) {
+  double step_us = 0;
+  linear_paths(c, step_us);
+  const auto rows = rows_in_child([&] {
+    Config cfg = base;
+    const std::string why = "multipath case " + c.name + " (controller)";
+    cfg.apply("transport.in_paths", "true", why);
+    cfg.apply("transport.mode", gbn ? "gbn" : "sack", why);
+    cfg.apply("wire.latency", fmt::format("{}us", c.delays_us[0]), why);
+    cfg.apply("multipath.paths", std::to_string(c.delays_us.size()), why);
+    cfg.apply("multipath.delay_step", fmt::format("{}us", step_us), why);
+    cfg.apply("sack.rto", fmt::format("{}us", c.rto_us), why);
+    cfg.apply("sack.fast_retransmit", c.fast_rtx ? "true" : "false", why);
+    if (c.reorder_thresh >= 0) cfg.apply("sack.reorder_threshold", std::to_string(c.reorder_thresh), why);
+    if (!c.limit.empty()) cfg.apply("sack.reorder_limit", c.limit, why);
+    if (!c.ack_path.empty()) cfg.apply("sack.ack_path", c.ack_path, why);
+    cfg.apply("workload.ops", "1", why);
+    cfg.apply("workload.warmup", "0", why);
+    cfg.apply("workload.size", std::to_string(c.packets * cfg.count("transport.mtu")) + "B", why);
+    for (const auto& [key, value] : c.set) cfg.apply(key, value, why);
+    const uint32_t n = c.packets;
+    std::vector<uint64_t> start(n, 0);
+    std::vector<uint8_t> deliveries(n, 0);
+    bool in_order = true, bogus = false;
+    uint32_t next = 0;
+    uint64_t t0 = UINT64_MAX, last = 0;
+    PathTransport* t = nullptr;
+    LatencyOptions lo;
+    lo.path = "ub-async";
+    lo.verb = Verb::Write;
+    if (c.drop >= 0) lo.drop = {static_cast<uint32_t>(c.drop)};
+    lo.on_system = [&](TwoNodeSystem& sys) {
+      t = sys.transport_from(NodeId::A);
+      TransportWire& w = *sys.transport_wire_from(NodeId::A);
+      w.on_sent = [&start, &t0, n, prev = w.on_sent](const Packet& p, uint64_t s, uint64_t e) {
+        prev(p, s, e);
+        if (p.psn < n && !start[p.psn] && !p.retransmit) start[p.psn] = s;
+        t0 = std::min(t0, s);
+      };
+      t->on_delivered = [&](uint32_t channel, uint32_t psn, uint64_t at) {
+        if (channel != 0 || psn >= n) {
+          bogus = true;
+          return;
+        }
+        ++deliveries[psn];
+        if (psn != next) in_order = false;
+        next = psn + 1;
+        last = std::max(last, at);
+      };
+    };
+    const LatencyResult res = run_latency(cfg, lo);
+    bool once = !bogus;
+    for (uint32_t i = 0; i < n; ++i) once = once && deliveries[i] == 1;
+    const double interval = n > 1 ? static_cast<double>(start[n - 1] - start[0]) / (n - 1) / 1e6 : 0;
+    return std::vector<V>{V::object()
+                              .add("done_us", V::number((last - t0) / 1e9))
+                              .add("peak", V::number(static_cast<double>(t->receiver(0).reorder_peak())))
+                              .add("drops", V::number(static_cast<double>(t->receiver(0).reorder_drops())))
+                              .add("resent", V::number(static_cast<double>(t->sender(0).retransmitted_bytes())))
+                              .add("timeouts", V::number(static_cast<double>(t->sender(0).timeouts())))
+                              .add("interval_ns", V::number(interval))
+                              .add("interval_ns_derived", V::number(res.derived_stream_ns / res.packets))
+                              .add("binding", V::string(res.binding))
+                              .add("once", V::boolean(once))
+                              .add("in_order", V::boolean(in_order && !bogus))};
+  });
+  const V& r = rows.front();
+  Measured m;
+  m.done_us = r.num("done_us");
+  m.peak_bytes = r.num("peak");
+  m.drops = r.num("drops");
+  m.resent_bytes = r.num("resent");
+  m.timeouts = r.num("timeouts");
+  m.exactly_once = r.flag("once");
+  m.in_order = r.flag("in_order");
+  m.interval_ns = r.num("interval_ns");
+  m.interval_ns_derived = r.num("interval_ns_derived");
+  m.binding = r.str("binding");
   return m;
 }
 
@@ -245,36 +358,52 @@ ResultSet run(Config& cfg, const Options& o) {
   const double payload = static_cast<double>(cfg.count("transport.mtu"));
   const double t_pkt_us = (payload + static_cast<double>(cfg.count("transport.header_bytes"))) / rate * 1e6;
   ResultSet rs;
+  const auto senders = o.list("--sender");
   for (const Case& c : cases)
-    for (const auto& mode : modes) {
-      const bool gbn = mode == "gbn";
-      const Derived d = derive(c, gbn, t_pkt_us, payload);
-      // GoBackN drops whatever arrives out of order: over paths of different
-      // delays (or with fast retransmit's resends) it is not worked by hand
-      const bool skewed = std::adjacent_find(c.delays_us.begin(), c.delays_us.end(), std::not_equal_to<>()) !=
-                          c.delays_us.end();
-      const bool by_hand = !(gbn && skewed) && !c.fast_rtx && c.limit.empty();
-      const Measured m = simulate(cfg, c, gbn, o.count("--gantt-packets"));
-      V delays = V::array();
-      for (double us : c.delays_us) delays.items.push_back(V::number(us));
-      rs.rows.push_back(V::object()
-                            .add("case", V::string(c.name))
-                            .add("transport", V::string(mode))
-                            .add("what", V::string(c.what))
-                            .add("packets", V::number(c.packets))
-                            .add("path_delays_us", delays)
-                            .add("done_us", V::number(m.done_us))
-                            .add("done_us_derived", by_hand ? V::number(d.done_us) : V::null())
-                            .add("peak_reorder_bytes", V::number(m.peak_bytes))
-                            .add("peak_reorder_bytes_derived", gbn || !by_hand ? V::null() : V::number(d.peak_bytes))
-                            .add("reorder_drops", V::number(m.drops))
-                            .add("resent_bytes", V::number(m.resent_bytes))
-                            .add("resent_bytes_derived", by_hand ? V::number(d.resent_bytes) : V::null())
-                            .add("timeouts", V::number(m.timeouts))
-                            .add("exactly_once", V::boolean(m.exactly_once))
-                            .add("in_order", V::boolean(m.in_order))
-                            .add("gantt", m.gantt));
-    }
+    for (const auto& mode : modes)
+      for (const auto& sender : senders) {
+        const bool gbn = mode == "gbn", controller = sender == "controller";
+        double step_us = 0;
+        if (controller && !linear_paths(c, step_us)) continue;   // (the weighted split: a source only)
+        if (!controller && c.controller_only) continue;
+        const Derived d = derive(c, gbn, t_pkt_us, payload);
+        // GoBackN drops whatever arrives out of order: over paths of different
+        // delays (or with fast retransmit's resends) it is not worked by hand;
+        // the controller hands packets over at its own issue interval
+        const bool skewed = std::adjacent_find(c.delays_us.begin(), c.delays_us.end(), std::not_equal_to<>()) !=
+                            c.delays_us.end();
+        const bool by_hand = !(gbn && skewed) && !c.fast_rtx && c.limit.empty() && !controller;
+        const Measured m = controller ? simulate_controller(cfg, c, gbn) : simulate(cfg, c, gbn, o.count("--gantt-packets"));
+        // derived bound on the interval between packets: a source's, one
+        // packet's serialization shared by the k paths; the controller's,
+        // the slowest resource its packets cross (as latency derives it)
+        const double interval_derived =
+            controller ? m.interval_ns_derived : t_pkt_us * 1e3 / static_cast<double>(c.delays_us.size());
+        const std::string binding = controller ? m.binding : "paths";
+        V delays = V::array();
+        for (double us : c.delays_us) delays.items.push_back(V::number(us));
+        rs.rows.push_back(V::object()
+                              .add("case", V::string(c.name))
+                              .add("transport", V::string(mode))
+                              .add("sender", V::string(sender))
+                              .add("what", V::string(c.what))
+                              .add("packets", V::number(c.packets))
+                              .add("path_delays_us", delays)
+                              .add("done_us", V::number(m.done_us))
+                              .add("done_us_derived", by_hand ? V::number(d.done_us) : V::null())
+                              .add("peak_reorder_bytes", V::number(m.peak_bytes))
+                              .add("peak_reorder_bytes_derived", gbn || !by_hand ? V::null() : V::number(d.peak_bytes))
+                              .add("reorder_drops", V::number(m.drops))
+                              .add("resent_bytes", V::number(m.resent_bytes))
+                              .add("resent_bytes_derived", by_hand ? V::number(d.resent_bytes) : V::null())
+                              .add("timeouts", V::number(m.timeouts))
+                              .add("send_interval_ns", V::number(m.interval_ns))
+                              .add("send_interval_ns_derived", V::number(interval_derived))
+                              .add("binding", V::string(binding))
+                              .add("exactly_once", V::boolean(m.exactly_once))
+                              .add("in_order", V::boolean(m.in_order))
+                              .add("gantt", m.gantt));
+      }
   rs.table_omit = {"gantt", "what", "path_delays_us"};
   rs.notes = fmt::format(
       "t = 0: packet 0's first byte leaving the sender; done_us: the last byte delivered in order by the receiving\n"
@@ -312,10 +441,15 @@ const Experiment& multipath_experiment() {
       "(gantt) its path and when it was sent, arrived and was delivered in order. docs/fabric.md.",
       {opt_names("--cases", "LIST", case_names(), all_case_names(), "the cases to run, comma-separated"),
        opt_names("--transport", "LIST", {"sack", "gbn"}, "sack,gbn", "SACK and/or GoBackN"),
+       opt_names("--sender", "LIST", {"source", "controller"}, "source,controller",
+                 "what feeds the SACK sender: a traffic source offering every packet at once, and/or node A's UB\n"
+                 "controller writing the message along ub-async (its send pipeline's issue interval; cases whose\n"
+                 "paths are wire.latency + p x step, not the weighted split)"),
        opt_count("--gantt-packets", "N", 0, 4096, "64", "packets per case in the gantt table")},
-      {"case", "transport"},
+      {"case", "transport", "sender"},
       {{"case", "", "the case (ubsim help multipath lists them)"},
        {"transport", "", "sack or gbn"},
+       {"sender", "", "source (a traffic source into the SACK sender) or controller (node A's UB send pipeline, one write)"},
        {"what", "", "the case in words"},
        {"packets", "packets", "4 KiB packets sent"},
        {"path_delays_us", "us", "each path's propagation"},
@@ -327,6 +461,9 @@ const Experiment& multipath_experiment() {
        {"resent_bytes", "bytes", "payload bytes the sender resent"},
        {"resent_bytes_derived", "bytes", "derived: the lost packet (SACK) or it and every later one (GoBackN)"},
        {"timeouts", "events", "retransmit timer expiries"},
+       {"send_interval_ns", "ns", "first transmissions: packet 0's first byte to the last packet's, per packet"},
+       {"send_interval_ns_derived", "ns", "derived: its bound, the binding resource's time per packet (a source: one packet's serialization / paths)"},
+       {"binding", "", "derived: the resource that sets send_interval_ns_derived (paths; the controller: latency's binding)"},
        {"exactly_once", "", "every packet delivered once"},
        {"in_order", "", "delivered in PSN order"},
        {"gantt", "", "[psn, path, sent us, arrived us, delivered us] of the first --gantt-packets packets"}},
