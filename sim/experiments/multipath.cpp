@@ -352,7 +352,9 @@ ResultSet run(Config& cfg, const Options& o) {
     for (const Case& c : all_cases())
       if (c.name == name) cases.push_back(c);
   const auto modes = o.list("--transport");
-  if (cfg.count("sack.window") < 2048 && rtl_variant::kSackMaxWindow >= 2048) cfg.apply("sack.window", "2048", "multipath");
+  // the window the spraying case needs (2048 packets in flight), unless one is given
+  if (cfg.source("sack.window") == "default" && cfg.count("sack.window") < 2048 && rtl_variant::kSackMaxWindow >= 2048)
+    cfg.apply("sack.window", "2048", "multipath");
   validate_config(cfg);
   const double rate = cfg.value("wire.rate");
   const double payload = static_cast<double>(cfg.count("transport.mtu"));
@@ -485,7 +487,9 @@ uint64_t build_maximum_for(uint64_t limit) {
 }
 
 ResultSet run_reorder_limit(Config& cfg, const Options& o) {
-  if (cfg.count("sack.window") < 2048 && rtl_variant::kSackMaxWindow >= 2048) cfg.apply("sack.window", "2048", "reorder-limit");
+  // the window the spraying case needs (2048 packets in flight), unless one is given
+  if (cfg.source("sack.window") == "default" && cfg.count("sack.window") < 2048 && rtl_variant::kSackMaxWindow >= 2048)
+    cfg.apply("sack.window", "2048", "reorder-limit");
   validate_config(cfg);
   Case c;
   for (const Case& k : all_cases())
