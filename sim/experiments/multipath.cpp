@@ -410,11 +410,14 @@ ResultSet run(Config& cfg, const Options& o) {
   rs.notes = fmt::format(
       "t = 0: packet 0's first byte leaving the sender; done_us: the last byte delivered in order by the receiving\n"
       "SACK engine. 4 KiB packets + {} B header at {:g} GB/s ({:.2f} ns each); sack.fast_retransmit off; acks on the\n"
-      "fastest path. *_derived: the schedule by hand (packets handed over in order, each path's transmit FIFO one\n"
+      "{} path. *_derived: the schedule by hand (packets handed over in order, each path's transmit FIFO one\n"
       "packet behind the one in serialization, delivery in order, a loss resent one RTO after its first send\n"
       "ended); none where the hand schedule does not apply (GoBackN over skewed paths drops what arrives early;\n"
-      "fast retransmit; a reorder limit). GoBackN keeps nothing above a hole (no reorder peak to derive).\n",
-      cfg.count("transport.header_bytes"), rate / 1e9, t_pkt_us * 1e3);
+      "fast retransmit; a reorder limit; the controller, which hands packets over at its own interval). GoBackN\n"
+      "keeps nothing above a hole (no reorder peak to derive). send_interval_ns_derived / binding: the resource\n"
+      "that bounds the interval between packets (a source: the paths; the controller: as latency derives it).\n",
+      cfg.count("transport.header_bytes"), rate / 1e9, t_pkt_us * 1e3,
+      cfg.choice("sack.ack_path") == "data" ? "data's own" : "fastest");
   return rs;
 }
 
@@ -438,9 +441,11 @@ const Experiment& multipath_experiment() {
       "one transfer sprayed over k paths: completion, reorder bytes held, bytes resent (spec §16)",
       "Each case sends its packets from a traffic source through the verilated SACK sender, which spreads them\n"
       "over the case's paths (round robin, or weighted), each a 50 GB/s link with its own delay, to the verilated\n"
-      "SACK receiver (its reorder state: sack.reorder_limit), acks back on the fastest path. Per case: completion,\n"
-      "peak reorder bytes, reorder drops, bytes resent, measured beside the schedule worked by hand; per packet\n"
-      "(gantt) its path and when it was sent, arrived and was delivered in order. docs/fabric.md.",
+      "SACK receiver (its reorder state: sack.reorder_limit), acks back on the fastest path (sack.ack_path). Per\n"
+      "case: completion, peak reorder bytes, reorder drops, bytes resent, measured beside the schedule worked by\n"
+      "hand; per packet (gantt) its path and when it was sent, arrived and was delivered in order. With --sender\n"
+      "controller the same cases from node A's UB controller writing the message (its send pipeline, bus and DRAM\n"
+      "in the path), with what binds its send interval. docs/fabric.md.",
       {opt_names("--cases", "LIST", case_names(), all_case_names(), "the cases to run, comma-separated"),
        opt_names("--transport", "LIST", {"sack", "gbn"}, "sack,gbn", "SACK and/or GoBackN"),
        opt_names("--sender", "LIST", {"source", "controller"}, "source,controller",
