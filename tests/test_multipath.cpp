@@ -218,3 +218,19 @@ TEST_CASE("multipath: writes over random skewed paths with small reorder limits 
   }
   CHECK(drops > 0);   // the one-packet limits dropped what arrived above a hole
 }
+
+TEST_CASE("multipath: --drop loses one PSN in every case and its recovery is measured beside the hand schedule",
+          "[multipath]") {
+  const Value rows = results("--cases rr-2x1us,one-path --drop 3 --transport sack --sender source");
+  for (const auto& r : rows.items) {
+    INFO(r.str("case"));
+    CHECK(r.num("resent_bytes") == 4096);
+    // resent one RTO (20 us) after its first send ended, then its flight
+    CHECK(r.num("recovery_us") > 20.0);
+    CHECK(r.num("recovery_us") == Approx(r.num("recovery_us_derived")).epsilon(0.01));
+    CHECK(r.flag("exactly_once"));
+  }
+  const auto bad = ubsim::test::run_command(std::string(UBSIM_BIN) + " multipath --cases one-path --drop 8");
+  CHECK(bad.status == 2);
+  CHECK(bad.out.find("--drop") != std::string::npos);
+}

@@ -87,6 +87,7 @@ std::vector<Case> all_cases() {
 
 struct Derived {
   double done_us = 0, peak_bytes = 0, resent_bytes = 0;
+  double recovery_us = -1;   // the lost packet's first byte sent to its delivery in order
 };
 
 // The schedule by hand: the sender hands the packets over in PSN order,
@@ -134,6 +135,9 @@ Derived derive(const Case& c, bool gbn, double t_pkt_us, double payload) {
     const uint32_t last = gbn ? c.packets : static_cast<uint32_t>(c.drop) + 1;
     for (uint32_t i = static_cast<uint32_t>(c.drop); i < last; ++i) arrive[i] = send(resend_at).second;
     d.resent_bytes = (last - static_cast<uint32_t>(c.drop)) * payload;
+    double in_order = 0;   // delivered once it and every lower PSN arrived
+    for (uint32_t i = 0; i <= static_cast<uint32_t>(c.drop); ++i) in_order = std::max(in_order, arrive[i]);
+    d.recovery_us = in_order - (lost_end - t_pkt_us);
   }
   double latest = 0;
   for (uint32_t i = 0; i < c.packets; ++i) latest = std::max(latest, arrive[i]);
@@ -161,6 +165,7 @@ Derived derive(const Case& c, bool gbn, double t_pkt_us, double payload) {
 
 struct Measured {
   double done_us = 0, peak_bytes = 0, resent_bytes = 0, drops = 0, timeouts = 0;
+  double recovery_us = -1;  // the lost packet's first byte sent to its delivery in order (-1: no loss)
   double interval_ns = 0;   // first transmissions: packet 0's start to the last's, per packet
   double interval_ns_derived = 0;   // the controller's: the slowest resource's time per packet
   std::string binding;              // ... that resource
@@ -228,8 +233,11 @@ Measured simulate(const Config& base, const Case& c, bool gbn, size_t gantt_max)
       gantt.items.push_back(V::array({V::number(i), V::number(path[i]), V::number((sent[i] - t0) / 1e9),
                                       V::number((arrived[i] - t0) / 1e9), V::number((delivered[i] - t0) / 1e9)}));
     const double interval = n > 1 ? static_cast<double>(sent[n - 1] - sent[0]) / (n - 1) / 1e6 : 0;
+    const bool lost = c.drop >= 0 && static_cast<uint32_t>(c.drop) < n;
+    const double recovery = lost ? (delivered[c.drop] - sent[c.drop]) / 1e9 : -1;
     return std::vector<V>{V::object()
                               .add("done_us", V::number((last - t0) / 1e9))
+                              .add("recovery_us", V::number(recovery))
                               .add("interval_ns", V::number(interval))
                               .add("peak", V::number(static_cast<double>(sys.receiver().reorder_peak())))
                               .add("drops", V::number(static_cast<double>(sys.receiver().reorder_drops())))
@@ -250,6 +258,7 @@ Measured simulate(const Config& base, const Case& c, bool gbn, size_t gantt_max)
   m.in_order = r.flag("in_order");
   m.gantt = *r.get("gantt");
   m.interval_ns = r.num("interval_ns");
+  m.recovery_us = r.num("recovery_us");
   return m;
 }
 
@@ -286,7 +295,7 @@ Measured simulate_controller(const Config& base, const Case& c, bool gbn) {
     cfg.apply("workload.size", std::to_string(c.packets * cfg.count("transport.mtu")) + "B", why);
     for (const auto& [key, value] : c.set) cfg.apply(key, value, why);
     const uint32_t n = c.packets;
-    std::vector<uint64_t> start(n, 0);
+    std::vector<uint64_t> start(n, 0), delivered(n, 0);
     std::vector<uint8_t> deliveries(n, 0);
     bool in_order = true, bogus = false;
     uint32_t next = 0;
@@ -309,7 +318,7 @@ Measured simulate_controller(const Config& base, const Case& c, bool gbn) {
           bogus = true;
           return;
         }
-        ++deliveries[psn];
+        if (deliveries[psn]++ == 0) delivered[psn] = at;
         if (psn != next) in_order = false;
         next = psn + 1;
         last = std::max(last, at);
@@ -319,8 +328,11 @@ Measured simulate_controller(const Config& base, const Case& c, bool gbn) {
     bool once = !bogus;
     for (uint32_t i = 0; i < n; ++i) once = once && deliveries[i] == 1;
     const double interval = n > 1 ? static_cast<double>(start[n - 1] - start[0]) / (n - 1) / 1e6 : 0;
+    const bool lost = c.drop >= 0 && static_cast<uint32_t>(c.drop) < n;
+    const double recovery = lost ? (static_cast<double>(delivered[c.drop]) - static_cast<double>(start[c.drop])) / 1e9 : -1;
     return std::vector<V>{V::object()
                               .add("done_us", V::number((last - t0) / 1e9))
+                              .add("recovery_us", V::number(recovery))
                               .add("peak", V::number(static_cast<double>(t->receiver(0).reorder_peak())))
                               .add("drops", V::number(static_cast<double>(t->receiver(0).reorder_drops())))
                               .add("resent", V::number(static_cast<double>(t->sender(0).retransmitted_bytes())))
@@ -341,6 +353,7 @@ Measured simulate_controller(const Config& base, const Case& c, bool gbn) {
   m.exactly_once = r.flag("once");
   m.in_order = r.flag("in_order");
   m.interval_ns = r.num("interval_ns");
+  m.recovery_us = r.num("recovery_us");
   m.interval_ns_derived = r.num("interval_ns_derived");
   m.binding = r.str("binding");
   return m;
@@ -351,6 +364,17 @@ ResultSet run(Config& cfg, const Options& o) {
   for (const auto& name : o.list("--cases"))
     for (const Case& c : all_cases())
       if (c.name == name) cases.push_back(c);
+  if (o.text("--drop") != "case") {
+    const std::string& text = o.text("--drop");
+    char* end = nullptr;
+    const unsigned long long psn = std::strtoull(text.c_str(), &end, 10);
+    for (Case& c : cases) {
+      if (text.empty() || *end || text[0] == '-' || psn >= c.packets)
+        throw CliError(fmt::format("option --drop: '{}' is not a PSN of case {} (0..{}, or case)", text, c.name,
+                                   c.packets - 1));
+      c.drop = static_cast<int>(psn);
+    }
+  }
   const auto modes = o.list("--transport");
   // the window the spraying case needs (2048 packets in flight), unless one is given
   if (cfg.source("sack.window") == "default" && cfg.count("sack.window") < 2048 && rtl_variant::kSackMaxWindow >= 2048)
@@ -399,6 +423,8 @@ ResultSet run(Config& cfg, const Options& o) {
                               .add("resent_bytes", V::number(m.resent_bytes))
                               .add("resent_bytes_derived", by_hand ? V::number(d.resent_bytes) : V::null())
                               .add("timeouts", V::number(m.timeouts))
+                              .add("recovery_us", m.recovery_us < 0 ? V::null() : V::number(m.recovery_us))
+                              .add("recovery_us_derived", by_hand && d.recovery_us >= 0 ? V::number(d.recovery_us) : V::null())
                               .add("send_interval_ns", V::number(m.interval_ns))
                               .add("send_interval_ns_derived", V::number(interval_derived))
                               .add("binding", V::string(binding))
@@ -452,6 +478,7 @@ const Experiment& multipath_experiment() {
                  "what feeds the SACK sender: a traffic source offering every packet at once, and/or node A's UB\n"
                  "controller writing the message along ub-async (its send pipeline's issue interval; cases whose\n"
                  "paths are wire.latency + p x step, not the weighted split)"),
+       opt_text("--drop", "PSN", "case", "lose this PSN's first transmission in every case (case: as each case says)"),
        opt_count("--gantt-packets", "N", 0, 4096, "64", "packets per case in the gantt table")},
       {"case", "transport", "sender"},
       {{"case", "", "the case (ubsim help multipath lists them)"},
@@ -468,6 +495,8 @@ const Experiment& multipath_experiment() {
        {"resent_bytes", "bytes", "payload bytes the sender resent"},
        {"resent_bytes_derived", "bytes", "derived: the lost packet (SACK) or it and every later one (GoBackN)"},
        {"timeouts", "events", "retransmit timer expiries"},
+       {"recovery_us", "us", "the lost packet's first byte sent to its delivery in order (null: no loss)"},
+       {"recovery_us_derived", "us", "derived: the same by hand"},
        {"send_interval_ns", "ns", "first transmissions: packet 0's first byte to the last packet's, per packet"},
        {"send_interval_ns_derived", "ns", "derived: its bound, the binding resource's time per packet (a source: one packet's serialization / paths)"},
        {"binding", "", "derived: the resource that sets send_interval_ns_derived (paths; the controller: latency's binding)"},
