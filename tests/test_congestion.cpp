@@ -3,10 +3,22 @@
 // (4 KiB + 32 B at 50 GB/s: 82.56 ns per packet).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <map>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "experiment.h"
+#include "fabric_link.h"
 #include "json_value.h"
 #include "run_command.h"
 
 using ubsim::json::Value;
+namespace json = ubsim::json;
 
 namespace {
 
@@ -92,4 +104,129 @@ TEST_CASE("pause: incast over 30 m cables needs the headroom the one-hop feedbac
     CHECK(sized.num("dropped_packets") == 0);
     CHECK(sized.num("delivered_packets") == free.num("delivered_packets"));
   }
+}
+
+namespace {
+
+// Records when each frame's last byte arrived.
+struct ArrivalLog : sc_core::sc_module, ubsim::FrameIn {
+  std::vector<uint64_t> at;
+  explicit ArrivalLog(sc_core::sc_module_name n) : sc_module(n) {}
+  void put(ubsim::Frame&, int) override { at.push_back(sc_core::sc_time_stamp().value()); }
+};
+
+}  // namespace
+
+TEST_CASE("pause: a pause that is never resumed expires after its quanta", "[congestion]") {
+  const auto rows = ubsim::rows_in_child([] {
+    sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
+    // 50 GB/s, no propagation: a 5000 B frame takes 100 ns
+    auto& link = *new ubsim::FabricLink("link", 50e9, 0, 0, false);
+    auto& log = *new ArrivalLog("log");
+    link.out.bind(log);
+    auto* frames = new ubsim::Frame[3];
+    for (int i = 0; i < 3; ++i) frames[i].bytes = 5000;
+    // paused at 0 for 1 us, and no resume ever comes; three frames queued
+    link.pause(true, 1000000000);
+    for (int i = 0; i < 3; ++i) link.send(frames[i]);
+    sc_core::sc_start();
+    json::Value v = json::Value::object().add("paused_ns", json::Value::number(link.paused_fs() / 1e6));
+    json::Value at = json::Value::array();
+    for (uint64_t t : log.at) at.items.push_back(json::Value::number(static_cast<double>(t) / 1e6));
+    v.add("arrivals_ns", at);
+    return std::vector<json::Value>{v};
+  });
+  const json::Value& r = rows.at(0);
+  const auto& at = r.get("arrivals_ns")->items;
+  REQUIRE(at.size() == 3);
+  // nothing starts before the quanta run out; then back to back
+  CHECK(std::stod(at[0].text) == Approx(1100));
+  CHECK(std::stod(at[1].text) == Approx(1200));
+  CHECK(std::stod(at[2].text) == Approx(1300));
+  CHECK(r.num("paused_ns") == Approx(1000));
+}
+
+TEST_CASE("pause: random incasts with the derived headroom lose nothing and count their pause frames", "[congestion]") {
+  // N - 1 sources at line rate, random sizes and start offsets, into one
+  // egress; every port's XOFF plus the one-hop headroom (two 100 ns links,
+  // a 4128 B packet and the 64 B pause frame at 50 GB/s) and a packet
+  const double feedback_s = 2 * 100e-9 + 4128 / 50e9 + 64 / 50e9;
+  for (int seed = 1; seed <= 6; ++seed) {
+    const int senders = 3 + (seed * 7) % 10;
+    const uint64_t headroom = static_cast<uint64_t>(std::ceil(50e9 * feedback_s));
+    const uint64_t buffer = senders * (16384 + headroom + 4128);
+    const auto dir = std::filesystem::temp_directory_path() / fmt::format("ubsim-incast-{}-{}", getpid(), seed);
+    std::filesystem::create_directories(dir);
+    std::ofstream toml(dir / "incast.toml");
+    toml << "fabric.pause = true\nfabric.buffer = \"" << buffer << "B\"\n[[topology.switch]]\nname = \"sw\"\n"
+         << "[[topology.node]]\nname = \"sink\"\nkind = \"source\"\n[[topology.link]]\nfrom = \"sw\"\nto = \"sink\"\n";
+    for (int s = 0; s < senders; ++s)
+      toml << "[[topology.node]]\nname = \"s" << s << "\"\nkind = \"source\"\n[[topology.link]]\nfrom = \"s" << s
+           << "\"\nto = \"sw\"\n[[topology.flow]]\nfrom = \"s" << s << "\"\nto = \"sink\"\nbytes = \""
+           << 64 + (seed * 31 + s * 17) % 256 << "KiB\"\nstart = \"" << (seed * 13 + s * 29) % 2000 << "ns\"\n";
+    toml.close();
+    const auto r = ubsim::test::run_command(std::string(UBSIM_BIN) + " fabric --no-series --format json --config " +
+                                            (dir / "incast.toml").string());
+    std::filesystem::remove_all(dir);
+    INFO("seed " << seed << " senders " << senders << "\n" << r.out);
+    REQUIRE(r.status == 0);
+    double pause_frames = 0, dropped = 0, paused_us = 0;
+    const Value doc = ubsim::json::parse(r.out);
+    for (const auto& row : doc.get("results")->items) {
+      if (row.str("row") == "flow") CHECK(row.num("delivered") == row.num("packets"));
+      if (row.str("row") != "link") continue;
+      dropped += row.num("dropped");
+      pause_frames += row.num("pause_frames");
+      paused_us += row.num("paused_us");
+    }
+    CHECK(dropped == 0);
+    CHECK(pause_frames > 0);
+    CHECK(paused_us > 0);
+  }
+}
+
+TEST_CASE("pause: the controller's send pipeline stalls on its paused link and resumes without loss", "[congestion]") {
+  const std::string cmd = std::string(UBSIM_BIN) + " latency --config " UBSIM_CONFIGS
+                          "/pause-controller.toml --path ub-async --verb write --size 64KiB --ops 20 --outstanding 4"
+                          " --format json";
+  const auto r = ubsim::test::run_command(cmd);
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  const json::Value row = ubsim::json::parse(r.out).get("results")->items.at(0);
+  CHECK(row.num("ops") == 20);
+  CHECK(row.num("failed") == 0);   // every write's bytes placed once (the application checks)
+  std::map<std::string, double> st;
+  for (const auto& s : row.get("stats")->items) st[s.str("component") + "." + s.str("name")] = s.num("value");
+  // the switch paused i0's link, and its RTL pipeline waited on m_ready
+  CHECK(st["sys.fabric_wire.link_i0_to_sw_0.pauses_received"] > 0);
+  CHECK(st["sys.fabric_wire.link_i0_to_sw_0.paused_ns"] > 0);
+  CHECK(st["sys.i0_ub_tx.output_blocked_cycles"] > 0);
+  // the link held at most its transmit FIFO: one packet behind the one in serialization
+  CHECK(st["sys.fabric_wire.link_i0_to_sw_0.queue_max"] <= 2 * (65536 / 16 + 32));
+  // lossless: nothing dropped at the switch, every source packet delivered
+  CHECK(st["sys.fabric_wire.link_sw_to_t0_1.dropped"] == 0);
+  for (const char* s : {"s0", "s1", "s2"})
+    CHECK(st[std::string("sys.fabric_wire.flow.") + s + "_to_t0.delivered"] == 256);
+}
+
+TEST_CASE("pause: bad buffer and threshold settings are refused in one line naming the key", "[congestion]") {
+  const std::string fabric = std::string(UBSIM_BIN) + " fabric --config " UBSIM_CONFIGS "/fabric-incast.toml";
+  struct Bad {
+    std::string args, key;
+  };
+  for (const Bad& b : {Bad{" --set fabric.pause=true --set fabric.pause_xon=32KiB", "fabric.pause_xon"},
+                       Bad{" --set fabric.pause=true --set fabric.pause_xon=16KiB", "fabric.pause_xon"},
+                       Bad{" --set fabric.buffer=1KiB", "fabric.buffer"},
+                       Bad{" --set fabric.pause=true --set fabric.buffer=16KiB", "fabric.buffer"},
+                       Bad{" --set fabric.pause_xoff=-1B", "fabric.pause_xoff"}}) {
+    const auto r = ubsim::test::run_command(fabric + b.args);
+    INFO(b.args << "\n" << r.out);
+    CHECK(r.status == 2);
+    CHECK(r.out.find("key '" + b.key + "'") != std::string::npos);
+    CHECK(std::count(r.out.begin(), r.out.end(), '\n') <= 1);
+  }
+  // the same checks guard a latency run over a fabric and the congestion runs
+  const auto c = ubsim::test::run_command(std::string(UBSIM_BIN) + " congestion --set fabric.pause_xon=16KiB");
+  CHECK(c.status == 2);
+  CHECK(c.out.find("fabric.pause_xon") != std::string::npos);
 }

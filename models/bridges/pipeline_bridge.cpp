@@ -203,6 +203,10 @@ void PipelineBridge::drive_idle() {
 
 void PipelineBridge::drive(uint64_t e) {
   edge_ = Edge{};
+  if (gate_) {   // the link may refuse: a paused link that already holds a packet
+    edge_.out_ready = gate_->free_at_edge(e, 0);
+    set_output_ready(edge_.out_ready);
+  }
   if (!input_queue_.empty() && input_queue_.front()->now_times().arrive_fs < e) edge_.head = input_queue_.front();
   const CtxGrant* grant = grants_.offered(e);
   const Completion* cpl = completions_.offered(e);
@@ -226,7 +230,8 @@ void PipelineBridge::sample(uint64_t e) {
   x.grant_fire = x.grant_offered && grant_ready();
   // Only a packet's first flit hands the request on; the wire model
   // serializes the whole packet.
-  x.out_fire = output_valid() && output_first();
+  x.out_fire = output_valid() && output_first() && x.out_ready;
+  if (output_valid() && !x.out_ready) ++output_blocked_cycles_;
   x.out_id = x.out_fire ? output_id() : 0;
   if (x.out_fire) {
     x.out_pkt = output_packet();
@@ -409,6 +414,9 @@ void PipelineBridge::collect_stats(StatsTable& table) const {
               "packet payloads the send engine fetched (beyond what came with the message)");
     table.add(n, "payload_credits", static_cast<double>(credits_), "packets", "fetched payloads handed to the segmenter");
   }
+  if (gate_)
+    table.add(n, "output_blocked_cycles", static_cast<double>(output_blocked_cycles_), "cycles",
+              "cycles a packet waited on m_ready: its link paused with a packet already held (link-level pause)");
   table.add(n, "queue_mean", queue_.mean(end), "requests", "time-weighted mean of requests waiting at the input");
   table.add(n, "queue_max", queue_.max(), "requests", "most requests waiting at the input at once");
 }

@@ -36,6 +36,7 @@
 #include <tlm_utils/peq_with_get.h>
 
 #include "context_memory.h"
+#include "packet.h"
 #include "pool.h"
 #include "request.h"
 #include "rtl_bridge.h"
@@ -66,6 +67,9 @@ class PipelineBridge : public RtlBridge {
   // Send pipelines: the route a packet's payload is fetched over (its sink
   // must be this bridge).
   void set_fetch_route(Route r) { fetch_route_ = std::move(r); }
+  // What its output link allows at an edge (m_ready follows it; none: m_ready
+  // held high, the link never refuses). Link-level pause over a fabric.
+  void set_output_gate(const TransmitPort* gate) { gate_ = gate; }
 
  protected:
   void accept(Transaction& t) override;
@@ -191,7 +195,7 @@ class PipelineBridge : public RtlBridge {
     Request* head = nullptr;
     bool grant_offered = false, cpl_offered = false, fill_offered = false;
     bool in_fire = false, grant_fire = false, out_fire = false, fill_fire = false, wb = false;
-    bool credit_offered = false, out_last = true;
+    bool credit_offered = false, out_last = true, out_ready = true;
     uint32_t out_pkt = 0, credit_id = 0;
     uint32_t wb_entry = 0, wb_psn = 0;
     Header header;
@@ -204,6 +208,8 @@ class PipelineBridge : public RtlBridge {
   uint64_t stall_cycles_ = 0, ctx_wait_cycles_ = 0, accepted_ = 0, delivered_ = 0;
   uint64_t errors_ = 0, reports_ = 0, completions_taken_ = 0;
   uint64_t fills_taken_ = 0, fill_stall_cycles_ = 0, ctx_fill_wait_cycles_ = 0;
+  const TransmitPort* gate_ = nullptr;
+  uint64_t output_blocked_cycles_ = 0;
 };
 
 }  // namespace ubsim

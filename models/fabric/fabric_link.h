@@ -53,6 +53,9 @@ class FabricLink : public sc_core::sc_module {
   // A data frame finished serializing here (the sending device's accounting).
   std::function<void(Frame&)> on_departed;
   uint64_t paused_fs() const;            // time spent paused
+  bool paused() const { return paused_; }
+  // Data frames waiting or in serialization.
+  size_t frames_held() const { return queue_.size(); }
   uint64_t pauses_received() const { return pauses_received_; }
   uint64_t control_frames() const { return control_frames_; }
 

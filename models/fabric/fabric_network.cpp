@@ -1,8 +1,40 @@
 #include "fabric_network.h"
 
+#include <stdexcept>
+
 #include <fmt/format.h>
 
 namespace ubsim {
+
+FabricOptions fabric_options(const Config& c, bool record_series) {
+  FabricOptions o;
+  o.ecmp = c.choice("fabric.ecmp") == "flow_rr" ? EcmpMode::FlowRoundRobin : EcmpMode::Hash;
+  o.hash_seed = c.count("fabric.hash_seed");
+  o.mtu = static_cast<uint32_t>(c.count("transport.mtu"));
+  o.header_bytes = static_cast<uint32_t>(c.count("transport.header_bytes"));
+  o.record_series = record_series;
+  o.pause.enabled = c.flag("fabric.pause");
+  o.pause.xoff = c.count("fabric.pause_xoff");
+  o.pause.xon = c.count("fabric.pause_xon");
+  o.pause.quanta_fs = c.fs("fabric.pause_quanta");
+  return o;
+}
+
+std::vector<FlowRecord> flow_records(const Topology& t) {
+  std::vector<FlowRecord> flows;
+  for (size_t i = 0; i < t.flows.size(); ++i) {
+    const TopoFlow& tf = t.flows[i];
+    FlowRecord f;
+    f.src = static_cast<uint32_t>(tf.src);
+    f.dst = static_cast<uint32_t>(tf.dst);
+    f.entropy = 49152 + static_cast<uint32_t>(i);
+    f.bytes = tf.bytes;
+    f.rate_Bps = tf.rate_Bps;
+    f.start_fs = tf.start_fs;
+    flows.push_back(f);
+  }
+  return flows;
+}
 
 FabricNetwork::FabricNetwork(sc_core::sc_module_name name, const Topology& topo, std::vector<FlowRecord> flows,
                              const FabricOptions& o)
@@ -35,10 +67,16 @@ FabricNetwork::FabricNetwork(sc_core::sc_module_name name, const Topology& topo,
                                                switches_[d] ? l.buffer_bytes : 0);
       FabricSwitch* owner = switches_[d].get();
       if (owner) link->on_departed = [owner](Frame& f) { owner->departed(f); };
-      link->on_drop = [this, owner](Frame& f) {
+      const std::string name = link_name(static_cast<int>(d), static_cast<int>(p));
+      const uint64_t buffer = l.buffer_bytes;
+      link->on_drop = [this, owner, name, buffer](Frame& f) {
         if (owner) owner->departed(f);
         if (!f.carrier && f.flow < flows_.size()) ++flows_[f.flow].dropped;
-        sc_assert(!f.carrier && "a controller's packet dropped in a full queue (the transport over a fabric is not modelled)");
+        if (f.carrier)   // nothing would resend it: the run cannot go on
+          throw std::runtime_error(fmt::format(
+              "{}: a controller's packet ({} B) was dropped in the full output queue ({} B): the transport does not "
+              "run over the fabric, so nothing resends it (more headroom above fabric.pause_xoff, or a larger buffer)",
+              name, f.bytes, buffer));
         pool_.release(&f);
       };
       link->out.bind(*device_in[ports[p].peer]);

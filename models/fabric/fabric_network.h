@@ -10,6 +10,7 @@
 
 #include <systemc>
 
+#include "config.h"
 #include "fabric_link.h"
 #include "fabric_switch.h"
 #include "frame.h"
@@ -25,6 +26,13 @@ struct FabricOptions {
   bool record_series = false;
   PausePolicy pause;
 };
+
+// The options the configuration gives (fabric.ecmp, fabric.hash_seed,
+// transport.mtu and header_bytes, fabric.pause*).
+FabricOptions fabric_options(const Config& c, bool record_series = false);
+// The topology's [[topology.flow]] entries as flows of its traffic
+// endpoints (entropy: 49152 + the flow's index, the sources' port range).
+std::vector<FlowRecord> flow_records(const Topology& t);
 
 class FabricNetwork : public sc_core::sc_module {
  public:

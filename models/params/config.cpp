@@ -332,9 +332,38 @@ void Config::check_route(const std::string& key, const std::vector<std::string>&
     throw ConfigError(source(key), key, "the route mixes the UB controller's and the PCIe NIC's pipelines");
 }
 
+void Config::validate_fabric(bool pause) const {
+  const uint64_t packet = count("transport.mtu") + count("transport.header_bytes");
+  const uint64_t xoff = count("fabric.pause_xoff"), xon = count("fabric.pause_xon");
+  if (pause && xon >= xoff)
+    throw ConfigError(source("fabric.pause_xon"), "fabric.pause_xon",
+                      fmt::format("XON ({} B) must be below XOFF (fabric.pause_xoff, {} B): a port resumes below the "
+                                  "level that paused it",
+                                  xon, xoff));
+  // every finite output queue: at least one packet, and with pause room
+  // above XOFF for what is still on its way (the headroom)
+  auto check_buffer = [&](uint64_t buffer, const std::string& where, const std::string& key) {
+    if (buffer == 0) return;
+    if (buffer < packet)
+      throw ConfigError(where, key,
+                        fmt::format("a buffer of {} B is smaller than one packet ({} B: transport.mtu + header)", buffer,
+                                    packet));
+    if (pause && xoff + packet > buffer)
+      throw ConfigError(where, key,
+                        fmt::format("a buffer of {} B leaves less than one packet of headroom above XOFF "
+                                    "(fabric.pause_xoff, {} B): what is on its way after the pause would be dropped",
+                                    buffer, xoff));
+  };
+  check_buffer(count("fabric.buffer"), source("fabric.buffer"), "fabric.buffer");
+  if (const Topology* t = topology())
+    for (size_t i = 0; i < t->links.size(); ++i)
+      check_buffer(t->links[i].buffer_bytes, t->links[i].where, fmt::format("topology.link[{}].buffer", i));
+}
+
 void Config::validate(const PipelineLimits& lim) const {
   if (clock_period_fs() == 0)
     throw ConfigError(source("clock"), "clock", "the clock period is below the 1 fs time resolution");
+  validate_fabric();
   validate_links(*this);   // the PCIe latencies must leave room for the link's own time
   // A depth is the traversal of both the send and the receive pipeline of a
   // route: it must fit the larger structural minimum and the smaller maximum.

@@ -69,6 +69,12 @@ class Config {
   // reports: validate_config() in models/rtl/pipeline_limits.h is the call
   // every run makes); throws ConfigError.
   void validate(const PipelineLimits& limits) const;
+  // The switch buffers and pause thresholds (fabric.*, the topology's link
+  // buffers) against each other and one packet; part of validate(), and
+  // what the fabric experiments check (they run no pipeline). pause: the
+  // pause thresholds are in use (default: fabric.pause).
+  void validate_fabric() const { validate_fabric(flag("fabric.pause")); }
+  void validate_fabric(bool pause) const;
 
  private:
   struct Entry {

@@ -50,11 +50,14 @@ void validate_config(const Config& c) {
         throw ConfigError(c.source(key), key,
                           "loss on a switched fabric is not modelled yet: the transport inside the paths runs over "
                           "one link (docs/fabric.md)");
+    // (with link-level pause a buffer with its headroom drops nothing; a drop
+    // that happens anyway ends the run, naming the queue)
     for (const TopoLink& l : t->links)
-      if (l.buffer_bytes > 0)
+      if (l.buffer_bytes > 0 && !c.flag("fabric.pause"))
         throw ConfigError(l.where, "topology.link",
                           "a finite buffer drops packets, and the controllers' paths over a fabric have no transport "
-                          "to resend them yet: leave the buffers unbounded here (ubsim fabric and congestion run them)");
+                          "to resend them yet: leave the buffers unbounded here, or make the fabric lossless with "
+                          "fabric.pause (ubsim fabric and congestion run lossy buffers)");
     if (c.flag("transport.in_paths"))
       throw ConfigError(c.source("transport.in_paths"), "transport.in_paths",
                         "the transport inside the paths runs over one link, not yet over a switched fabric "

@@ -1,5 +1,7 @@
 #include "fabric_wire.h"
 
+#include <fmt/format.h>
+
 #include "request.h"
 
 namespace ubsim {
@@ -8,13 +10,15 @@ FabricWire::FabricWire(sc_core::sc_module_name name, const Config& c, const Topo
     : StageComponent(name),
       header_bytes_(static_cast<uint32_t>(c.count("transport.header_bytes"))),
       stage_latency_fs_(c.fs("wire.latency")) {
-  FabricOptions o;
-  o.ecmp = c.choice("fabric.ecmp") == "flow_rr" ? EcmpMode::FlowRoundRobin : EcmpMode::Hash;
-  o.hash_seed = c.count("fabric.hash_seed");
-  o.mtu = static_cast<uint32_t>(c.count("transport.mtu"));
-  o.header_bytes = header_bytes_;
-  net_ = std::make_unique<FabricNetwork>("net", t, std::vector<FlowRecord>{}, o);
+  // the topology's traffic sources run beside the controllers' packets
+  const FabricOptions o = fabric_options(c);
+  net_ = std::make_unique<FabricNetwork>("net", t, flow_records(t), o);
   net_->set_carrier_sink([this](Frame& f) { arrived(f); });
+  if (o.pause.enabled) {
+    gates_.resize(t.devices.size());
+    for (size_t d = 0; d < t.devices.size(); ++d)
+      if (!t.devices[d].is_switch() && !t.ports()[d].empty()) gates_[d].link = &net_->egress(static_cast<int>(d), 0);
+  }
 }
 
 void FabricWire::accept(Transaction& t) {
@@ -49,6 +53,11 @@ void FabricWire::arrived(Frame& f) {
 
 void FabricWire::collect_stats(StatsTable& table) const {
   const std::string n = name();
+  for (const FlowRecord& f : net_->flows()) {
+    const std::string flow = fmt::format("flow.{}_to_{}", net_->topology().devices[f.src].name, net_->topology().devices[f.dst].name);
+    table.add(n, flow + ".sent", static_cast<double>(f.sent), "packets", "packets the traffic source sent");
+    table.add(n, flow + ".delivered", static_cast<double>(f.delivered), "packets", "... that arrived");
+  }
   table.add(n, "packets", static_cast<double>(packets_), "packets", "packets sent over the fabric (both directions)");
   table.add(n, "bytes", static_cast<double>(bytes_), "bytes", "their bytes on the wire (headers included)");
   const Topology& t = net_->topology();
@@ -60,6 +69,10 @@ void FabricWire::collect_stats(StatsTable& table) const {
       table.add(n, link + ".frames", static_cast<double>(l.frames()), "packets", "packets this link direction serialized");
       table.add(n, link + ".queue_max", static_cast<double>(l.max_queue_bytes()), "bytes",
                 "its output queue's largest occupancy (waiting + in serialization)");
+      if (l.capacity()) table.add(n, link + ".dropped", static_cast<double>(l.dropped_frames()), "packets", "packets its full queue dropped");
+      if (l.pauses_received())
+        table.add(n, link + ".pauses_received", static_cast<double>(l.pauses_received()), "frames", "pause frames that stopped it");
+      if (l.paused_fs()) table.add(n, link + ".paused_ns", static_cast<double>(l.paused_fs()) / 1e6, "ns", "time it was paused");
     }
 }
 

@@ -15,6 +15,7 @@
 #include "component.h"
 #include "config.h"
 #include "fabric_network.h"
+#include "packet.h"
 
 namespace ubsim {
 
@@ -24,6 +25,13 @@ class FabricWire : public StageComponent {
   // The packets of requests on `route` go between device a (node A of the
   // route) and device b (node B).
   void add_session(const Route* route, int a, int b) { sessions_.push_back({route, a, b}); }
+  // With link-level pause (fabric.pause): what device d's send pipeline may
+  // hand its link at an edge (its m_ready): the link's transmit FIFO holds
+  // one packet behind the one in serialization, so the pipeline waits while
+  // two are held, and a paused link (which starts none) stops it after
+  // those. Null without pause: the link never refuses (its queue is the
+  // node's backlog, as over one link).
+  const TransmitPort* egress_gate(int d) const { return gates_.empty() ? nullptr : &gates_.at(d); }
   void collect_stats(StatsTable& table) const override;
 
  protected:
@@ -31,6 +39,13 @@ class FabricWire : public StageComponent {
 
  private:
   void arrived(Frame& f);
+  // A node's link as its send pipeline sees it (egress_gate).
+  struct Gate : TransmitPort {
+    const FabricLink* link = nullptr;
+    static constexpr size_t kTxFifoFrames = 2;
+    bool free_at_edge(uint64_t, uint32_t) const override { return !link || link->frames_held() < kTxFifoFrames; }
+  };
+  std::vector<Gate> gates_;
   struct Session {
     const Route* route;
     int a, b;

@@ -137,7 +137,14 @@ void TwoNodeSystem::build_session(Session& s, std::vector<HopSpec> hops, const W
   if (DoorbellBatcher* d = a.doorbells.get())
     s.app->on_submit = [d](const Request& r) { d->note_submitted(r.core); };
   s.route.sink = fabric_.attach(s.app.get());
-  if (fabric_wire_) fabric_wire_->add_session(&s.route, s.devices.first, s.devices.second);
+  if (fabric_wire_) {
+    fabric_wire_->add_session(&s.route, s.devices.first, s.devices.second);
+    // with pause, each end's send pipelines wait on their node's link
+    for (const auto& [node, device] : {std::make_pair(s.a, s.devices.first), std::make_pair(s.b, s.devices.second)}) {
+      nodes_[node].ub_tx->set_output_gate(fabric_wire_->egress_gate(device));
+      nodes_[node].nic_tx->set_output_gate(fabric_wire_->egress_gate(device));
+    }
+  }
 }
 
 void TwoNodeSystem::build_node(Node& n, const std::string& t, int index, bool initiator) {

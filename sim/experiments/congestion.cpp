@@ -241,6 +241,8 @@ V measure(const Config& cfg, const Point& p) {
 }
 
 ResultSet run(Config& cfg, const Options& o) {
+  const auto scenarios = o.list("--scenarios");
+  cfg.validate_fabric(std::find(scenarios.begin(), scenarios.end(), "pause") != scenarios.end());
   const auto pts = points(cfg, o.list("--scenarios"), static_cast<double>(o.count("--job-us")) / 1e3);
   ResultSet rs;
   auto opt = [](double v) { return v >= 0 ? V::number(v) : V::null(); };

@@ -42,6 +42,7 @@ V downsample(const std::vector<std::pair<uint64_t, uint64_t>>& s, uint64_t end_f
 }
 
 ResultSet run(Config& cfg, const Options& o) {
+  cfg.validate_fabric();
   const Topology* topo = cfg.topology();
   if (!topo)
     throw CliError("fabric: give a configuration with a [topology] (--config FILE; docs/fabric.md, configs/fabric-*.toml)");
@@ -51,29 +52,8 @@ ResultSet run(Config& cfg, const Options& o) {
   const bool series = !o.flag("--no-series");
   ResultSet rs;
   rs.rows = rows_in_child([&] {
-    std::vector<FlowRecord> flows;
-    for (size_t i = 0; i < t.flows.size(); ++i) {
-      const TopoFlow& tf = t.flows[i];
-      FlowRecord f;
-      f.src = static_cast<uint32_t>(tf.src);
-      f.dst = static_cast<uint32_t>(tf.dst);
-      f.entropy = 49152 + static_cast<uint32_t>(i);
-      f.bytes = tf.bytes;
-      f.rate_Bps = tf.rate_Bps;
-      f.start_fs = tf.start_fs;
-      flows.push_back(f);
-    }
-    FabricOptions fo;
-    fo.ecmp = cfg.choice("fabric.ecmp") == "flow_rr" ? EcmpMode::FlowRoundRobin : EcmpMode::Hash;
-    fo.hash_seed = cfg.count("fabric.hash_seed");
-    fo.mtu = static_cast<uint32_t>(cfg.count("transport.mtu"));
-    fo.header_bytes = static_cast<uint32_t>(cfg.count("transport.header_bytes"));
-    fo.record_series = series;
-    fo.pause.enabled = cfg.flag("fabric.pause");
-    fo.pause.xoff = cfg.count("fabric.pause_xoff");
-    fo.pause.xon = cfg.count("fabric.pause_xon");
-    fo.pause.quanta_fs = cfg.fs("fabric.pause_quanta");
-    FabricNetwork net("fabric", t, std::move(flows), fo);
+    const FabricOptions fo = fabric_options(cfg, series);
+    FabricNetwork net("fabric", t, flow_records(t), fo);
     sc_core::sc_start();
     const uint64_t end = sc_core::sc_time_stamp().value();
     std::vector<V> rows;
