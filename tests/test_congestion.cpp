@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <numeric>
 
 #include <fmt/format.h>
 #include <unistd.h>
@@ -229,4 +230,43 @@ TEST_CASE("pause: bad buffer and threshold settings are refused in one line nami
   const auto c = ubsim::test::run_command(std::string(UBSIM_BIN) + " congestion --set fabric.pause_xon=16KiB");
   CHECK(c.status == 2);
   CHECK(c.out.find("fabric.pause_xon") != std::string::npos);
+}
+
+TEST_CASE("congestion: the series against time follow the queue, the drops, the pauses and each sender's rate", "[congestion]") {
+  const auto run = ubsim::test::run_command(std::string(UBSIM_BIN) +
+                                            " congestion --scenarios two-jobs,step,pause --job-us 2000 --series-bins 100 --format json");
+  INFO(run.out);
+  REQUIRE(run.status == 0);
+  const Value rows = *ubsim::json::parse(run.out).get("results");
+  auto numbers = [](const Value& a) {
+    std::vector<double> v;
+    for (const auto& x : a.items) v.push_back(std::stod(x.text));
+    return v;
+  };
+  for (const auto& r : rows.items) {
+    INFO(r.str("point"));
+    const Value& s = *r.get("series");
+    const auto q = numbers(*s.get("queue_bytes"));
+    REQUIRE(q.size() == 100);
+    // the bins' largest occupancy is the point's peak
+    CHECK(*std::max_element(q.begin(), q.end()) == r.num("peak_backlog_bytes"));
+    // drops so far end at the point's drops; pause frames sum to its counts
+    CHECK(numbers(*s.get("dropped_bytes")).back() == r.num("dropped_bytes"));
+    const auto xoff = numbers(*s.get("xoff_frames")), xon = numbers(*s.get("xon_frames"));
+    CHECK(std::accumulate(xoff.begin(), xoff.end(), 0.0) == r.num("pauses_sent"));
+    CHECK(std::accumulate(xon.begin(), xon.end(), 0.0) == r.num("resumes_sent"));
+    // the egress never runs above its 50 GB/s (a packet's rounding per bin aside)
+    for (double g : numbers(*s.get("egress_GBps"))) CHECK(g <= 50 * 1.05);
+    if (r.str("scenario") == "two-jobs") {
+      // each job at 50 GB/s while it sends; the fluid queue's peak within 2 % of the measured one
+      for (const auto& [name, v] : s.get("sender_GBps")->fields) {
+        const auto rate = numbers(v);
+        CHECK(*std::max_element(rate.begin(), rate.end()) == Approx(50).epsilon(0.05));
+      }
+      const auto fluid = numbers(*s.get("queue_bytes_derived"));
+      if (r.num("peak_backlog_bytes") > 1e6)
+        CHECK(*std::max_element(fluid.begin(), fluid.end()) == Approx(r.num("peak_backlog_bytes")).epsilon(0.02));
+    }
+    if (r.str("scenario") == "pause") CHECK(s.get("queue_bytes_derived")->kind == Value::Null);
+  }
 }

@@ -296,3 +296,22 @@ TEST_CASE("fabric: a finite switch buffer drops the incast and pause with quanta
   for (const auto& r : paused.items)
     if (r.str("row") == "flow") CHECK(r.num("delivered") == 64);
 }
+
+TEST_CASE("fabric: a shared switch buffer drops what would pass it and counts it at the queue it was for", "[fabric][congestion]") {
+  // the incast's egress queue alone could take 1 MiB; the switch's shared 64 KiB binds
+  const Value r = results("fabric --no-series --config " UBSIM_CONFIGS
+                          "/fabric-incast.toml --set fabric.buffer=1MiB --set fabric.shared_buffer=64KiB");
+  const Value& egress = row_where(r, "name", "link_sw_to_sink_3");
+  CHECK(egress.num("queue_max_bytes") <= 65536);
+  CHECK(egress.num("dropped") > 0);
+  CHECK(egress.num("shared_dropped") == egress.num("dropped"));
+  double delivered = 0, dropped = 0;
+  for (const auto& x : r.items)
+    if (x.str("row") == "flow") {
+      CHECK(x.num("delivered") + x.num("dropped") == 64);
+      delivered += x.num("delivered");
+      dropped += x.num("dropped");
+    }
+  CHECK(dropped == egress.num("dropped"));
+  CHECK(delivered == egress.num("frames"));
+}

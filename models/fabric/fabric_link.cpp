@@ -79,21 +79,66 @@ uint64_t FabricLink::paused_fs() const {
 void FabricLink::occupancy(uint64_t now, int64_t delta) {
   if (now != last_change_fs_) {
     max_bytes_ = std::max(max_bytes_, level_);
+    if (bins_.width_fs) {   // (the level an instant settled at, as max_bytes_)
+      const size_t b = bin_of(last_change_fs_);
+      bins_.queue_max[b] = std::max(bins_.queue_max[b], level_);
+    }
     area_ += static_cast<double>(level_) * static_cast<double>(now - last_change_fs_);
     last_change_fs_ = now;
   }
   const uint64_t before = level_;
   level_ = static_cast<uint64_t>(static_cast<int64_t>(level_) + delta);
   if (before > largest_frame_ && level_ <= largest_frame_) drained_fs_ = now;
+  if (bins_.width_fs) {
+    const size_t b = bin_of(now);
+    bin_end_level_[b] = level_;
+    bin_touched_[b] = true;
+  }
   if (record_series_ && series_.size() < kSeriesMax) {
     if (!series_.empty() && series_.back().first == now) series_.back().second = level_;
     else series_.emplace_back(now, level_);
   }
 }
 
+void FabricLink::record_bins(uint64_t width_fs, size_t count) {
+  bins_.width_fs = std::max<uint64_t>(1, width_fs);
+  bins_.queue_max.assign(count, 0);
+  bins_.departed.assign(count, 0);
+  bins_.dropped.assign(count, 0);
+  bin_end_level_.assign(count, 0);
+  bin_touched_.assign(count, false);
+}
+
+FabricLink::Bins FabricLink::bins() const {
+  Bins b = bins_;
+  if (!b.queue_max.empty()) {   // the level the last instant settled at
+    const size_t last = bin_of(last_change_fs_);
+    b.queue_max[last] = std::max(b.queue_max[last], level_);
+  }
+  uint64_t level = 0;   // at the bin's start
+  for (size_t i = 0; i < b.queue_max.size(); ++i) {
+    b.queue_max[i] = std::max(b.queue_max[i], level);
+    if (bin_touched_[i]) level = bin_end_level_[i];
+  }
+  return b;
+}
+
 double FabricLink::mean_queue_bytes(uint64_t end_fs) const {
   const double area = area_ + static_cast<double>(level_) * static_cast<double>(end_fs - last_change_fs_);
   return end_fs ? area / static_cast<double>(end_fs) : 0.0;
+}
+
+void FabricLink::count_drop(Frame& f, uint64_t now) {
+  if (dropped_frames_ == 0) first_drop_fs_ = now;
+  ++dropped_frames_;
+  dropped_bytes_ += f.bytes;
+  if (bins_.width_fs) bins_.dropped[bin_of(now)] += f.bytes;
+  if (on_drop) on_drop(f);
+}
+
+void FabricLink::drop_shared(Frame& f) {
+  ++shared_dropped_frames_;
+  count_drop(f, now_fs());
 }
 
 void FabricLink::send(Frame& f) {
@@ -104,10 +149,7 @@ void FabricLink::send(Frame& f) {
   }
   largest_frame_ = std::max<uint64_t>(largest_frame_, f.bytes);
   if (capacity_ && level_ + f.bytes > capacity_) {   // the queue is full: the frame is lost here
-    if (dropped_frames_ == 0) first_drop_fs_ = now;
-    ++dropped_frames_;
-    dropped_bytes_ += f.bytes;
-    if (on_drop) on_drop(f);
+    count_drop(f, now);
     return;
   }
   f.enqueued_fs = now;
@@ -146,6 +188,7 @@ void FabricLink::serialized() {
     ++frames_;
     bytes_ += f->bytes;
     last_end_fs_ = now;
+    if (bins_.width_fs) bins_.departed[bin_of(now)] += f->bytes;
     if (on_departed) on_departed(*f);
   }
   arrivals_.notify(*f, fs_time(delay_fs_));

@@ -43,6 +43,10 @@ class FabricLink : public sc_core::sc_module {
   uint64_t drained_fs() const { return drained_fs_; }
   // A frame to send (from its device, at the current time).
   void send(Frame& f);
+  // A frame for this queue that its switch's full shared buffer dropped:
+  // counted with this queue's drops (and apart), handed to on_drop.
+  void drop_shared(Frame& f);
+  uint64_t shared_dropped_frames() const { return shared_dropped_frames_; }
   // A pause frame to send: next after the frame in serialization, ahead of
   // the queue, paused or not (outside the queue's capacity and occupancy).
   void send_control(Frame& f);
@@ -71,6 +75,16 @@ class FabricLink : public sc_core::sc_module {
   double mean_queue_bytes(uint64_t end_fs) const;
   // (time fs, bytes queued from then) at every change, if recorded.
   const std::vector<std::pair<uint64_t, uint64_t>>& series() const { return series_; }
+  // Time bins of width_fs from 0 (the last one takes what comes later): per
+  // bin the queue's largest occupancy, the data bytes serialized out, the
+  // bytes dropped. Memory bounded by the count, whatever the run's length.
+  struct Bins {
+    uint64_t width_fs = 0;
+    std::vector<uint64_t> queue_max, departed, dropped;
+  };
+  void record_bins(uint64_t width_fs, size_t count);
+  // The bins with the queue's level carried over the bins nothing changed in.
+  Bins bins() const;
   // Distinct flows that crossed it.
   size_t flows_seen() const { return flows_.size(); }
 
@@ -86,7 +100,8 @@ class FabricLink : public sc_core::sc_module {
   const bool record_series_;
   const uint64_t capacity_;
   uint64_t dropped_frames_ = 0, dropped_bytes_ = 0, first_drop_fs_ = 0, first_enqueue_fs_ = 0, drained_fs_ = 0;
-  uint64_t largest_frame_ = 0;
+  uint64_t largest_frame_ = 0, shared_dropped_frames_ = 0;
+  void count_drop(Frame& f, uint64_t now);
   bool enqueued_ = false;
   std::deque<Frame*> queue_;   // data; front: in serialization while busy_ and !current_control_
   std::deque<Frame*> control_; // pause frames waiting
@@ -105,6 +120,10 @@ class FabricLink : public sc_core::sc_module {
   double area_ = 0;   // byte-fs
   std::vector<std::pair<uint64_t, uint64_t>> series_;
   std::set<uint32_t> flows_;
+  size_t bin_of(uint64_t fs) const { return std::min<size_t>(fs / bins_.width_fs, bins_.queue_max.size() - 1); }
+  Bins bins_;
+  std::vector<uint64_t> bin_end_level_;   // the level after the bin's last change
+  std::vector<bool> bin_touched_;
 };
 
 }  // namespace ubsim

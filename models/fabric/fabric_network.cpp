@@ -17,6 +17,7 @@ FabricOptions fabric_options(const Config& c, bool record_series) {
   o.pause.xoff = c.count("fabric.pause_xoff");
   o.pause.xon = c.count("fabric.pause_xon");
   o.pause.quanta_fs = c.fs("fabric.pause_quanta");
+  o.shared_buffer = c.count("fabric.shared_buffer");
   return o;
 }
 
@@ -47,7 +48,7 @@ FabricNetwork::FabricNetwork(sc_core::sc_module_name name, const Topology& topo,
     const std::string dev = topo_.devices[d].name;
     if (topo_.devices[d].is_switch()) {
       switches_[d] = std::make_unique<FabricSwitch>(dev.c_str(), topo_, static_cast<int>(d), o.ecmp, o.hash_seed, o.pause,
-                                                    &pool_);
+                                                    &pool_, o.shared_buffer);
       device_in[d] = switches_[d].get();
     } else {
       endpoints_[d] = std::make_unique<TrafficEndpoint>(dev.c_str(), static_cast<int>(d), o.mtu, o.header_bytes,

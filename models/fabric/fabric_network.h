@@ -25,6 +25,7 @@ struct FabricOptions {
   uint32_t mtu = 4096, header_bytes = 32;
   bool record_series = false;
   PausePolicy pause;
+  uint64_t shared_buffer = 0;   // each switch's total across its output queues (0: none)
 };
 
 // The options the configuration gives (fabric.ecmp, fabric.hash_seed,
@@ -43,6 +44,7 @@ class FabricNetwork : public sc_core::sc_module {
   const std::vector<FlowRecord>& flows() const { return flows_; }
   // The link leaving device d on its port p.
   const FabricLink& egress(int d, int p) const { return *egress_[d][p]; }
+  FabricLink& egress(int d, int p) { return *egress_[d][p]; }
   std::string link_name(int d, int p) const;
   const FabricSwitch* switch_at(int d) const { return switches_[d].get(); }
   // Frames that carry stage transactions (FabricWire): taken from the

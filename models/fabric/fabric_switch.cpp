@@ -7,7 +7,7 @@
 namespace ubsim {
 
 FabricSwitch::FabricSwitch(sc_core::sc_module_name name, const Topology& topo, int self, EcmpMode mode,
-                           uint64_t seed, const PausePolicy& pause, FramePool* pool)
+                           uint64_t seed, const PausePolicy& pause, FramePool* pool, uint64_t shared_buffer)
     : sc_module(name),
       in("in"),
       topo_(topo),
@@ -17,6 +17,7 @@ FabricSwitch::FabricSwitch(sc_core::sc_module_name name, const Topology& topo, i
       egress_(topo.ports()[self].size(), nullptr),
       pause_(pause),
       pool_(pool),
+      shared_buffer_(shared_buffer),
       in_bytes_(egress_.size(), 0),
       in_peak_(egress_.size(), 0),
       xoff_(egress_.size(), false),
@@ -37,6 +38,7 @@ void FabricSwitch::send_pause(int port, bool xoff) {
   p.bytes = pause_.frame_bytes;
   p.src = static_cast<uint32_t>(self_);
   egress_[port]->send_control(p);
+  pause_events_.push_back({sc_core::sc_time_stamp().value(), port, xoff});
   if (xoff) {
     ++xoffs_;
     if (pause_.quanta_fs) {
@@ -114,7 +116,14 @@ void FabricSwitch::put(Frame& f, int port) {
   const std::vector<int>& group = topo_.next_ports(self_, static_cast<int>(f.dst));
   sc_assert(!group.empty());   // Topology::finish refuses a destination without a route
   ++forwarded_;
-  egress_[choose(f, group)]->send(f);
+  FabricLink& out = *egress_[choose(f, group)];
+  // the shared buffer full: dropped, counted at the queue it was for (its
+  // bytes leave the accounting there, as a full queue's drop does)
+  if (shared_buffer_ && held_ > shared_buffer_) {
+    out.drop_shared(f);
+    return;
+  }
+  out.send(f);
 }
 
 }  // namespace ubsim

@@ -41,7 +41,7 @@ class FabricSwitch : public sc_core::sc_module, public FrameIn {
   sc_core::sc_export<FrameIn> in;
 
   FabricSwitch(sc_core::sc_module_name name, const Topology& topo, int self, EcmpMode mode, uint64_t seed,
-               const PausePolicy& pause = {}, FramePool* pool = nullptr);
+               const PausePolicy& pause = {}, FramePool* pool = nullptr, uint64_t shared_buffer = 0);
   // A frame that entered here left (serialized out, or dropped by a full queue).
   void departed(const Frame& f);
   uint64_t xoffs_sent() const { return xoffs_; }
@@ -60,6 +60,13 @@ class FabricSwitch : public sc_core::sc_module, public FrameIn {
   static int hash_choice(uint32_t src, uint32_t dst, uint32_t entropy, const std::vector<int>& group, uint64_t seed,
                          uint32_t switch_id);
   uint64_t forwarded() const { return forwarded_; }
+  // Every pause frame it sent: when, on which port, XOFF or XON.
+  struct PauseEvent {
+    uint64_t fs;
+    int port;
+    bool xoff;
+  };
+  const std::vector<PauseEvent>& pause_events() const { return pause_events_; }
 
  private:
   int choose(const Frame& f, const std::vector<int>& group);
@@ -75,12 +82,14 @@ class FabricSwitch : public sc_core::sc_module, public FrameIn {
   uint64_t forwarded_ = 0;
   const PausePolicy pause_;
   FramePool* pool_;
+  const uint64_t shared_buffer_;
   std::vector<uint64_t> in_bytes_, in_peak_;
   std::vector<bool> xoff_;
   std::vector<uint64_t> refresh_at_;   // quanta: when port p's pause is sent again (0: none)
   sc_core::sc_event refresh_event_;
   uint64_t xoffs_ = 0, xons_ = 0, held_ = 0, held_peak_ = 0, held_peak_fs_ = 0;
   uint64_t first_xoff_fs_ = 0, held_at_first_xoff_ = 0;
+  std::vector<PauseEvent> pause_events_;
 };
 
 }  // namespace ubsim

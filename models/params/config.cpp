@@ -355,6 +355,10 @@ void Config::validate_fabric(bool pause) const {
                                     buffer, xoff));
   };
   check_buffer(count("fabric.buffer"), source("fabric.buffer"), "fabric.buffer");
+  const uint64_t shared = count("fabric.shared_buffer");
+  if (shared && shared < packet)
+    throw ConfigError(source("fabric.shared_buffer"), "fabric.shared_buffer",
+                      fmt::format("a shared buffer of {} B is smaller than one packet ({} B)", shared, packet));
   if (const Topology* t = topology())
     for (size_t i = 0; i < t->links.size(); ++i)
       check_buffer(t->links[i].buffer_bytes, t->links[i].where, fmt::format("topology.link[{}].buffer", i));

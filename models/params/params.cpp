@@ -105,6 +105,7 @@ const std::vector<ParamDef>& param_table() {
       {"sack.fast_retransmit", Unit::Bool, "true", 0, 1, "loss", "resend a hole as soon as a SACK reports it"},
       {"fabric.ecmp", Unit::Choice, "hash", 0, 1, "ecmp, fabric, latency over a topology", "how a switch picks among equal-cost ports: a keyed hash of each packet's header fields (hash: a flow keeps its port), or each new flow the next port in turn (flow_rr: the placement a central scheduler would make)", "", false, {"hash", "flow_rr"}},
       {"fabric.buffer", Unit::Bytes, "0B", 0, 1e15, "fabric, congestion", "every switch output queue's capacity (waiting + in serialization), unless its [[topology.link]] gives a buffer; 0: unbounded (a node's own queue never drops)"},
+      {"fabric.shared_buffer", Unit::Bytes, "0B", 0, 1e15, "fabric, latency over a topology", "each switch's shared buffer: the bytes all its output queues may hold together; a packet that would pass it is dropped (counted at the queue it was for); 0: no shared limit (each queue's own capacity only)"},
       {"fabric.pause", Unit::Bool, "false", 0, 1, "fabric", "link-level pause in the switches (PFC-like, one priority): a port holding more than fabric.pause_xoff pauses its upstream link until it is back to fabric.pause_xon"},
       {"fabric.pause_xoff", Unit::Bytes, "16KiB", 1, 1e15, "fabric, congestion", "bytes a switch holds for one ingress port before it pauses the link into it"},
       {"fabric.pause_xon", Unit::Bytes, "8KiB", 0, 1e15, "fabric, congestion", "bytes held for that port at or below which it resumes the link"},

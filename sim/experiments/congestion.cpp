@@ -182,7 +182,104 @@ Topology topology_of(const Point& p, std::vector<FlowRecord>& flows) {
   return t;
 }
 
-V measure(const Config& cfg, const Point& p) {
+// The fluid queue (dQ/dt = lambda(t) - B, held in [0, buffer]) at each bin's
+// end: lambda from the flows' schedule (each at its rate from its first
+// packet's arrival for its wire bytes / rate), the prefill landing at once.
+std::vector<double> fluid_queue(const Point& p, const std::vector<FlowRecord>& flows, const Topology& t,
+                                uint64_t header, uint64_t width_fs, size_t bins) {
+  struct Span {
+    double from_s, to_s, rate;
+  };
+  std::vector<Span> spans;
+  double prefill_at = -1, prefill_bytes = 0;
+  for (const FlowRecord& f : flows) {
+    const double link = t.links[t.ports()[f.src][0].link].rate_Bps;
+    const uint64_t packets = (f.bytes + 4095) / 4096;
+    const double wire = static_cast<double>(f.bytes + packets * header);
+    const double from = (static_cast<double>(f.start_fs + p.cable_fs) + (4096.0 + header) / link * 1e15) / 1e15;
+    if (!p.prefill.empty() && t.devices[f.src].name == p.prefill) {
+      prefill_at = from;
+      prefill_bytes = wire;
+      continue;
+    }
+    spans.push_back({from, from + wire / f.rate_Bps, f.rate_Bps});
+  }
+  const double B = p.egress_Bps, cap = p.buffer ? static_cast<double>(p.buffer) : 1e300;
+  const double bin_s = static_cast<double>(width_fs) / 1e15, dt = bin_s / 64;
+  std::vector<double> out;
+  double q = 0, now = 0;
+  bool prefilled = false;
+  for (size_t b = 0; b < bins; ++b) {
+    for (int k = 0; k < 64; ++k, now += dt) {
+      if (!prefilled && prefill_at >= 0 && now + dt > prefill_at) q = std::min(cap, q + prefill_bytes), prefilled = true;
+      double lambda = 0;
+      for (const Span& s : spans)
+        lambda += s.rate * std::max(0.0, std::min(now + dt, s.to_s) - std::max(now, s.from_s)) / dt;
+      q = std::min(cap, std::max(0.0, q + (lambda - B) * dt));
+    }
+    out.push_back(q);
+  }
+  return out;
+}
+
+// The point against time, per bin: the egress queue (measured, and the
+// fluid one derived where no pause acts), bytes dropped so far, pause
+// frames sent, the egress's and each sender's rate (what its link put on
+// the wire; the first eight senders by name, the rest summed).
+V series(const FabricNetwork& net, const Topology& t, const Point& p, const std::vector<FlowRecord>& schedule,
+         uint64_t width, size_t bins, uint64_t t0, uint64_t header) {
+  const int sw = t.find("sw");
+  const FabricLink::Bins egress = net.egress(sw, 0).bins();
+  const double bin_s = static_cast<double>(width) / 1e15;
+  auto numbers = [](const std::vector<double>& v) {
+    V a = V::array();
+    for (double x : v) a.items.push_back(V::number(x));
+    return a;
+  };
+  std::vector<double> t_us, queue, dropped, xoff(bins, 0), xon(bins, 0), out_rate;
+  double cum = 0;
+  for (size_t b = 0; b < bins; ++b) {
+    t_us.push_back((static_cast<double>((b + 1) * width) - static_cast<double>(t0)) / 1e9);
+    queue.push_back(static_cast<double>(egress.queue_max[b]));
+    cum += static_cast<double>(egress.dropped[b]);
+    dropped.push_back(cum);
+    out_rate.push_back(static_cast<double>(egress.departed[b]) / bin_s / kGBps);
+  }
+  for (const auto& e : net.switch_at(sw)->pause_events())
+    (e.xoff ? xoff : xon)[std::min<size_t>(e.fs / width, bins - 1)] += 1;
+  V senders = V::object();
+  std::vector<double> others(bins, 0);
+  int named = 0, rest = 0;
+  for (size_t d = 0; d < t.devices.size(); ++d) {
+    if (t.devices[d].kind != TopoDevice::Kind::Source || static_cast<int>(d) == t.find("sink") ||
+        t.devices[d].name == p.prefill)
+      continue;
+    const FabricLink::Bins s = net.egress(static_cast<int>(d), 0).bins();
+    std::vector<double> rate;
+    for (size_t b = 0; b < bins; ++b) rate.push_back(static_cast<double>(s.departed[b]) / bin_s / kGBps);
+    if (named < 8) {
+      senders.add(t.devices[d].name, numbers(rate));
+      ++named;
+    } else {
+      for (size_t b = 0; b < bins; ++b) others[b] += rate[b];
+      ++rest;
+    }
+  }
+  if (rest) senders.add(fmt::format("{} others (sum)", rest), numbers(others));
+  V v = V::object()
+            .add("t_us", numbers(t_us))
+            .add("queue_bytes", numbers(queue))
+            .add("queue_bytes_derived",
+                 p.pause.enabled ? V::null() : numbers(fluid_queue(p, schedule, t, header, width, bins)))
+            .add("dropped_bytes", numbers(dropped))
+            .add("xoff_frames", numbers(xoff))
+            .add("xon_frames", numbers(xon))
+            .add("egress_GBps", numbers(out_rate))
+            .add("sender_GBps", senders);
+  return v;
+}
+
+V measure(const Config& cfg, const Point& p, size_t bins) {
   return rows_in_child([&] {
            std::vector<FlowRecord> flows;
            const Topology t = topology_of(p, flows);
@@ -190,7 +287,24 @@ V measure(const Config& cfg, const Point& p) {
            o.mtu = static_cast<uint32_t>(cfg.count("transport.mtu"));
            o.header_bytes = static_cast<uint32_t>(cfg.count("transport.header_bytes"));
            o.pause = p.pause;
+           const std::vector<FlowRecord> schedule = flows;
            FabricNetwork net("fabric", t, std::move(flows), o);
+           // the bins span the senders' schedule and the worst drain after it
+           uint64_t horizon = 0, total = 0;
+           for (const FlowRecord& f : schedule) {
+             const uint64_t wire = f.bytes + (f.bytes / o.mtu + 1) * o.header_bytes;
+             horizon = std::max<uint64_t>(horizon, f.start_fs + static_cast<uint64_t>(wire / f.rate_Bps * 1e15));
+             total += wire;
+           }
+           horizon += static_cast<uint64_t>(static_cast<double>(total) / p.egress_Bps * 1e15) + p.cable_fs * 4;
+           const uint64_t width = bins ? horizon / bins + 1 : 0;
+           const int sw_dev = t.find("sw");
+           if (bins) {
+             net.egress(sw_dev, 0).record_bins(width, bins);
+             for (size_t d = 0; d < t.devices.size(); ++d)
+               if (t.devices[d].kind == TopoDevice::Kind::Source && !t.ports()[d].empty() && static_cast<int>(d) != t.find("sink"))
+                 net.egress(static_cast<int>(d), 0).record_bins(width, bins);
+           }
            sc_core::sc_start();
            const int sw = t.find("sw");
            const FabricLink& egress = net.egress(sw, 0);
@@ -235,7 +349,9 @@ V measure(const Config& cfg, const Point& p) {
                                                                                     static_cast<double>(s.first_xoff_fs())) / 1e9)
                                                                         : V::null())
                                      .add("paused_us", V::number(static_cast<double>(paused) / 1e9))
-                                     .add("port_peak", V::number(static_cast<double>(port_peak)))};
+                                     .add("port_peak", V::number(static_cast<double>(port_peak)))
+                                     .add("series", bins ? series(net, t, p, schedule, width, bins, t0, o.header_bytes)
+                                                         : V::null())};
          })
       .front();
 }
@@ -247,7 +363,7 @@ ResultSet run(Config& cfg, const Options& o) {
   ResultSet rs;
   auto opt = [](double v) { return v >= 0 ? V::number(v) : V::null(); };
   for (const Point& p : pts) {
-    const V m = measure(cfg, p);
+    const V m = measure(cfg, p, o.count("--series-bins"));
     const Value* drained = m.get("drained_us");
     // after the senders stop: how long the queue took to drain (two jobs)
     V drain = V::null();
@@ -283,8 +399,10 @@ ResultSet run(Config& cfg, const Options& o) {
                           .add("feedback_us_derived", opt(p.feedback_us_derived))
                           .add("sender_paused_us", p.pause.enabled ? *m.get("paused_us") : V::null())
                           .add("delivered_packets", *m.get("delivered"))
-                          .add("dropped_packets", *m.get("dropped_packets")));
+                          .add("dropped_packets", *m.get("dropped_packets"))
+                          .add("series", *m.get("series")));
   }
+  rs.table_omit = {"series"};
   rs.notes =
       "t = 0: the senders' first packet in the egress queue. Measured at the switch's output queue towards the sink\n"
       "(waiting + in serialization, wire bytes with headers): its peak, its first drop (full), the bytes it dropped,\n"
@@ -307,7 +425,8 @@ const Experiment& congestion_experiment() {
       "next steps (docs/fabric.md).",
       {opt_names("--scenarios", "LIST", {"two-jobs", "step", "incast", "pause"}, "two-jobs,step,incast,pause",
                  "the scenarios to run, comma-separated"),
-       opt_count("--job-us", "US", 10, 100000, "20000", "two-jobs: each job's length in us (the spec's 20 ms)")},
+       opt_count("--job-us", "US", 10, 100000, "20000", "two-jobs: each job's length in us (the spec's 20 ms)"),
+       opt_count("--series-bins", "N", 0, 10000, "200", "time bins of each point's series (0: none)")},
       {"scenario", "point"},
       {{"scenario", "", "two-jobs, step or incast"},
        {"point", "", "the point of the scenario"},
@@ -334,9 +453,10 @@ const Experiment& congestion_experiment() {
        {"feedback_us_derived", "us", "derived: 2 x 150 ns of cable + the sender's packet in serialization + the pause frame"},
        {"sender_paused_us", "us", "pause: the longest time a sender's link was paused"},
        {"delivered_packets", "packets", "packets delivered to the sink"},
-       {"dropped_packets", "packets", "packets dropped"}},
+       {"dropped_packets", "packets", "packets dropped"},
+       {"series", "", "against time, per bin (t_us: its end): queue_bytes (the egress queue's largest), queue_bytes_derived (the fluid queue at its end; null under pause), dropped_bytes (so far), xoff_frames / xon_frames (sent in it), egress_GBps and sender_GBps (each sender's rate onto its link; the first eight by name, the rest summed)"}},
       "congestion",
-      "",
+      "plot_congestion.py",
       true,
       run};
   return e;

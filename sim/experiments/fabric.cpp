@@ -88,6 +88,7 @@ ResultSet run(Config& cfg, const Options& o) {
                     .add("buffer_bytes", V::number(static_cast<double>(l.capacity())))
                     .add("dropped", V::number(static_cast<double>(l.dropped_frames())))
                     .add("dropped_bytes", V::number(static_cast<double>(l.dropped_bytes())))
+                    .add("shared_dropped", V::number(static_cast<double>(l.shared_dropped_frames())))
                     .add("first_drop_us", l.dropped_frames() ? V::number(l.first_drop_fs() / 1e9) : V::null())
                     .add("paused_us", V::number(static_cast<double>(l.paused_fs()) / 1e9))
                     .add("pause_frames", V::number(static_cast<double>(l.control_frames())));
@@ -126,6 +127,7 @@ const Experiment& fabric_experiment() {
        {"dropped", "packets", "flow: its packets a full queue dropped; link: packets its full queue dropped"},
        {"buffer_bytes", "bytes", "link: its output queue's capacity (0: unbounded)"},
        {"dropped_bytes", "bytes", "link: their bytes"},
+       {"shared_dropped", "packets", "link: of them, dropped because the switch's shared buffer was full (fabric.shared_buffer)"},
        {"first_drop_us", "us", "link: its first drop"},
        {"paused_us", "us", "link: time it was paused by the device it feeds (fabric.pause)"},
        {"pause_frames", "frames", "link: pause and resume frames it carried"},
