@@ -270,3 +270,63 @@ TEST_CASE("congestion: the series against time follow the queue, the drops, the 
     if (r.str("scenario") == "pause") CHECK(s.get("queue_bytes_derived")->kind == Value::Null);
   }
 }
+
+TEST_CASE("feedback: ECN marks, the CNP echo and the RTL rate limiter close the loop of spec 17", "[congestion]") {
+  const auto run = ubsim::test::run_command(std::string(UBSIM_BIN) + " congestion --feedback --series-bins 0 --format json");
+  INFO(run.out);
+  REQUIRE(run.status == 0);
+  const Value rows = *ubsim::json::parse(run.out).get("results");
+  // the figure 7-43 case closed loop: drops = (lambda - B) x T_f - Q_free within
+  // 2 %, T_f the run's own (about 20 us over this path)
+  const Value& step = point(rows, "100 GB/s cut to 40 GB/s by the first CNP");
+  CHECK(step.num("feedback_delay_us") == Approx(20).epsilon(0.05));
+  const double lambda_minus_b = 50e9, free = 262144;
+  const double derived = lambda_minus_b * step.num("feedback_delay_us") * 1e-6 - free;
+  CHECK(step.num("closed_loop_dropped_bytes_derived") == Approx(derived).epsilon(1e-5));   // (6 digits in the document)
+  CHECK(step.num("dropped_bytes") == Approx(derived).epsilon(0.02));
+  CHECK(step.num("rate_cuts") == 1);
+  CHECK(step.num("senders_rate_end_GBps") == Approx(40).epsilon(0.01));
+  CHECK(step.num("ecn_marked") > 0);
+  CHECK(step.num("cnps_sent") > 0);
+  // each sender cut to its fair share 50 / (N - 1) GB/s by its first notification:
+  // 1 MiB free holds N = 3 and loses at N = 4; 4 MiB holds N = 6 and loses at N = 7
+  struct Case {
+    const char* label;
+    bool loses;
+  };
+  for (const Case& c : {Case{"N=3 with 1 MiB free cut to the fair share", false},
+                        Case{"N=4 with 1 MiB free cut to the fair share", true},
+                        Case{"N=6 with 4 MiB free cut to the fair share", false},
+                        Case{"N=7 with 4 MiB free cut to the fair share", true}}) {
+    INFO(c.label);
+    const Value& r = point(rows, c.label);
+    CHECK((r.num("dropped_bytes") > 0) == c.loses);
+    CHECK((r.num("closed_loop_dropped_bytes_derived") > 0) == c.loses);
+    CHECK(r.num("feedback_delay_us") == Approx(20).epsilon(0.05));
+    CHECK(r.num("senders_rate_end_GBps") == Approx(50).epsilon(0.01));
+    // packets are dropped whole, and the N - 1 senders' packets land together
+    if (c.loses)
+      CHECK(std::abs(r.num("dropped_bytes") - r.num("closed_loop_dropped_bytes_derived")) <=
+            std::max(0.02 * r.num("closed_loop_dropped_bytes_derived"), (r.num("senders")) * 4128.0));
+  }
+  // the tolerable feedback delay Q_free / (lambda - B) against the measured one
+  for (int n : {8, 16, 64}) {
+    INFO("N = " << n);
+    const Value& r = point(rows, "N=" + std::to_string(n) + " with 1 MiB free");
+    CHECK(r.num("tolerable_feedback_us_derived") == Approx(1048576.0 / ((n - 2) * 50e9) * 1e6).epsilon(1e-5));
+    CHECK(r.num("feedback_delay_us") > r.num("tolerable_feedback_us_derived"));
+    CHECK(r.num("dropped_bytes") == Approx(r.num("closed_loop_dropped_bytes_derived")).epsilon(0.02));
+  }
+  // the limiter's own cut (once per 20 us): a smaller factor drops less and finishes later
+  const Value& quarter = point(rows, "N=6 with 4 MiB free x0.25 per 20 us");
+  const Value& half = point(rows, "N=6 with 4 MiB free x0.5 per 20 us");
+  const Value& three_q = point(rows, "N=6 with 4 MiB free x0.75 per 20 us");
+  CHECK(quarter.num("dropped_bytes") < half.num("dropped_bytes"));
+  CHECK(half.num("dropped_bytes") < three_q.num("dropped_bytes"));
+  CHECK(quarter.num("done_us") > half.num("done_us"));
+  CHECK(half.num("rate_cuts") > 5);   // halved again while the queue stays marked
+  for (const auto& r : rows.items) {
+    INFO(r.str("point"));
+    CHECK(r.num("delivered_packets") + r.num("dropped_packets") > 0);
+  }
+}

@@ -35,6 +35,11 @@ FabricLink::FabricLink(sc_core::sc_module_name name, double rate_Bps, uint64_t d
   dont_initialize();
 }
 
+void FabricLink::set_ecn(const EcnPolicy& p) {
+  ecn_ = p;
+  ecn_rng_.seed(p.seed);
+}
+
 void FabricLink::start_if_idle(uint64_t now) {
   if (busy_) return;
   if (!control_.empty() || (!paused_ && !queue_.empty())) start_next(now);
@@ -174,6 +179,18 @@ void FabricLink::start_next(uint64_t now) {
   f.serialized_fs += ser;
   f.propagated_fs += delay_fs_;
   if (!current_control_ && frames_ == 0) first_start_fs_ = now;
+  // ECN as it leaves (so the mark does not wait behind the queue it reports):
+  // the queue's occupancy now, this frame included
+  if (ecn_.enabled && !current_control_ && !f.cnp && level_ > ecn_.kmin) {
+    const double p = level_ >= ecn_.kmax ? 1.0
+                                         : ecn_.pmax * static_cast<double>(level_ - ecn_.kmin) /
+                                               static_cast<double>(ecn_.kmax - ecn_.kmin);
+    if (p >= 1.0 || std::uniform_real_distribution<double>(0.0, 1.0)(ecn_rng_) < p) {
+      if (!f.ecn && marked_frames_ == 0) first_mark_fs_ = now;
+      if (!f.ecn) ++marked_frames_;
+      f.ecn = true;
+    }
+  }
   busy_fs_ += ser;
   serialized_.notify(fs_time(ser));
 }

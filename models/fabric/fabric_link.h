@@ -12,6 +12,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <random>
 #include <set>
 #include <string>
 #include <utility>
@@ -31,6 +32,10 @@ class FabricLink : public sc_core::sc_module {
   // far_port: the port of the far device this link arrives on.
   FabricLink(sc_core::sc_module_name name, double rate_Bps, uint64_t delay_fs, int far_port, bool record_series,
              uint64_t capacity = 0);
+  // Marks data frames as they start serializing (a switch's queue).
+  void set_ecn(const EcnPolicy& p);
+  uint64_t marked_frames() const { return marked_frames_; }
+  uint64_t first_mark_fs() const { return first_mark_fs_; }   // 0: none
   // A frame the full queue dropped (its owner recycles it).
   std::function<void(Frame&)> on_drop;
   uint64_t capacity() const { return capacity_; }
@@ -58,6 +63,7 @@ class FabricLink : public sc_core::sc_module {
   std::function<void(Frame&)> on_departed;
   uint64_t paused_fs() const;            // time spent paused
   bool paused() const { return paused_; }
+  uint64_t bytes_held() const { return level_; }   // data waiting and in serialization
   // Data frames waiting or in serialization.
   size_t frames_held() const { return queue_.size(); }
   uint64_t pauses_received() const { return pauses_received_; }
@@ -101,6 +107,9 @@ class FabricLink : public sc_core::sc_module {
   const uint64_t capacity_;
   uint64_t dropped_frames_ = 0, dropped_bytes_ = 0, first_drop_fs_ = 0, first_enqueue_fs_ = 0, drained_fs_ = 0;
   uint64_t largest_frame_ = 0, shared_dropped_frames_ = 0;
+  EcnPolicy ecn_;
+  std::mt19937_64 ecn_rng_;
+  uint64_t marked_frames_ = 0, first_mark_fs_ = 0;
   void count_drop(Frame& f, uint64_t now);
   bool enqueued_ = false;
   std::deque<Frame*> queue_;   // data; front: in serialization while busy_ and !current_control_

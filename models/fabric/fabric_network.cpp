@@ -18,6 +18,11 @@ FabricOptions fabric_options(const Config& c, bool record_series) {
   o.pause.xon = c.count("fabric.pause_xon");
   o.pause.quanta_fs = c.fs("fabric.pause_quanta");
   o.shared_buffer = c.count("fabric.shared_buffer");
+  o.ecn.enabled = c.flag("fabric.ecn");
+  o.ecn.kmin = c.count("fabric.ecn_kmin");
+  o.ecn.kmax = c.count("fabric.ecn_kmax");
+  o.ecn.pmax = c.value("fabric.ecn_pmax");
+  o.ecn.seed = c.count("seed");
   return o;
 }
 
@@ -67,6 +72,11 @@ FabricNetwork::FabricNetwork(sc_core::sc_module_name name, const Topology& topo,
                                                // (its sender waits: the traffic source's queue is its backlog)
                                                switches_[d] ? l.buffer_bytes : 0);
       FabricSwitch* owner = switches_[d].get();
+      if (owner && o.ecn.enabled) {   // each queue its own draw, seeded by the run's seed and its place
+        EcnPolicy e = o.ecn;
+        e.seed = o.ecn.seed * 1000003 + d * 64 + p;
+        link->set_ecn(e);
+      }
       if (owner) link->on_departed = [owner](Frame& f) { owner->departed(f); };
       const std::string name = link_name(static_cast<int>(d), static_cast<int>(p));
       const uint64_t buffer = l.buffer_bytes;

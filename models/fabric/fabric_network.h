@@ -26,6 +26,7 @@ struct FabricOptions {
   bool record_series = false;
   PausePolicy pause;
   uint64_t shared_buffer = 0;   // each switch's total across its output queues (0: none)
+  EcnPolicy ecn;                // marking on every switch output queue
 };
 
 // The options the configuration gives (fabric.ecmp, fabric.hash_seed,
@@ -52,6 +53,8 @@ class FabricNetwork : public sc_core::sc_module {
   Frame& acquire() { return *pool_.acquire(); }
   void release(Frame& f) { pool_.release(&f); }
   void inject(int d, Frame& f) { endpoints_[d]->inject(f); }
+  TrafficEndpoint* endpoint(int d) { return endpoints_[d].get(); }
+  const TrafficEndpoint* endpoint(int d) const { return endpoints_[d].get(); }
   void set_carrier_sink(const std::function<void(Frame&)>& sink);
 
  private:

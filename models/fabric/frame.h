@@ -30,6 +30,20 @@ struct Frame {
   // sender stops starting frames): XOFF for quanta_fs (0: until XON), or XON.
   bool control = false, xoff = false;
   uint64_t quanta_fs = 0;
+  // ECN (spec 17): a switch queue marked it (congestion experienced); a
+  // congestion notification (CNP) the receiver returns to the marked flow's
+  // source, a frame of its own (flow: the data flow it answers).
+  bool ecn = false, cnp = false;
+};
+
+// RED-like marking on a switch's output queue, as a frame leaves it: below
+// kmin bytes never, at or above kmax always, between with probability
+// pmax x (q - kmin) / (kmax - kmin).
+struct EcnPolicy {
+  bool enabled = false;
+  uint64_t kmin = 0, kmax = 0;
+  double pmax = 1;
+  uint64_t seed = 0;
 };
 
 struct FrameIn : virtual sc_core::sc_interface {

@@ -54,7 +54,8 @@ void TrafficEndpoint::emit() {
     f.sent_fs = now;
     if (r.sent == 0) r.first_sent_fs = now;
     ++r.sent;
-    egress_->send(f);
+    if (gate) gate(f);
+    else egress_->send(f);
     if (r.sent < r.packets) next_.emplace(release_fs(r, r.sent), flow);
   }
   if (!next_.empty()) wake_.notify(sc_core::sc_time::from_value(next_.top().first - now));
@@ -68,6 +69,24 @@ void TrafficEndpoint::put(Frame& f, int /*port*/) {
     return;
   }
   sc_assert(f.dst == static_cast<uint32_t>(self_));
+  if (f.cnp) {   // a notification for one of our flows
+    ++cnps_received_;
+    if (on_cnp) on_cnp(f.flow);
+    pool_.release(&f);
+    return;
+  }
+  if (f.ecn && !f.carrier) {   // marked on its way: notify its source, a frame back over the fabric
+    Frame& c = *pool_.acquire();
+    c.src = static_cast<uint32_t>(self_);
+    c.dst = f.src;
+    c.entropy = f.entropy;
+    c.flow = f.flow;
+    c.cnp = true;
+    c.bytes = kCnpBytes;
+    c.sent_fs = now;
+    ++cnps_sent_;
+    egress_->send(c);
+  }
   if (f.carrier) {
     sc_assert(on_carrier);
     on_carrier(f);

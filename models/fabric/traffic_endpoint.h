@@ -46,6 +46,14 @@ class TrafficEndpoint : public sc_core::sc_module, public FrameIn {
   void inject(Frame& f) { egress_->send(f); }
   // Where frames that carry a transaction go when they arrive (it recycles them).
   std::function<void(Frame&)> on_carrier;
+  // The reaction point (set before the run): a flow's frames go to `gate`
+  // instead of the link (it sends them on, paced), and a notification for
+  // one of this node's flows goes to `on_cnp`.
+  std::function<void(Frame&)> gate;
+  std::function<void(uint32_t flow)> on_cnp;
+  uint64_t cnps_sent() const { return cnps_sent_; }
+  uint64_t cnps_received() const { return cnps_received_; }
+  static constexpr uint32_t kCnpBytes = 64;
 
  private:
   void emit();
@@ -62,7 +70,7 @@ class TrafficEndpoint : public sc_core::sc_module, public FrameIn {
                       std::greater<std::pair<uint64_t, uint32_t>>>
       next_;
   sc_core::sc_event wake_;
-  uint64_t received_ = 0;
+  uint64_t received_ = 0, cnps_sent_ = 0, cnps_received_ = 0;
 };
 
 }  // namespace ubsim

@@ -355,6 +355,10 @@ void Config::validate_fabric(bool pause) const {
                                     buffer, xoff));
   };
   check_buffer(count("fabric.buffer"), source("fabric.buffer"), "fabric.buffer");
+  if (flag("fabric.ecn") && count("fabric.ecn_kmin") >= count("fabric.ecn_kmax"))
+    throw ConfigError(source("fabric.ecn_kmax"), "fabric.ecn_kmax",
+                      fmt::format("the marking curve needs fabric.ecn_kmin ({} B) below fabric.ecn_kmax ({} B)",
+                                  count("fabric.ecn_kmin"), count("fabric.ecn_kmax")));
   const uint64_t shared = count("fabric.shared_buffer");
   if (shared && shared < packet)
     throw ConfigError(source("fabric.shared_buffer"), "fabric.shared_buffer",

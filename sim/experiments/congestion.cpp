@@ -10,7 +10,9 @@
 #include <fmt/format.h>
 
 #include "experiment.h"
+#include "fabric.h"
 #include "fabric_network.h"
+#include "rate_limiter_bridge.h"
 
 namespace ubsim {
 
@@ -38,6 +40,13 @@ struct Point {
   // derived (fluid), negative: not applicable
   double peak_derived = -1, full_us_derived = -1, dropped_derived = -1, empty_us_derived = -1, drain_us_derived = -1;
   double senders_stop_us = -1;   // when the last sender stops (the drain is counted from there)
+  // closed loop (issue 33): ECN at the switch, a CNP back, each sender's RTL rate limiter
+  bool feedback = false;
+  uint64_t egress_delay_fs = 0;   // the switch-sink link's propagation, each way (the feedback path)
+  EcnPolicy ecn;
+  double limiter_decrease = 0.5, limiter_rate_min_Bps = 0;
+  uint64_t limiter_interval_fs = 0;
+  double free_bytes = -1;         // the buffer's free bytes at the start (drops and tolerable T_f derived from it)
 };
 
 // Wire bytes -> payload bytes of packets with the model's header.
@@ -125,6 +134,63 @@ std::vector<Point> points(const Config& cfg, const std::vector<std::string>& sce
         out.push_back(p);
       }
   }
+  // closed loop: ECN marks (every packet leaving a queue above 0 bytes), a
+  // CNP back over the sink's link, the senders' RTL rate limiters
+  auto closed = [&](Point& p, double egress_delay_us) {
+    p.feedback = true;
+    p.egress_delay_fs = static_cast<uint64_t>(std::llround(egress_delay_us * 1e9));
+    p.ecn.enabled = true;
+    p.ecn.kmin = 0;
+    p.ecn.kmax = 1;
+    p.limiter_interval_fs = static_cast<uint64_t>(1e15);   // one cut per run (the spec's cases)
+  };
+  if (want("feedback-step")) {
+    // figure 7-43 closed loop: 100 GB/s into 512 KiB holding 256 KiB; the
+    // source cut to 40 GB/s by its first notification; the sink 7.5 us away
+    Point p;
+    p.scenario = "feedback-step";
+    p.label = "100 GB/s cut to 40 GB/s by the first CNP";
+    p.buffer = 512 * 1024;
+    const double lambda = 100 * kGBps, run_us = 100;
+    const double first_us = static_cast<double>(mtu + hdr) / lambda * 1e6;
+    p.sources = {{"src", lambda, {flow(lambda, 0, lambda * run_us * 1e-6, mtu, hdr)}},
+                 {"prefill", 1e15, {flow(1e15, first_us - 262144 / 1e15 * 1e6, 262144, mtu, hdr)}}};
+    p.prefill = "prefill";
+    closed(p, 7.5);
+    p.limiter_decrease = 0.4;
+    p.free_bytes = 512 * 1024 - 256 * 1024;
+    p.full_us_derived = p.free_bytes / (lambda - B) * 1e6;
+    out.push_back(p);
+  }
+  // N - 1 senders at 50 GB/s for 30 us each into the egress, the sink 10 us away
+  auto closed_incast = [&](const std::string& scenario, int n, uint64_t free, double decrease,
+                           uint64_t interval_fs, const std::string& label) {
+    Point p;
+    p.scenario = scenario;
+    p.label = label;
+    p.buffer = free;
+    for (int i = 0; i < n - 1; ++i) p.sources.push_back({fmt::format("s{}", i), B, {flow(B, 0, B * 30e-6, mtu, hdr)}});
+    closed(p, 10);
+    p.limiter_decrease = decrease;
+    // 0: cut to the fair share 50 / (N - 1) GB/s at once (the floor); else never below limiter.rate_min
+    p.limiter_rate_min_Bps = decrease == 0 ? B / (n - 1) : cfg.value("limiter.rate_min");
+    if (interval_fs) p.limiter_interval_fs = interval_fs;
+    p.free_bytes = static_cast<double>(free);
+    p.full_us_derived = static_cast<double>(free) / ((n - 2) * B) * 1e6;
+    out.push_back(p);
+  };
+  if (want("feedback-incast"))
+    for (const auto& [n, mib] : {std::pair{3, 1}, {4, 1}, {6, 4}, {7, 4}})
+      closed_incast("feedback-incast", n, static_cast<uint64_t>(mib) << 20, 0, 0,
+                    fmt::format("N={} with {} MiB free cut to the fair share", n, mib));
+  if (want("feedback-tolerable"))
+    for (int n : {8, 16, 64})
+      closed_incast("feedback-tolerable", n, 1 << 20, 0, 0, fmt::format("N={} with 1 MiB free", n));
+  if (want("feedback-decrease"))
+    // the limiter's own cut, at most once per 20 us (about one feedback delay)
+    for (double d : {0.25, 0.5, 0.75})
+      closed_incast("feedback-decrease", 6, 4 << 20, d, 20000000000ull,
+                    fmt::format("N=6 with 4 MiB free x{:g} per 20 us", d));
   if (want("incast")) {
     for (uint64_t free_mib : {1, 4})
       for (int n : {8, 16, 64}) {
@@ -162,7 +228,7 @@ Topology topology_of(const Point& p, std::vector<FlowRecord>& flows) {
     t.links.push_back(l);
   };
   const int sw = dev("sw", TopoDevice::Kind::Switch), sink = dev("sink", TopoDevice::Kind::Source);
-  link(sw, sink, p.egress_Bps, p.buffer, 0);   // (the buffer is the switch's output queue towards the sink)
+  link(sw, sink, p.egress_Bps, p.buffer, p.egress_delay_fs);   // (the buffer is the switch's output queue towards the sink)
   uint32_t entropy = 49152;
   for (const Source& s : p.sources) {
     const int d = dev(s.name, TopoDevice::Kind::Source);
@@ -279,6 +345,38 @@ V series(const FabricNetwork& net, const Topology& t, const Point& p, const std:
   return v;
 }
 
+// Closed loop: the first ECN mark at the egress, each sender's first cut
+// after it (the feedback delay T_f), its rate at the end, the CNPs.
+V feedback_of(const FabricNetwork& net, const Topology& t, const std::vector<std::unique_ptr<RateLimiterBridge>>& limiters,
+              uint64_t t0) {
+  const FabricLink& egress = net.egress(t.find("sw"), 0);
+  const uint64_t mark = egress.first_mark_fs();
+  double sum = 0, worst = 0, cuts = 0, rate_end = 0;
+  size_t cut = 0;
+  for (const auto& l : limiters) {
+    cuts += static_cast<double>(l->decreases());
+    rate_end += l->rate_Bps();
+    if (!l->first_decrease_fs() || !mark) continue;
+    // the sender's rate change as its wire shows it (its link's earlier bytes out at the line rate)
+    const double tf = (static_cast<double>(l->first_decrease_on_wire_fs()) - static_cast<double>(mark)) / 1e9;
+    sum += tf;
+    worst = std::max(worst, tf);
+    ++cut;
+  }
+  uint64_t cnps = 0;
+  for (size_t d = 0; d < t.devices.size(); ++d)
+    if (!t.devices[d].is_switch()) cnps += net.endpoint(static_cast<int>(d))->cnps_sent();
+  return V::object()
+      .add("first_mark_us", mark ? V::number((static_cast<double>(mark) - static_cast<double>(t0)) / 1e9) : V::null())
+      .add("marked", V::number(static_cast<double>(egress.marked_frames())))
+      .add("cnps", V::number(static_cast<double>(cnps)))
+      .add("tf_us", cut ? V::number(sum / static_cast<double>(cut)) : V::null())
+      .add("tf_max_us", cut ? V::number(worst) : V::null())
+      .add("senders_cut", V::number(static_cast<double>(cut)))
+      .add("cuts", V::number(cuts))
+      .add("rate_end_GBps", V::number(rate_end / kGBps));
+}
+
 V measure(const Config& cfg, const Point& p, size_t bins) {
   return rows_in_child([&] {
            std::vector<FlowRecord> flows;
@@ -287,8 +385,34 @@ V measure(const Config& cfg, const Point& p, size_t bins) {
            o.mtu = static_cast<uint32_t>(cfg.count("transport.mtu"));
            o.header_bytes = static_cast<uint32_t>(cfg.count("transport.header_bytes"));
            o.pause = p.pause;
+           o.ecn = p.ecn;
+           o.ecn.seed = cfg.count("seed");
            const std::vector<FlowRecord> schedule = flows;
            FabricNetwork net("fabric", t, std::move(flows), o);
+           // closed loop: each sender's frames through its verilated rate limiter
+           std::vector<std::unique_ptr<RateLimiterBridge>> limiters;
+           // (the bridges' sockets: the limiters take frames by offer(), not transactions)
+           std::unique_ptr<StageFabric> stages = p.feedback ? std::make_unique<StageFabric>("stages") : nullptr;
+           if (p.feedback)
+             for (size_t d = 0; d < t.devices.size(); ++d) {
+               if (t.devices[d].kind != TopoDevice::Kind::Source || t.devices[d].name == "sink" ||
+                   t.devices[d].name == p.prefill)
+                 continue;
+               RateLimiterSettings ls = RateLimiterSettings::from(cfg, t.links[t.ports()[d][0].link].rate_Bps);
+               ls.decrease = p.limiter_decrease;
+               ls.rate_min_Bps = p.limiter_rate_min_Bps;
+               ls.interval_fs = p.limiter_interval_fs;
+               auto b = std::make_unique<RateLimiterBridge>((t.devices[d].name + "_limiter").c_str(), cfg, ls);
+               RateLimiterBridge* lim = b.get();
+               FabricLink* out = &net.egress(static_cast<int>(d), 0);
+               lim->send = [out](void* f) { out->send(*static_cast<Frame*>(f)); };
+               lim->downstream_bytes = [out] { return out->bytes_held(); };
+               TrafficEndpoint& ep = *net.endpoint(static_cast<int>(d));
+               ep.gate = [lim](Frame& f) { lim->offer(&f, f.bytes); };
+               ep.on_cnp = [lim](uint32_t) { lim->notify(); };
+               stages->attach(lim);
+               limiters.push_back(std::move(b));
+             }
            // the bins span the senders' schedule and the worst drain after it
            uint64_t horizon = 0, total = 0;
            for (const FlowRecord& f : schedule) {
@@ -310,7 +434,7 @@ V measure(const Config& cfg, const Point& p, size_t bins) {
            const FabricLink& egress = net.egress(sw, 0);
            // t = 0: a sender's first packet in the queue (its first byte out, then
            // one packet time on its link: store and forward, no propagation)
-           uint64_t t0 = UINT64_MAX, stop = 0, delivered = 0, dropped = 0;
+           uint64_t t0 = UINT64_MAX, stop = 0, delivered = 0, dropped = 0, last_arrival = 0;
            for (const auto& f : net.flows()) {
              const bool prefill = !p.prefill.empty() && t.devices[f.src].name == p.prefill;
              const double link = t.links[t.ports()[f.src][0].link].rate_Bps;
@@ -322,6 +446,7 @@ V measure(const Config& cfg, const Point& p, size_t bins) {
                                                           f.rate_Bps * 1e15)));
              delivered += f.delivered;
              dropped += f.dropped;
+             if (!prefill) last_arrival = std::max(last_arrival, f.last_arrival_fs);
            }
            if (t0 == UINT64_MAX) t0 = egress.first_enqueue_fs();
            auto us = [t0](uint64_t fs) { return V::number((static_cast<double>(fs) - static_cast<double>(t0)) / 1e9); };
@@ -350,16 +475,21 @@ V measure(const Config& cfg, const Point& p, size_t bins) {
                                                                         : V::null())
                                      .add("paused_us", V::number(static_cast<double>(paused) / 1e9))
                                      .add("port_peak", V::number(static_cast<double>(port_peak)))
+                                     .add("done_us", last_arrival ? us(last_arrival) : V::null())
                                      .add("series", bins ? series(net, t, p, schedule, width, bins, t0, o.header_bytes)
-                                                         : V::null())};
+                                                         : V::null())
+                                     .add("feedback", p.feedback ? feedback_of(net, t, limiters, t0) : V::null())};
          })
       .front();
 }
 
 ResultSet run(Config& cfg, const Options& o) {
-  const auto scenarios = o.list("--scenarios");
+  const auto scenarios =
+      o.flag("--feedback")
+          ? std::vector<std::string>{"feedback-step", "feedback-incast", "feedback-tolerable", "feedback-decrease"}
+          : o.list("--scenarios");
   cfg.validate_fabric(std::find(scenarios.begin(), scenarios.end(), "pause") != scenarios.end());
-  const auto pts = points(cfg, o.list("--scenarios"), static_cast<double>(o.count("--job-us")) / 1e3);
+  const auto pts = points(cfg, scenarios, static_cast<double>(o.count("--job-us")) / 1e3);
   ResultSet rs;
   auto opt = [](double v) { return v >= 0 ? V::number(v) : V::null(); };
   for (const Point& p : pts) {
@@ -400,15 +530,40 @@ ResultSet run(Config& cfg, const Options& o) {
                           .add("sender_paused_us", p.pause.enabled ? *m.get("paused_us") : V::null())
                           .add("delivered_packets", *m.get("delivered"))
                           .add("dropped_packets", *m.get("dropped_packets"))
-                          .add("series", *m.get("series")));
+                          .add("done_us", *m.get("done_us")));
+    // closed loop: the feedback the run measured, and what it implies
+    V& row = rs.rows.back();
+    const Value* fb = m.get("feedback");
+    const bool closed = fb && fb->kind == Value::Object;
+    double lambda = 0;
+    for (const Source& src : p.sources)
+      if (src.name != p.prefill) lambda += src.flows.front().rate_Bps;
+    const Value* tf = closed ? fb->get("tf_us") : nullptr;
+    const bool has_tf = tf && tf->kind == Value::Number;
+    row.add("feedback_delay_us", has_tf ? *tf : V::null())
+        .add("feedback_delay_max_us", closed ? *fb->get("tf_max_us") : V::null())
+        .add("tolerable_feedback_us_derived", closed && lambda > p.egress_Bps ? V::number(p.free_bytes / (lambda - p.egress_Bps) * 1e6) : V::null())
+        // (the derivation holds when one cut brings the senders to B or below)
+        .add("closed_loop_dropped_bytes_derived",
+             has_tf && (p.limiter_decrease == 0 ? p.limiter_rate_min_Bps * static_cast<double>(p.sources.size())
+                                                : lambda * p.limiter_decrease) <= p.egress_Bps * (1 + 1e-9)
+                 ? V::number(std::max(0.0, (lambda - p.egress_Bps) * std::stod(tf->text) * 1e-6 - p.free_bytes))
+                 : V::null())
+        .add("ecn_marked", closed ? *fb->get("marked") : V::null())
+        .add("cnps_sent", closed ? *fb->get("cnps") : V::null())
+        .add("rate_cuts", closed ? *fb->get("cuts") : V::null())
+        .add("senders_rate_end_GBps", closed ? *fb->get("rate_end_GBps") : V::null())
+        .add("series", *m.get("series"));
   }
   rs.table_omit = {"series"};
   rs.notes =
       "t = 0: the senders' first packet in the egress queue. Measured at the switch's output queue towards the sink\n"
       "(waiting + in serialization, wire bytes with headers): its peak, its first drop (full), the bytes it dropped,\n"
-      "when it drained to at most one packet. *_derived: the fluid model dQ/dt = lambda - B (spec 17). Open loop:\n"
-      "no pause, no feedback (issues 32, 33). Packets arrive whole: the fill time is within one packet time of the\n"
-      "fluid one (all N - 1 incast senders' packets land together).\n";
+      "when it drained to at most one packet. *_derived: the fluid model dQ/dt = lambda - B (spec 17). Packets\n"
+      "arrive whole: the fill time is within one packet time of the fluid one (all N - 1 incast senders' packets\n"
+      "land together). pause: link-level pause (PFC-like). feedback-*: closed loop, every packet leaving the egress\n"
+      "queue marked (ECN), the sink returning a 64 B CNP per marked packet over its 7.5 or 10 us link, each\n"
+      "sender's verilated rate limiter cutting on it; feedback_delay_us is measured, the drops derived from it.\n";
   return rs;
 }
 
@@ -421,10 +576,14 @@ const Experiment& congestion_experiment() {
       "Traffic sources into one switch whose 50 GB/s egress is the bottleneck, its output queue finite (drops)\n"
       "or not: two jobs of --job-us at 50 GB/s with full, quarter and no overlap (unbounded queue); 100 GB/s\n"
       "into a 512 KiB buffer holding 256 KiB, stepped to 40 or 50 GB/s at 20 us; incast of N - 1 = 7, 15, 63\n"
-      "senders into 1 MiB and 4 MiB. Measured beside the fluid values. Pause and end-to-end feedback are the\n"
-      "next steps (docs/fabric.md).",
-      {opt_names("--scenarios", "LIST", {"two-jobs", "step", "incast", "pause"}, "two-jobs,step,incast,pause",
-                 "the scenarios to run, comma-separated"),
+      "senders into 1 MiB and 4 MiB; incast under link-level pause. Measured beside the fluid values. --feedback:\n"
+      "the same closed loop (ECN marks at the egress, a CNP back, each sender's RTL rate limiter), with the\n"
+      "feedback delay measured and the drops derived from it (docs/fabric.md).",
+      {opt_names("--scenarios", "LIST",
+                 {"two-jobs", "step", "incast", "pause", "feedback-step", "feedback-incast", "feedback-tolerable",
+                  "feedback-decrease"},
+                 "two-jobs,step,incast,pause", "the scenarios to run, comma-separated"),
+       opt_flag("--feedback", "the closed-loop scenarios (feedback-step,feedback-incast,feedback-tolerable,feedback-decrease)"),
        opt_count("--job-us", "US", 10, 100000, "20000", "two-jobs: each job's length in us (the spec's 20 ms)"),
        opt_count("--series-bins", "N", 0, 10000, "200", "time bins of each point's series (0: none)")},
       {"scenario", "point"},
@@ -454,6 +613,15 @@ const Experiment& congestion_experiment() {
        {"sender_paused_us", "us", "pause: the longest time a sender's link was paused"},
        {"delivered_packets", "packets", "packets delivered to the sink"},
        {"dropped_packets", "packets", "packets dropped"},
+       {"done_us", "us", "the last packet delivered (completion)"},
+       {"feedback_delay_us", "us", "closed loop: T_f, the first ECN mark at the egress to a sender's first rate cut on its wire (its limiter's cut, then what its link still held at the line rate; mean over senders)"},
+       {"feedback_delay_max_us", "us", "closed loop: the same, the last sender"},
+       {"tolerable_feedback_us_derived", "us", "derived: the longest T_f that loses nothing, free buffer / (lambda - B)"},
+       {"closed_loop_dropped_bytes_derived", "bytes", "derived: max(0, (lambda - B) x the measured T_f - free buffer)"},
+       {"ecn_marked", "packets", "closed loop: packets the egress queue marked"},
+       {"cnps_sent", "frames", "closed loop: notifications the sink returned"},
+       {"rate_cuts", "events", "closed loop: rate cuts over all senders' limiters"},
+       {"senders_rate_end_GBps", "GB/s", "closed loop: the senders' limiters' rates at the end, summed"},
        {"series", "", "against time, per bin (t_us: its end): queue_bytes (the egress queue's largest), queue_bytes_derived (the fluid queue at its end; null under pause), dropped_bytes (so far), xoff_frames / xon_frames (sent in it), egress_GBps and sender_GBps (each sender's rate onto its link; the first eight by name, the rest summed)"}},
       "congestion",
       "plot_congestion.py",
