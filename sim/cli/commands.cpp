@@ -99,7 +99,8 @@ std::string usage() {
          "  --format F           table (default) | json | csv\n"
          "  --out DIR            write the JSON, CSV, table, resolved config.json and plots to DIR\n\n"
          "Exit status: 0 done (also when every request failed), 2 bad input (the message names the key and the\n"
-         "file), 3 I/O or runtime failure, 4 no progress (the watchdog stopped a stuck run).\n";
+         "file), 3 I/O or runtime failure, 4 no progress (the watchdog stopped a stuck run;\n"
+         "deadlock: the cycle of waits it found, after writing its results).\n";
   return out;
 }
 
@@ -164,7 +165,7 @@ int cmd_experiment(const Experiment& e, const std::vector<std::string>& args) {
   }
   const ResultSet rs = e.run(cfg, p.options);
   emit(e, cfg, rs, p.format, p.out_dir, p.point);
-  return 0;
+  return rs.exit_status;
 }
 
 // ---------------- report ----------------

@@ -86,6 +86,7 @@ struct ResultSet {
   std::vector<Value> rows;
   std::string notes;                         // how to read the table, printed under it
   std::vector<std::string> table_omit;       // row fields the terminal table leaves out
+  int exit_status = 0;                       // the command's status once the results are written (4: a deadlock)
 };
 
 struct Experiment {
@@ -122,6 +123,7 @@ const Experiment& fabric_experiment();
 const Experiment& multipath_experiment();
 const Experiment& reorder_limit_experiment();
 const Experiment& congestion_experiment();
+const Experiment& deadlock_experiment();
 const Experiment& area_experiment();
 const Experiment& bench_experiment();
 

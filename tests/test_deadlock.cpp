@@ -1,0 +1,75 @@
+// A deadlock the simulator finds and names (textbook 7.5.4): two nodes
+// reading each other through a shared pool of data slots over a lossless
+// link; reserved response slots or a response channel of its own break it.
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "json_value.h"
+#include "run_command.h"
+
+using ubsim::json::Value;
+
+namespace {
+
+ubsim::test::Run deadlock(const std::string& args) {
+  return ubsim::test::run_command(std::string(UBSIM_BIN) + " deadlock --format json " + args);
+}
+
+}  // namespace
+
+TEST_CASE("deadlock: shared slots deadlock and the cycle of waits is named in the JSON with exit status 4", "[deadlock]") {
+  const auto r = deadlock("--scenarios shared");
+  INFO(r.out);
+  CHECK(r.status == 4);
+  const Value doc = ubsim::json::parse(r.out.substr(0, r.out.rfind('}') + 1));
+  const Value& row = doc.get("results")->items.at(0);
+  CHECK(row.flag("deadlock"));
+  CHECK_FALSE(row.flag("stall"));
+  CHECK(row.num("completed") < row.num("requested"));
+  // every member of the cycle is a read request holding a data slot at its
+  // target and waiting for a slot there for its response: each waits for
+  // the next (which holds one), the last for the first
+  const auto& cycle = row.get("cycle")->items;
+  REQUIRE(cycle.size() >= 2);
+  for (const auto& m : cycle) {
+    INFO(m.str("packet"));
+    CHECK(m.str("packet").find("read request") == 0);
+    CHECK(m.str("holds").find("data slot") == 0);
+    CHECK(m.str("waits_for").find("for its response") != std::string::npos);
+  }
+  // the pool is full: the node held all its slots
+  CHECK(std::max(row.num("slots_peak_A"), row.num("slots_peak_B")) == row.num("slots"));
+}
+
+TEST_CASE("deadlock: one reserved response slot or a separate response channel completes every read", "[deadlock]") {
+  for (const char* s : {"reserved", "separate"}) {
+    const auto r = deadlock(std::string("--scenarios ") + s);
+    INFO(s << "\n" << r.out);
+    REQUIRE(r.status == 0);
+    const Value& row = ubsim::json::parse(r.out).get("results")->items.at(0);
+    CHECK_FALSE(row.flag("deadlock"));
+    CHECK_FALSE(row.flag("stall"));
+    CHECK(row.num("completed") == row.num("requested"));
+    CHECK(row.get("cycle")->items.empty());
+  }
+  // shared slots with too few reads in flight to fill the pool: no deadlock
+  const auto few = deadlock("--scenarios shared --set deadlock.outstanding=3");
+  CHECK(few.status == 0);
+  // a pool with every slot reserved for responses is refused, naming the key
+  const auto bad = deadlock("--scenarios reserved --set deadlock.slots=1");
+  CHECK(bad.status == 2);
+  CHECK(bad.out.find("deadlock.slots") != std::string::npos);
+}
+
+TEST_CASE("deadlock: a run that is merely slow (a loss resent after a long timeout) is not called a deadlock", "[deadlock]") {
+  // a 2 ms retransmit timeout: the run waits, its timer pending, then completes
+  const auto r = ubsim::test::run_command(std::string(UBSIM_BIN) +
+                                          " latency --path ub-async --ops 3 --drop 0 --set sack.rto=2ms --format json");
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  const Value& row = ubsim::json::parse(r.out).get("results")->items.at(0);
+  CHECK(row.num("ops") == 3);
+  CHECK(row.num("timeouts") >= 1);
+  CHECK(row.num("failed") == 0);
+}
