@@ -3,6 +3,7 @@
 // link; reserved response slots or a response channel of its own break it.
 #include <catch2/catch.hpp>
 
+#include <set>
 #include <string>
 
 #include "json_value.h"
@@ -72,4 +73,32 @@ TEST_CASE("deadlock: a run that is merely slow (a loss resent after a long timeo
   CHECK(row.num("ops") == 3);
   CHECK(row.num("timeouts") >= 1);
   CHECK(row.num("failed") == 0);
+}
+
+TEST_CASE("deadlock: pause around a ring of switches is found as a cycle of paused links and named", "[deadlock][fabric]") {
+  const std::string base = std::string(UBSIM_BIN) + " fabric --no-series --format json --config " UBSIM_CONFIGS
+                           "/fabric-ring-deadlock.toml";
+  const auto r = ubsim::test::run_command(base);
+  INFO(r.out);
+  CHECK(r.status == 4);
+  const Value doc = ubsim::json::parse(r.out.substr(0, r.out.rfind('}') + 1));
+  const Value* dl = nullptr;
+  for (const auto& row : doc.get("results")->items)
+    if (row.str("row") == "deadlock") dl = &row;
+  REQUIRE(dl);
+  // the five switch-to-switch links, each paused by the next switch, each
+  // waiting for that switch's queue holding what came in on it
+  const auto& cycle = dl->get("cycle")->items;
+  REQUIRE(cycle.size() == 5);
+  std::set<std::string> links;
+  for (const auto& m : cycle) {
+    INFO(m.str("link"));
+    CHECK(m.str("link").rfind("link_sw", 0) == 0);
+    CHECK(m.str("waits_for").find("below XON") != std::string::npos);
+    links.insert(m.str("link"));
+  }
+  CHECK(links.size() == 5);
+  // without pause (unbounded queues) the same flows all complete
+  const auto free = ubsim::test::run_command(base + " --set fabric.pause=false --set fabric.buffer=0B");
+  CHECK(free.status == 0);
 }

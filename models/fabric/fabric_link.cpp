@@ -35,6 +35,13 @@ FabricLink::FabricLink(sc_core::sc_module_name name, double rate_Bps, uint64_t d
   dont_initialize();
 }
 
+uint64_t FabricLink::bytes_from_port(int in_port) const {
+  uint64_t n = 0;
+  for (const Frame* f : queue_)
+    if (f->in_port == in_port) n += f->bytes;
+  return n;
+}
+
 void FabricLink::set_ecn(const EcnPolicy& p) {
   ecn_ = p;
   ecn_rng_.seed(p.seed);

@@ -64,6 +64,8 @@ class FabricLink : public sc_core::sc_module {
   uint64_t paused_fs() const;            // time spent paused
   bool paused() const { return paused_; }
   uint64_t bytes_held() const { return level_; }   // data waiting and in serialization
+  // Of them, the bytes of frames that entered its switch on port `in_port`.
+  uint64_t bytes_from_port(int in_port) const;
   // Data frames waiting or in serialization.
   size_t frames_held() const { return queue_.size(); }
   uint64_t pauses_received() const { return pauses_received_; }

@@ -109,4 +109,45 @@ std::string FabricNetwork::link_name(int d, int p) const {
   return fmt::format("link_{}_to_{}_{}", topo_.devices[d].name, topo_.devices[port.peer].name, p);
 }
 
+size_t FabricNetwork::unfinished_flows() const {
+  size_t n = 0;
+  for (const FlowRecord& f : flows_)
+    if (f.delivered + f.dropped < f.packets) ++n;
+  return n;
+}
+
+WaitForGraph FabricNetwork::wait_for() const {
+  WaitForGraph g;
+  const size_t n = topo_.devices.size();
+  std::vector<std::vector<size_t>> vertex(n);
+  for (size_t d = 0; d < n; ++d) {
+    vertex[d].assign(egress_[d].size(), SIZE_MAX);
+    for (size_t p = 0; p < egress_[d].size(); ++p) {
+      const FabricLink& l = *egress_[d][p];
+      if (!l.frames_held()) continue;
+      const TopoPort& port = topo_.ports()[d][p];
+      const std::string& far = topo_.devices[port.peer].name;
+      const FabricSwitch* s = switches_[port.peer].get();
+      std::string waits = l.paused() ? fmt::format("the pause from {} to end", far) : "its turn on the wire";
+      if (l.paused() && s)
+        waits = fmt::format("{} to take its port {} below XON ({} B held for it)", far, port.peer_port,
+                            s->ingress_bytes(port.peer_port));
+      vertex[d][p] = g.add({link_name(static_cast<int>(d), static_cast<int>(p)),
+                            fmt::format("{} frames, {} B in its queue", l.frames_held(), l.bytes_held()), waits});
+    }
+  }
+  for (size_t d = 0; d < n; ++d)
+    for (size_t p = 0; p < egress_[d].size(); ++p) {
+      if (vertex[d][p] == SIZE_MAX || !egress_[d][p]->paused()) continue;
+      const TopoPort& port = topo_.ports()[d][p];
+      const int v = port.peer;
+      if (!switches_[v]) continue;
+      // what came in on that port waits in v's queues: each blocked one holds it up
+      for (size_t q = 0; q < egress_[v].size(); ++q)
+        if (vertex[v][q] != SIZE_MAX && egress_[v][q]->bytes_from_port(port.peer_port) > 0)
+          g.add_edge(vertex[d][p], vertex[v][q]);
+    }
+  return g;
+}
+
 }  // namespace ubsim

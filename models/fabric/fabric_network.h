@@ -14,6 +14,7 @@
 #include "fabric_link.h"
 #include "fabric_switch.h"
 #include "frame.h"
+#include "wait_for.h"
 #include "topology.h"
 #include "traffic_endpoint.h"
 
@@ -56,6 +57,12 @@ class FabricNetwork : public sc_core::sc_module {
   TrafficEndpoint* endpoint(int d) { return endpoints_[d].get(); }
   const TrafficEndpoint* endpoint(int d) const { return endpoints_[d].get(); }
   void set_carrier_sink(const std::function<void(Frame&)>& sink);
+  // The links that hold frames and cannot send them, as a wait-for graph:
+  // a link paused by the switch it feeds waits for that switch's queues
+  // holding what came in on it (each of them, if blocked, a vertex too).
+  WaitForGraph wait_for() const;
+  // Flows not done: sent or delivered fewer than their packets (less drops).
+  size_t unfinished_flows() const;
 
  private:
   const Topology topo_;

@@ -48,6 +48,8 @@ class FabricSwitch : public sc_core::sc_module, public FrameIn {
   uint64_t xons_sent() const { return xons_; }
   // Most bytes held at once for one ingress port, and for all of them.
   uint64_t ingress_peak(int port) const { return in_peak_[port]; }
+  uint64_t ingress_bytes(int port) const { return in_bytes_[port]; }   // held now
+  bool pausing(int port) const { return xoff_[port]; }                 // its upstream is paused
   uint64_t held_peak() const { return held_peak_; }
   uint64_t held() const { return held_; }
   uint64_t held_peak_fs() const { return held_peak_fs_; }

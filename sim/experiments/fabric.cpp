@@ -95,10 +95,42 @@ ResultSet run(Config& cfg, const Options& o) {
         if (series) row.add("queue_series", downsample(l.series(), end, 2000));
         rows.push_back(std::move(row));
       }
+    // flows not done with nothing left to happen: the links' waits, and their cycle
+    if (net.unfinished_flows() > 0) {
+      const WaitForGraph g = net.wait_for();
+      const auto members = g.find_cycle();
+      V cycle = V::array();
+      for (size_t i : members)
+        cycle.items.push_back(V::object()
+                                  .add("link", V::string(g.vertex(i).name))
+                                  .add("holds", V::string(g.vertex(i).holds))
+                                  .add("waits_for", V::string(g.vertex(i).waits)));
+      std::string blocked;
+      for (size_t i = 0; i < g.size(); ++i) blocked += (blocked.empty() ? "" : "; ") + g.vertex(i).name + " waits for " + g.vertex(i).waits;
+      rows.push_back(V::object()
+                         .add("row", V::string(members.empty() ? "stall" : "deadlock"))
+                         .add("name", V::string(fmt::format("{} of {} flows not done at {:.3f} us", net.unfinished_flows(),
+                                                            net.flows().size(), static_cast<double>(end) / 1e9)))
+                         .add("cycle", cycle)
+                         .add("outstanding", V::string(blocked)));
+    }
     return rows;
   });
-  rs.table_omit = {"queue_series"};
-  rs.notes =
+  for (const V& r : rs.rows) {
+    if (r.str("row") != "deadlock" && r.str("row") != "stall") continue;
+    rs.exit_status = 4;
+    std::string text = r.str("row") == "deadlock"
+                           ? fmt::format("DEADLOCK: {}: a cycle of {} paused links (each waits for the next, the last "
+                                         "for the first):\n",
+                                         r.str("name"), r.get("cycle")->items.size())
+                           : fmt::format("STALL without a cycle: {}: {}\n", r.str("name"), r.str("outstanding"));
+    size_t k = 0;
+    for (const auto& m : r.get("cycle")->items)
+      text += fmt::format("  {}. {}: holds {}; waits for {}\n", ++k, m.str("link"), m.str("holds"), m.str("waits_for"));
+    rs.notes += text;
+  }
+  rs.table_omit = {"queue_series", "cycle", "outstanding"};
+  rs.notes +=
       "Flows: first packet sent to last delivered (completion_us), payload bytes over that time (goodput_GBps).\n"
       "Links (one row per direction, link_FROM_to_TO_PORT): frames and bytes serialized, the distinct flows\n"
       "that crossed it, its busy share of the run, its output queue (waiting + in serialization) max and\n"
@@ -119,7 +151,7 @@ const Experiment& fabric_experiment() {
       "fabric.ecmp (keyed hash with fabric.hash_seed, or flow_rr). configs/fabric-*.toml are examples.",
       {opt_flag("--no-series", "leave the queue series out of the link rows")},
       {"row", "name"},
-      {{"row", "", "flow or link"},
+      {{"row", "", "flow or link; deadlock or stall when flows were left undone with nothing left to happen (exit 4)"},
        {"name", "", "flowI FROM->TO, or link_FROM_to_TO_PORT (one direction)"},
        {"bytes", "bytes", "flow: payload bytes to send; link: bytes serialized (headers included)"},
        {"packets", "packets", "flow: packets it leaves as"},
@@ -129,6 +161,8 @@ const Experiment& fabric_experiment() {
        {"dropped_bytes", "bytes", "link: their bytes"},
        {"shared_dropped", "packets", "link: of them, dropped because the switch's shared buffer was full (fabric.shared_buffer)"},
        {"first_drop_us", "us", "link: its first drop"},
+       {"cycle", "", "deadlock: the cycle of paused links, [{link, holds, waits_for}] in order, each waiting for the next"},
+       {"outstanding", "", "deadlock or stall: every blocked link and what it waits for"},
        {"paused_us", "us", "link: time it was paused by the device it feeds (fabric.pause)"},
        {"pause_frames", "frames", "link: pause and resume frames it carried"},
        {"start_us", "us", "flow: its first packet left"},
