@@ -173,6 +173,34 @@ struct Measured {
   V gantt = V::array();
 };
 
+// What both senders' runs report of the receiving and sending engines.
+V engine_figures(V row, const SackReceiverBridge& rx, const SackSenderBridge& tx) {
+  return row.add("peak", V::number(static_cast<double>(rx.reorder_peak())))
+      .add("drops", V::number(static_cast<double>(rx.reorder_drops())))
+      .add("resent", V::number(static_cast<double>(tx.retransmitted_bytes())))
+      .add("timeouts", V::number(static_cast<double>(tx.timeouts())));
+}
+
+// A child's row back as the figures (the fields one sender reports only are optional).
+Measured measured_from(const V& r) {
+  Measured m;
+  m.done_us = r.num("done_us");
+  m.peak_bytes = r.num("peak");
+  m.drops = r.num("drops");
+  m.resent_bytes = r.num("resent");
+  m.timeouts = r.num("timeouts");
+  m.exactly_once = r.flag("once");
+  m.in_order = r.flag("in_order");
+  m.interval_ns = r.num("interval_ns");
+  m.recovery_us = r.num("recovery_us");
+  if (const V* g = r.get("gantt")) m.gantt = *g;
+  if (r.get("binding")) {
+    m.interval_ns_derived = r.num("interval_ns_derived");
+    m.binding = r.str("binding");
+  }
+  return m;
+}
+
 Measured simulate(const Config& base, const Case& c, bool gbn, size_t gantt_max) {
   const auto rows = rows_in_child([&] {
     sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
@@ -235,31 +263,16 @@ Measured simulate(const Config& base, const Case& c, bool gbn, size_t gantt_max)
     const double interval = n > 1 ? static_cast<double>(sent[n - 1] - sent[0]) / (n - 1) / 1e6 : 0;
     const bool lost = c.drop >= 0 && static_cast<uint32_t>(c.drop) < n;
     const double recovery = lost ? (delivered[c.drop] - sent[c.drop]) / 1e9 : -1;
-    return std::vector<V>{V::object()
-                              .add("done_us", V::number((last - t0) / 1e9))
-                              .add("recovery_us", V::number(recovery))
-                              .add("interval_ns", V::number(interval))
-                              .add("peak", V::number(static_cast<double>(sys.receiver().reorder_peak())))
-                              .add("drops", V::number(static_cast<double>(sys.receiver().reorder_drops())))
-                              .add("resent", V::number(static_cast<double>(sys.sender().retransmitted_bytes())))
-                              .add("timeouts", V::number(static_cast<double>(sys.sender().timeouts())))
-                              .add("once", V::boolean(once))
-                              .add("in_order", V::boolean(in_order && !bogus))
-                              .add("gantt", gantt)};
+    return std::vector<V>{engine_figures(V::object()
+                                             .add("done_us", V::number((last - t0) / 1e9))
+                                             .add("recovery_us", V::number(recovery))
+                                             .add("interval_ns", V::number(interval))
+                                             .add("once", V::boolean(once))
+                                             .add("in_order", V::boolean(in_order && !bogus))
+                                             .add("gantt", gantt),
+                                         sys.receiver(), sys.sender())};
   });
-  const V& r = rows.front();
-  Measured m;
-  m.done_us = r.num("done_us");
-  m.peak_bytes = r.num("peak");
-  m.drops = r.num("drops");
-  m.resent_bytes = r.num("resent");
-  m.timeouts = r.num("timeouts");
-  m.exactly_once = r.flag("once");
-  m.in_order = r.flag("in_order");
-  m.gantt = *r.get("gantt");
-  m.interval_ns = r.num("interval_ns");
-  m.recovery_us = r.num("recovery_us");
-  return m;
+  return measured_from(rows.front());
 }
 
 // Whether the case's paths are wire.latency + p x step (what the two-node
@@ -330,33 +343,17 @@ Measured simulate_controller(const Config& base, const Case& c, bool gbn) {
     const double interval = n > 1 ? static_cast<double>(start[n - 1] - start[0]) / (n - 1) / 1e6 : 0;
     const bool lost = c.drop >= 0 && static_cast<uint32_t>(c.drop) < n;
     const double recovery = lost ? (static_cast<double>(delivered[c.drop]) - static_cast<double>(start[c.drop])) / 1e9 : -1;
-    return std::vector<V>{V::object()
-                              .add("done_us", V::number((last - t0) / 1e9))
-                              .add("recovery_us", V::number(recovery))
-                              .add("peak", V::number(static_cast<double>(t->receiver(0).reorder_peak())))
-                              .add("drops", V::number(static_cast<double>(t->receiver(0).reorder_drops())))
-                              .add("resent", V::number(static_cast<double>(t->sender(0).retransmitted_bytes())))
-                              .add("timeouts", V::number(static_cast<double>(t->sender(0).timeouts())))
-                              .add("interval_ns", V::number(interval))
-                              .add("interval_ns_derived", V::number(res.derived_stream_ns / res.packets))
-                              .add("binding", V::string(res.binding))
-                              .add("once", V::boolean(once))
-                              .add("in_order", V::boolean(in_order && !bogus))};
+    return std::vector<V>{engine_figures(V::object()
+                                             .add("done_us", V::number((last - t0) / 1e9))
+                                             .add("recovery_us", V::number(recovery))
+                                             .add("interval_ns", V::number(interval))
+                                             .add("interval_ns_derived", V::number(res.derived_stream_ns / res.packets))
+                                             .add("binding", V::string(res.binding))
+                                             .add("once", V::boolean(once))
+                                             .add("in_order", V::boolean(in_order && !bogus)),
+                                         t->receiver(0), t->sender(0))};
   });
-  const V& r = rows.front();
-  Measured m;
-  m.done_us = r.num("done_us");
-  m.peak_bytes = r.num("peak");
-  m.drops = r.num("drops");
-  m.resent_bytes = r.num("resent");
-  m.timeouts = r.num("timeouts");
-  m.exactly_once = r.flag("once");
-  m.in_order = r.flag("in_order");
-  m.interval_ns = r.num("interval_ns");
-  m.recovery_us = r.num("recovery_us");
-  m.interval_ns_derived = r.num("interval_ns_derived");
-  m.binding = r.str("binding");
-  return m;
+  return measured_from(rows.front());
 }
 
 ResultSet run(Config& cfg, const Options& o) {
