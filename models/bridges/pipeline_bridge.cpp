@@ -230,8 +230,11 @@ void PipelineBridge::sample(uint64_t e) {
   x.grant_fire = x.grant_offered && grant_ready();
   // Only a packet's first flit hands the request on; the wire model
   // serializes the whole packet.
-  x.out_fire = output_valid() && output_first() && x.out_ready;
-  if (output_valid() && !x.out_ready) ++output_blocked_cycles_;
+  if (x.out_ready) {
+    x.out_fire = output_valid() && output_first();
+  } else if (output_valid()) {   // (only with an output gate: its link refused)
+    ++output_blocked_cycles_;
+  }
   x.out_id = x.out_fire ? output_id() : 0;
   if (x.out_fire) {
     x.out_pkt = output_packet();
