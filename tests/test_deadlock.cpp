@@ -48,7 +48,8 @@ TEST_CASE("deadlock: one reserved response slot or a separate response channel c
     const auto r = deadlock(std::string("--scenarios ") + s);
     INFO(s << "\n" << r.out);
     REQUIRE(r.status == 0);
-    const Value& row = ubsim::json::parse(r.out).get("results")->items.at(0);
+    const Value doc = ubsim::json::parse(r.out);
+    const Value& row = doc.get("results")->items.at(0);
     CHECK_FALSE(row.flag("deadlock"));
     CHECK_FALSE(row.flag("stall"));
     CHECK(row.num("completed") == row.num("requested"));
@@ -69,7 +70,8 @@ TEST_CASE("deadlock: a run that is merely slow (a loss resent after a long timeo
                                           " latency --path ub-async --ops 3 --drop 0 --set sack.rto=2ms --format json");
   INFO(r.out);
   REQUIRE(r.status == 0);
-  const Value& row = ubsim::json::parse(r.out).get("results")->items.at(0);
+  const Value doc = ubsim::json::parse(r.out);
+  const Value& row = doc.get("results")->items.at(0);
   CHECK(row.num("ops") == 3);
   CHECK(row.num("timeouts") >= 1);
   CHECK(row.num("failed") == 0);
