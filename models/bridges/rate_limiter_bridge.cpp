@@ -57,7 +57,6 @@ void RateLimiterBridge::accept(Transaction&) {
 
 void RateLimiterBridge::offer(void* item, uint32_t bytes) {
   items_.push(now_fs(), {item, bytes});
-  ++pending_;
   wake(now_fs());
 }
 
@@ -90,13 +89,11 @@ bool RateLimiterBridge::apply(uint64_t e) {
       first_on_wire_fs_ = e + static_cast<uint64_t>(std::llround(static_cast<double>(bytes) / set_.line_Bps * 1e15));
     }
     last_rate_ = m_->rate;
-    rate_changes_.emplace_back(e, rate_Bps());
   }
   if (!x.pass) return false;
   leaving_.emplace_back(e, x.item->p);
   leaving_bytes_.push_back(x.item->bytes);
   items_.pop();
-  --pending_;
   leave_.notify(sc_core::sc_time::from_value(leaving_.front().first - now_fs()));
   return true;
 }

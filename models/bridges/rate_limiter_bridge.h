@@ -49,9 +49,6 @@ class RateLimiterBridge : public VerilatedBridge<Vrate_limiter> {
   // When the first cut shows on the sender's wire: the cut's edge plus what
   // was already passed (downstream and on its way there) at the line rate.
   uint64_t first_decrease_on_wire_fs() const { return first_on_wire_fs_; }
-  // (time fs, rate B/s) at every change of the current rate.
-  const std::vector<std::pair<uint64_t, double>>& rate_changes() const { return rate_changes_; }
-  size_t backlog() const { return pending_; }
 
  protected:
   void accept(Transaction& t) override;
@@ -81,8 +78,6 @@ class RateLimiterBridge : public VerilatedBridge<Vrate_limiter> {
   } edge_;
   uint32_t last_rate_ = 0;
   uint64_t first_decrease_fs_ = 0, first_on_wire_fs_ = 0;
-  size_t pending_ = 0;
-  std::vector<std::pair<uint64_t, double>> rate_changes_;
 };
 
 }  // namespace ubsim

@@ -181,7 +181,6 @@ void DeadlockSystem::served(Packet* req, int response_slot) {
   r->kind = kResponse;
   r->from = req->to;
   r->to = req->from;
-  r->request = req->id;
   r->bytes = read_bytes_;
   r->slot = response_slot;
   if (response_slot >= 0) nodes_[req->to].slot[static_cast<size_t>(response_slot)] = r.get();

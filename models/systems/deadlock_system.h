@@ -48,7 +48,6 @@ class DeadlockSystem : public sc_core::sc_module {
     uint64_t id = 0;
     Kind kind = kRequest;
     int from = 0, to = 0;
-    uint64_t request = 0;   // a response: the request it answers
     uint32_t bytes = 0;
     int slot = -1;          // the receive slot it holds at `to` (or its response's sender: see Node::held)
     bool response_queued = false;   // a request: its response is waiting to leave
