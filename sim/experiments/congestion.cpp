@@ -252,7 +252,7 @@ Topology topology_of(const Point& p, std::vector<FlowRecord>& flows) {
 // end: lambda from the flows' schedule (each at its rate from its first
 // packet's arrival for its wire bytes / rate), the prefill landing at once.
 std::vector<double> fluid_queue(const Point& p, const std::vector<FlowRecord>& flows, const Topology& t,
-                                uint64_t header, uint64_t width_fs, size_t bins) {
+                                uint64_t mtu, uint64_t header, uint64_t width_fs, size_t bins) {
   struct Span {
     double from_s, to_s, rate;
   };
@@ -260,9 +260,9 @@ std::vector<double> fluid_queue(const Point& p, const std::vector<FlowRecord>& f
   double prefill_at = -1, prefill_bytes = 0;
   for (const FlowRecord& f : flows) {
     const double link = t.links[t.ports()[f.src][0].link].rate_Bps;
-    const uint64_t packets = (f.bytes + 4095) / 4096;
+    const uint64_t packets = (f.bytes + mtu - 1) / mtu;
     const double wire = static_cast<double>(f.bytes + packets * header);
-    const double from = (static_cast<double>(f.start_fs + p.cable_fs) + (4096.0 + header) / link * 1e15) / 1e15;
+    const double from = (static_cast<double>(f.start_fs + p.cable_fs) + static_cast<double>(mtu + header) / link * 1e15) / 1e15;
     if (!p.prefill.empty() && t.devices[f.src].name == p.prefill) {
       prefill_at = from;
       prefill_bytes = wire;
@@ -293,7 +293,7 @@ std::vector<double> fluid_queue(const Point& p, const std::vector<FlowRecord>& f
 // frames sent, the egress's and each sender's rate (what its link put on
 // the wire; the first eight senders by name, the rest summed).
 V series(const FabricNetwork& net, const Topology& t, const Point& p, const std::vector<FlowRecord>& schedule,
-         uint64_t width, size_t bins, uint64_t t0, uint64_t header) {
+         uint64_t width, size_t bins, uint64_t t0, uint64_t mtu, uint64_t header) {
   const int sw = t.find("sw");
   const FabricLink::Bins egress = net.egress(sw, 0).bins();
   const double bin_s = static_cast<double>(width) / 1e15;
@@ -336,7 +336,7 @@ V series(const FabricNetwork& net, const Topology& t, const Point& p, const std:
             .add("t_us", numbers(t_us))
             .add("queue_bytes", numbers(queue))
             .add("queue_bytes_derived",
-                 p.pause.enabled ? V::null() : numbers(fluid_queue(p, schedule, t, header, width, bins)))
+                 p.pause.enabled ? V::null() : numbers(fluid_queue(p, schedule, t, mtu, header, width, bins)))
             .add("dropped_bytes", numbers(dropped))
             .add("xoff_frames", numbers(xoff))
             .add("xon_frames", numbers(xon))
@@ -476,7 +476,7 @@ V measure(const Config& cfg, const Point& p, size_t bins) {
                                      .add("paused_us", V::number(static_cast<double>(paused) / 1e9))
                                      .add("port_peak", V::number(static_cast<double>(port_peak)))
                                      .add("done_us", last_arrival ? us(last_arrival) : V::null())
-                                     .add("series", bins ? series(net, t, p, schedule, width, bins, t0, o.header_bytes)
+                                     .add("series", bins ? series(net, t, p, schedule, width, bins, t0, o.mtu, o.header_bytes)
                                                          : V::null())
                                      .add("feedback", p.feedback ? feedback_of(net, t, limiters, t0) : V::null())};
          })
