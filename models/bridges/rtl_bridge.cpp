@@ -16,6 +16,7 @@ RtlBridge::RtlBridge(sc_core::sc_module_name name, const Config& c, std::unique_
 void RtlBridge::end_of_elaboration() {
   configure();
   drive_idle();
+  if (const std::string path = stimulus_path(name()); !path.empty()) block_->record_to(path);
   block_->reset(4);   // reset is applied before time 0, off the grid
 }
 
@@ -30,6 +31,7 @@ bool RtlBridge::step_edge(uint64_t k) {
   block_->set_now(k);
   block_->set_clock(false);
   drive(e);
+  block_->record_cycle();
   block_->eval();
   block_->dump((e - period_fs_ / 2) / 1000);
   sample(e);

@@ -19,6 +19,8 @@
 
 #include "verilated_compat.h"
 #include "clock_edges.h"
+#include "rtl_ports.h"
+#include "stimulus.h"
 #if VM_COVERAGE
 #include "verilated_cov.h"
 #endif
@@ -46,7 +48,19 @@ class ClockedModel {
   virtual void set_now(uint64_t cycle) = 0;
   // The block's model class (its top module with the V prefix).
   virtual const char* model_name() const = 0;
+  // Records every input at every reset and clock edge from here on
+  // (stimulus.h); record_cycle() is called with the edge's inputs driven.
+  virtual void record_to(const std::string& path) = 0;
+  virtual void record_cycle() = 0;
 };
+
+// UBSIM_STIMULUS_DIR: where every block records its stimulus (stimulus.h),
+// or null. One file per block instance and process: <dir>/<name>.<pid>.stim.
+inline std::string stimulus_path(const std::string& name) {
+  const char* dir = std::getenv("UBSIM_STIMULUS_DIR");
+  if (!dir || !*dir) return {};
+  return std::string(dir) + "/" + name + "." + std::to_string(::getpid()) + ".stim";
+}
 
 // Whether a model has a cfg_now input (a cycle index).
 template <class M, class = void>
@@ -117,8 +131,21 @@ class VerilatedBlock final : public ClockedModel {
       model_->cfg_now = static_cast<T>(sizeof(T) == 2 ? cycle & 0xffffu : cycle & ((uint64_t{1} << 40) - 1));
     }
   }
+  void record_to(const std::string& path) override {
+    recorder_ = std::make_unique<StimulusWriter>(path, model_->modelName(), ports_begin<Model>(), ports_end<Model>());
+  }
+  void record_cycle() override {
+    if (recorder_) recorder_->cycle(model_.get());
+  }
   void reset(int cycles = 4) override {
+    if (!recorder_ && !record_checked_) {   // a block no bridge named: by its model and a sequence number
+      record_checked_ = true;
+      static int sequence = 0;
+      const std::string path = stimulus_path(std::string(model_->modelName()) + "_" + std::to_string(sequence++));
+      if (!path.empty()) record_to(path);
+    }
     set_now(0);
+    if (recorder_) recorder_->reset(cycles, model_.get());
     model_->rst = 1;
     for (int i = 0; i < cycles; ++i) {
       model_->clk = 0;
@@ -136,6 +163,7 @@ class VerilatedBlock final : public ClockedModel {
   template <class Sample>
   void cycle(Sample&& sample, uint64_t cycle_index = 0, uint64_t period_ps = 0) {
     set_now(now_ + 1);   // cycles counted from the reset
+    record_cycle();
     model_->clk = 0;
     model_->eval();
     if (trace_) trace_->dump(cycle_index * period_ps - period_ps / 2);
@@ -160,6 +188,8 @@ class VerilatedBlock final : public ClockedModel {
  private:
   std::unique_ptr<Model> model_;
   std::unique_ptr<VerilatedFstC> trace_;
+  std::unique_ptr<StimulusWriter> recorder_;
+  bool record_checked_ = false;
   uint64_t now_ = 0;
 };
 

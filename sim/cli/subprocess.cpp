@@ -43,6 +43,7 @@ void write_all(int fd, const std::string& s) { write_all(fd, s.data(), s.size())
 // process that ran SystemC coroutines, warns about the stack on each of them.
 void end_child(int code) {
   write_rtl_coverage();   // coverage builds only
+  flush_stimulus_files();   // UBSIM_STIMULUS_DIR runs only
   ::syscall(SYS_exit_group, code);
 }
 

@@ -1,0 +1,59 @@
+// The ports of a verilated block as data: name, direction, width and where
+// the model keeps the value. Ports<M> is generated for every block of
+// rtl/blocks.json from its model's header (rtl/gen_ports.cmake), so the
+// tools that record a block's inputs, replay them or compare two builds of
+// a block port by port (stimulus.h, the lockstep tests) need no list written
+// by hand and cannot miss a port.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <iterator>
+#include <string>
+
+namespace ubsim {
+
+struct PortInfo {
+  const char* name;
+  bool input;
+  int bits;
+  size_t bytes;                  // storage in the model (CData .. VlWide<N>)
+  void* (*addr)(void* model);    // the value's storage in one model instance
+};
+
+// Specialized by the generated V<block>_ports.h (rtl_ports.h includes them all).
+template <class Model>
+struct Ports;
+
+// A block whose units gate their own clocks (rtl/clock_gate.sv): the
+// generated specialization sets every gated clock to its latched enable at a
+// rising edge (clock_edge.h); kCount 0 for a block without.
+template <class Model>
+struct GatedClocks {
+  static constexpr int kCount = 0;
+};
+
+// Every port of M, in declaration order.
+template <class M>
+constexpr const PortInfo* ports_begin() { return std::begin(Ports<M>::list); }
+template <class M>
+constexpr const PortInfo* ports_end() { return std::end(Ports<M>::list); }
+
+// The value of port p in model m, as hex (most significant word first).
+inline std::string port_hex(const PortInfo& p, void* m) {
+  const auto* bytes = static_cast<const uint8_t*>(p.addr(m));
+  std::string s = "0x";
+  bool leading = true;
+  static const char* kDigits = "0123456789abcdef";
+  for (size_t i = p.bytes; i-- > 0;) {
+    for (int nib = 1; nib >= 0; --nib) {
+      const int d = (bytes[i] >> (4 * nib)) & 0xf;
+      if (leading && d == 0 && !(i == 0 && nib == 0)) continue;
+      leading = false;
+      s += kDigits[d];
+    }
+  }
+  return s;
+}
+
+}  // namespace ubsim
