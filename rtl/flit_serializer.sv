@@ -37,7 +37,11 @@ module flit_serializer #(
     assign m_last  = m_valid && flits_left_q == 0;
     assign s_ready = !m_valid || (m_ready && flits_left_q == 0);
 
-    always_ff @(posedge clk) begin
+    // this block's clock, gated by its own activity (clock_gate.sv): a packet offered or being sent
+    logic gclk;
+    clock_gate u_clock_gate (.clk, .en(rst || s_valid || m_valid), .gclk);
+
+    always_ff @(posedge gclk) begin
         if (rst) begin
             m_valid <= 1'b0;
         end else if (s_ready) begin
@@ -57,9 +61,9 @@ module flit_serializer #(
     initial assert ((1 << FLIT_SHIFT) == FLIT_BYTES) else $error("flit_serializer: FLIT_BYTES must be a power of two");
     logic held_q;
     logic [W-1:0] held_data_q;
-    always_ff @(posedge clk) begin
+    always_ff @(posedge gclk) begin
         held_q <= !rst && m_valid && !m_ready;
-        held_data_q <= m_data;
+        if (m_valid && !m_ready) held_data_q <= m_data;   // copied only while held
         if (held_q) assert (m_valid && m_data == held_data_q) else $error("flit_serializer: flit changed while stalled");
     end
 `endif

@@ -23,13 +23,23 @@
 // held one it does not depend on: an NO behind a Fence is not kept behind a
 // held SO once the Fence has gone) in the cycle after its last
 // predecessor's completion arrives on s_cpl_*; in strict mode only the
-// oldest held request of a queue may go (in order). Completions are reported on m_rep_* once done; one with the
-// completion-order bit only after every earlier one of its queue.
+// oldest held request of a queue may go (in order). Completions are reported
+// on m_rep_* once done; one with the completion-order bit only after every
+// earlier one of its queue.
 // Queues are slots: a queue id takes a free slot on its first request and
 // gives it back when nothing of it is left. A request waits at s_* (and
 // stalls the stream: the limit of this shared input) only when no slot is
 // free or its queue's window of WIN sequence numbers is full; both are
 // counted (stall_*) so an experiment can see them.
+//
+// Written for simulation cost as well as for synthesis (the same hardware
+// as rtl/v1/order_tracker_v1.sv, output for output in every cycle): the
+// window's searches run only while something can be found (a request at
+// the input, a held request, an unreported completion, a window to tidy);
+// the per-slot summaries the outputs and searches need (held_any, the
+// slots' queue ids, "something unreported") are registers kept with the
+// counters they summarize; an entry's fixed attributes are written once,
+// when it enters the window, and its changing flags are bit vectors.
 module order_tracker #(
     parameter int W = 64,          // payload carried through
     parameter int ID_W = 32,
@@ -94,46 +104,47 @@ module order_tracker #(
     localparam logic [1:0] MODE_ROI = 2'(ubsim_pkg::MODE_ROI), MODE_UNO = 2'(ubsim_pkg::MODE_UNO);
     localparam logic [1:0] TAG_NO = 2'(ubsim_pkg::TAG_NO), TAG_SO = 2'(ubsim_pkg::TAG_SO);
     localparam logic [1:0] ERR_ORDER = 2'(ubsim_pkg::ERR_ORDER_UNDER_UNO), ERR_MTU = 2'(ubsim_pkg::ERR_UNO_OVER_MTU);
+    localparam int E = SLOTS * WIN;            // window entries: entry {slot, seq mod WIN}
+    localparam int EI_W = SLOT_W + WIN_W;
+    localparam int CW = WIN_W + 1;             // per-slot counters
 
-    // ---------------- per-slot state ----------------
-    logic [QID_W-1:0] slot_queue [SLOTS];
-    logic [SEQ_W-1:0] base      [SLOTS];    // oldest sequence number still in the window
-    logic [SEQ_W-1:0] next_seq  [SLOTS];
-    logic [WIN_W:0]   roso_out  [SLOTS];    // RO/SO accepted, not completed
-    logic [WIN_W:0]   rdat_out  [SLOTS];    // Read/Atomic accepted, not completed
-    logic [WIN_W:0]   held_cnt  [SLOTS];
-    logic [WIN_W:0]   fence_held[SLOTS];    // held Fences (queue barriers)
-    logic [WIN_W:0]   unrep_done[SLOTS];    // done, not yet reported
+    // ---------------- per-slot state (packed: one value per slot) ----------------
+    logic [SLOTS-1:0][SEQ_W-1:0] base;         // oldest sequence number still in the window
+    logic [SLOTS-1:0][SEQ_W-1:0] next_seq;
+    logic [SLOTS-1:0][CW-1:0]    roso_out;     // RO/SO accepted, not completed
+    logic [SLOTS-1:0][CW-1:0]    rdat_out;     // Read/Atomic accepted, not completed
+    logic [SLOTS-1:0][CW-1:0]    held_cnt;
+    logic [SLOTS-1:0][CW-1:0]    fence_held;   // held Fences (queue barriers)
+    logic [SLOTS-1:0][CW-1:0]    unrep_done;   // done, not yet reported
+    logic [SLOTS-1:0]            unrep_any;    // unrep_done != 0 per slot (kept with it)
 
-    // window entries, by slot and seq % WIN
-    logic [W-1:0]     e_data  [SLOTS][WIN];
-    logic [ID_W-1:0]  e_id    [SLOTS][WIN];
-    logic             e_held  [SLOTS][WIN];
-    logic             e_done  [SLOTS][WIN];
-    logic             e_rep   [SLOTS][WIN];
-    logic             e_roso  [SLOTS][WIN];
-    logic             e_rdat  [SLOTS][WIN];
-    logic             e_so    [SLOTS][WIN];
-    logic             e_fence [SLOTS][WIN];
-    logic             e_corder[SLOTS][WIN];
-    logic             e_roi   [SLOTS][WIN];
+    // ---------------- window entries ----------------
+    // fixed when the entry enters the window (one write)
+    localparam int A_ROSO = 0, A_RDAT = 1, A_SO = 2, A_FENCE = 3, A_CORDER = 4, A_ROI = 5;
+    logic [W-1:0]    e_data [E];
+    logic [ID_W-1:0] e_id   [E];
+    logic [5:0]      e_attr [E];
+    // changing flags, one bit per entry
+    logic [E-1:0]    e_held, e_done, e_rep;
 
     /* verilator lint_off UNUSEDSIGNAL */  // the window index is seq mod WIN
-    function automatic logic [WIN_W-1:0] wi(input logic [SEQ_W-1:0] seq);
-        wi = seq[WIN_W-1:0];
+    function automatic logic [EI_W-1:0] ent(input logic [SLOT_W-1:0] slot, input logic [SEQ_W-1:0] seq);
+        ent = {slot, seq[WIN_W-1:0]};
     endfunction
     /* verilator lint_on UNUSEDSIGNAL */
 
-    // ---------------- the arriving request ----------------
+    // ---------------- the arriving request (searched only while one is offered) ----------------
     logic             hit, free_found;
     logic [SLOT_W-1:0] in_slot, free_slot;
     always_comb begin
         hit = 1'b0; free_found = 1'b0; in_slot = '0; free_slot = '0;
-        for (int i = 0; i < SLOTS; i++) begin
-            if (slot_valid[i] && slot_queue[i] == s_queue) begin hit = 1'b1; in_slot = SLOT_W'(i); end
-            if (!slot_valid[i] && !free_found) begin free_found = 1'b1; free_slot = SLOT_W'(i); end
+        if (s_valid) begin
+            for (int i = 0; i < SLOTS; i++) begin
+                if (slot_valid[i] && slot_queues[i*QID_W +: QID_W] == s_queue) begin hit = 1'b1; in_slot = SLOT_W'(i); end
+                if (!slot_valid[i] && !free_found) begin free_found = 1'b1; free_slot = SLOT_W'(i); end
+            end
+            if (!hit) in_slot = free_slot;
         end
-        if (!hit) in_slot = free_slot;
     end
 
     logic illegal, oversize, has_slot, has_room, must_hold;
@@ -163,34 +174,37 @@ module order_tracker #(
     logic             rel_found;
     logic [SLOT_W-1:0] rel_slot;
     logic [SEQ_W-1:0]  rel_seq;
-    logic             r_roso_pend, r_rdat_pend, r_held_before, r_fence_before, r_ok;
-    logic [SEQ_W-1:0] r_s;
     always_comb begin
+        logic r_roso_pend, r_rdat_pend, r_held_before, r_fence_before, r_ok;
+        logic [SEQ_W-1:0] r_s;
+        logic [EI_W-1:0]  r_e;
         rel_found = 1'b0; rel_slot = '0; rel_seq = '0;
         r_roso_pend = 1'b0; r_rdat_pend = 1'b0; r_held_before = 1'b0; r_fence_before = 1'b0; r_ok = 1'b0;
-        r_s = '0;
-        for (int i = 0; i < SLOTS; i++) begin
-            if (held_cnt[i] != '0 && !rel_found) begin
-                r_roso_pend = 1'b0; r_rdat_pend = 1'b0; r_held_before = 1'b0; r_fence_before = 1'b0;
-                r_ok = 1'b0;
-                r_s = base[i];
-                for (int k = 0; k < WIN; k++) begin
-                    if (!rel_found && r_s != next_seq[i]) begin
-                        if (e_held[i][wi(r_s)]) begin
-                            if (cfg_strict)
-                                r_ok = !r_held_before && !((e_so[i][wi(r_s)] || e_fence[i][wi(r_s)]) && r_rdat_pend);
-                            else
-                                r_ok = !r_fence_before && !(e_fence[i][wi(r_s)] && r_rdat_pend)
-                                     && !(e_so[i][wi(r_s)] && e_roi[i][wi(r_s)] && r_roso_pend);
-                            if (r_ok) begin rel_found = 1'b1; rel_slot = SLOT_W'(i); rel_seq = r_s; end
-                            r_held_before = 1'b1;
-                            r_fence_before = r_fence_before || e_fence[i][wi(r_s)];
+        r_s = '0; r_e = '0;
+        if (held_any != '0) begin
+            for (int i = 0; i < SLOTS; i++) begin
+                if (held_any[i] && !rel_found) begin
+                    r_roso_pend = 1'b0; r_rdat_pend = 1'b0; r_held_before = 1'b0; r_fence_before = 1'b0;
+                    r_s = base[i];
+                    for (int k = 0; k < WIN; k++) begin
+                        if (!rel_found && r_s != next_seq[i]) begin
+                            r_e = ent(SLOT_W'(i), r_s);
+                            if (e_held[r_e]) begin
+                                if (cfg_strict)
+                                    r_ok = !r_held_before && !((e_attr[r_e][A_SO] || e_attr[r_e][A_FENCE]) && r_rdat_pend);
+                                else
+                                    r_ok = !r_fence_before && !(e_attr[r_e][A_FENCE] && r_rdat_pend)
+                                         && !(e_attr[r_e][A_SO] && e_attr[r_e][A_ROI] && r_roso_pend);
+                                if (r_ok) begin rel_found = 1'b1; rel_slot = SLOT_W'(i); rel_seq = r_s; end
+                                r_held_before = 1'b1;
+                                r_fence_before = r_fence_before || e_attr[r_e][A_FENCE];
+                            end
+                            if (!e_done[r_e]) begin
+                                r_roso_pend = r_roso_pend || e_attr[r_e][A_ROSO];
+                                r_rdat_pend = r_rdat_pend || e_attr[r_e][A_RDAT];
+                            end
+                            r_s = r_s + 1'b1;
                         end
-                        if (!e_done[i][wi(r_s)]) begin
-                            r_roso_pend = r_roso_pend || e_roso[i][wi(r_s)];
-                            r_rdat_pend = r_rdat_pend || e_rdat[i][wi(r_s)];
-                        end
-                        r_s = r_s + 1'b1;
                     end
                 end
             end
@@ -199,32 +213,38 @@ module order_tracker #(
 
     // ---------------- completion reports ----------------
     // Per slot: the first done, unreported entry that may be reported (no
-    // completion order, or nothing earlier unreported).
+    // completion order, or nothing earlier unreported). Scanned only while
+    // some completion is unreported.
     logic             rep_found;
     logic [SLOT_W-1:0] rep_slot;
     logic [SEQ_W-1:0]  rep_seq;
-    logic             p_earlier;
-    logic [SEQ_W-1:0] p_s;
     always_comb begin
-        rep_found = 1'b0; rep_slot = '0; rep_seq = '0; p_earlier = 1'b0; p_s = '0;
-        for (int i = 0; i < SLOTS; i++) begin
-            if (unrep_done[i] != '0 && !rep_found) begin
-                p_earlier = 1'b0;
-                p_s = base[i];
-                for (int k = 0; k < WIN; k++) begin
-                    if (!rep_found && p_s != next_seq[i]) begin
-                        if (e_done[i][wi(p_s)] && !e_rep[i][wi(p_s)] && (!e_corder[i][wi(p_s)] || !p_earlier)) begin
-                            rep_found = 1'b1; rep_slot = SLOT_W'(i); rep_seq = p_s;
+        logic p_earlier;
+        logic [SEQ_W-1:0] p_s;
+        logic [EI_W-1:0]  p_e;
+        rep_found = 1'b0; rep_slot = '0; rep_seq = '0;
+        p_earlier = 1'b0; p_s = '0; p_e = '0;
+        if (unrep_any != '0) begin
+            for (int i = 0; i < SLOTS; i++) begin
+                if (unrep_any[i] && !rep_found) begin
+                    p_earlier = 1'b0;
+                    p_s = base[i];
+                    for (int k = 0; k < WIN; k++) begin
+                        if (!rep_found && p_s != next_seq[i]) begin
+                            p_e = ent(SLOT_W'(i), p_s);
+                            if (e_done[p_e] && !e_rep[p_e] && (!e_attr[p_e][A_CORDER] || !p_earlier)) begin
+                                rep_found = 1'b1; rep_slot = SLOT_W'(i); rep_seq = p_s;
+                            end
+                            p_earlier = p_earlier || !e_rep[p_e];
+                            p_s = p_s + 1'b1;
                         end
-                        p_earlier = p_earlier || !e_rep[i][wi(p_s)];
-                        p_s = p_s + 1'b1;
                     end
                 end
             end
         end
     end
     assign m_rep_valid = rep_found;
-    assign m_rep_id    = e_id[rep_slot][wi(rep_seq)];
+    assign m_rep_id    = e_id[ent(rep_slot, rep_seq)];
 
     // ---------------- output register ----------------
     logic out_free, take_release, take_pass, take_hold, take_err, err_free;
@@ -240,102 +260,98 @@ module order_tracker #(
     assign take_new     = (take_pass || take_hold) && s_track;
     assign in_hold      = take_hold;
     assign rel_take     = take_release;
-    assign rel_id       = e_id[rel_slot][wi(rel_seq)];
+    assign rel_id       = e_id[ent(rel_slot, rel_seq)];
 
     // ---------------- state update ----------------
     logic rep_take, event_now, retiring, tidy_q;
     assign rep_take  = rep_found && m_rep_ready;
     assign event_now = s_cpl_valid || take_new || take_release || rep_take;
+    // Something to retire at a window's base, or an empty slot to free. The
+    // window changes only with an event or a tidy step, and tidy_q is set
+    // in the cycle after either, so there is nothing to find without it.
     always_comb begin
         retiring = 1'b0;
-        for (int i = 0; i < SLOTS; i++)
-            if (slot_valid[i] && (base[i] == next_seq[i]
-                                  || (e_rep[i][wi(base[i])] && !e_held[i][wi(base[i])])))
-                retiring = 1'b1;
+        if (tidy_q)
+            for (int i = 0; i < SLOTS; i++)
+                if (slot_valid[i] && (base[i] == next_seq[i]
+                                      || (e_rep[ent(SLOT_W'(i), base[i])] && !e_held[ent(SLOT_W'(i), base[i])])))
+                    retiring = 1'b1;
     end
 
-    always_ff @(posedge clk) begin
+    logic [EI_W-1:0] new_e;
+    assign new_e = ent(in_slot, next_seq[in_slot]);
+
+    // this block's clock, gated by its own activity (clock_gate.sv): a request offered, a completion, or its own work (busy)
+    logic gclk;
+    clock_gate u_clock_gate (.clk, .en(rst || s_valid || s_cpl_valid || busy), .gclk);
+
+    always_ff @(posedge gclk) begin
         if (rst) begin
             m_valid <= 1'b0;
             m_err_valid <= 1'b0;
             slot_valid <= '0;
+            held_any <= '0;
+            unrep_any <= '0;
             tidy_q <= 1'b0;
             stall_slots <= '0;
             stall_window <= '0;
-            for (int i = 0; i < SLOTS; i++) begin
-                base[i] <= '0; next_seq[i] <= '0;
-                roso_out[i] <= '0; rdat_out[i] <= '0; held_cnt[i] <= '0;
-                fence_held[i] <= '0; unrep_done[i] <= '0;
-            end
+            base <= '0; next_seq <= '0;
+            roso_out <= '0; rdat_out <= '0; held_cnt <= '0; fence_held <= '0; unrep_done <= '0;
         end else begin
-            if (s_valid && !illegal && !has_slot) stall_slots <= stall_slots + 1'b1;   // (tracked only)
-            if (s_valid && !illegal && has_slot && !has_room) stall_window <= stall_window + 1'b1;
-            if (m_err_ready) m_err_valid <= 1'b0;
+            if (s_valid) begin
+                if (!illegal && !has_slot) stall_slots <= stall_slots + 1'b1;   // (tracked only)
+                if (!illegal && has_slot && !has_room) stall_window <= stall_window + 1'b1;
+            end
+            if (m_err_valid && m_err_ready) m_err_valid <= 1'b0;
             if (take_err) begin
                 m_err_valid <= 1'b1;
                 m_err_id <= s_id;
                 m_err_code <= (s_tag != TAG_NO || s_fence || s_comp_order) ? ERR_ORDER : ERR_MTU;
             end
-            if (m_ready) m_valid <= 1'b0;
+            if (m_valid && m_ready) m_valid <= 1'b0;
 
-            // completion of an issued request
-            if (s_cpl_valid) e_done[s_cpl_slot][wi(s_cpl_seq)] <= 1'b1;
-
-            // release (has priority for the output register)
-            if (take_release) begin
-                e_held[rel_slot][wi(rel_seq)] <= 1'b0;
-                m_valid    <= 1'b1;
-                m_data     <= e_data[rel_slot][wi(rel_seq)];
-                m_id       <= e_id[rel_slot][wi(rel_seq)];
-                m_slot     <= rel_slot;
-                m_seq      <= rel_seq;
-                m_released <= 1'b1;
-                m_tracked  <= 1'b1;
-            end
-
-            // a new request: sequence number, counters, window entry
-            if (take_new) begin
-                e_data  [in_slot][wi(next_seq[in_slot])] <= s_data;
-                e_id    [in_slot][wi(next_seq[in_slot])] <= s_id;
-                e_held  [in_slot][wi(next_seq[in_slot])] <= take_hold;
-                e_done  [in_slot][wi(next_seq[in_slot])] <= 1'b0;
-                e_rep   [in_slot][wi(next_seq[in_slot])] <= 1'b0;
-                e_roso  [in_slot][wi(next_seq[in_slot])] <= s_tag != TAG_NO;
-                e_rdat  [in_slot][wi(next_seq[in_slot])] <= s_rdat;
-                e_so    [in_slot][wi(next_seq[in_slot])] <= s_tag == TAG_SO;
-                e_fence [in_slot][wi(next_seq[in_slot])] <= s_fence;
-                e_corder[in_slot][wi(next_seq[in_slot])] <= s_comp_order;
-                e_roi   [in_slot][wi(next_seq[in_slot])] <= s_mode == MODE_ROI;
-                next_seq[in_slot] <= next_seq[in_slot] + 1'b1;
-                if (!hit) begin
-                    slot_valid[in_slot] <= 1'b1;
-                    slot_queue[in_slot] <= s_queue;
-                end
-            end
-            if (take_pass) begin
-                m_valid    <= 1'b1;
-                m_data     <= s_data;
-                m_id       <= s_id;
-                m_slot     <= in_slot;
-                m_seq      <= next_seq[in_slot];
-                m_released <= 1'b0;
-                m_tracked  <= s_track;
-            end
-
-            // report, then retire reported entries from the window's base
-            if (rep_take) e_rep[rep_slot][wi(rep_seq)] <= 1'b1;
-
-            // counters: several events may touch one slot in a cycle (the
-            // loop runs only in a cycle with an event: it is most of the
-            // tracker's simulation cost)
             if (event_now) begin
+                // completion of an issued request
+                if (s_cpl_valid) e_done[ent(s_cpl_slot, s_cpl_seq)] <= 1'b1;
+
+                // release (has priority for the output register)
+                if (take_release) begin
+                    e_held[ent(rel_slot, rel_seq)] <= 1'b0;
+                    m_valid    <= 1'b1;
+                    m_data     <= e_data[ent(rel_slot, rel_seq)];
+                    m_id       <= e_id[ent(rel_slot, rel_seq)];
+                    m_slot     <= rel_slot;
+                    m_seq      <= rel_seq;
+                    m_released <= 1'b1;
+                    m_tracked  <= 1'b1;
+                end
+
+                // a new request: sequence number, window entry
+                if (take_new) begin
+                    e_data[new_e] <= s_data;
+                    e_id[new_e]   <= s_id;
+                    e_attr[new_e] <= {s_mode == MODE_ROI, s_comp_order, s_fence, s_tag == TAG_SO, s_rdat, s_tag != TAG_NO};
+                    e_held[new_e] <= take_hold;
+                    e_done[new_e] <= 1'b0;
+                    e_rep[new_e]  <= 1'b0;
+                    next_seq[in_slot] <= next_seq[in_slot] + 1'b1;
+                    if (!hit) begin
+                        slot_valid[in_slot] <= 1'b1;
+                        slot_queues[in_slot*QID_W +: QID_W] <= s_queue;
+                    end
+                end
+
+                // report
+                if (rep_take) e_rep[ent(rep_slot, rep_seq)] <= 1'b1;
+
+                // counters: several events may touch one slot in a cycle
                 for (int i = 0; i < SLOTS; i++) begin
-                    logic [WIN_W:0] roso_d, rdat_d, held_d, fence_d, unrep_d;
+                    logic [CW-1:0] roso_d, rdat_d, held_d, fence_d, unrep_d;
                     roso_d = roso_out[i]; rdat_d = rdat_out[i]; held_d = held_cnt[i];
                     fence_d = fence_held[i]; unrep_d = unrep_done[i];
                     if (s_cpl_valid && s_cpl_slot == SLOT_W'(i)) begin
-                        if (e_roso[i][wi(s_cpl_seq)]) roso_d = roso_d - 1'b1;
-                        if (e_rdat[i][wi(s_cpl_seq)]) rdat_d = rdat_d - 1'b1;
+                        if (e_attr[ent(s_cpl_slot, s_cpl_seq)][A_ROSO]) roso_d = roso_d - 1'b1;
+                        if (e_attr[ent(s_cpl_slot, s_cpl_seq)][A_RDAT]) rdat_d = rdat_d - 1'b1;
                         unrep_d = unrep_d + 1'b1;
                     end
                     if (take_new && in_slot == SLOT_W'(i)) begin
@@ -348,20 +364,33 @@ module order_tracker #(
                     end
                     if (take_release && rel_slot == SLOT_W'(i)) begin
                         held_d = held_d - 1'b1;
-                        if (e_fence[i][wi(rel_seq)]) fence_d = fence_d - 1'b1;
+                        if (e_attr[ent(rel_slot, rel_seq)][A_FENCE]) fence_d = fence_d - 1'b1;
                     end
                     if (rep_take && rep_slot == SLOT_W'(i)) unrep_d = unrep_d - 1'b1;
                     roso_out[i] <= roso_d; rdat_out[i] <= rdat_d; held_cnt[i] <= held_d;
                     fence_held[i] <= fence_d; unrep_done[i] <= unrep_d;
+                    held_any[i] <= held_d != '0;
+                    unrep_any[i] <= unrep_d != '0;
                 end
             end
+            if (take_pass) begin
+                m_valid    <= 1'b1;
+                m_data     <= s_data;
+                m_id       <= s_id;
+                m_slot     <= in_slot;
+                m_seq      <= next_seq[in_slot];
+                m_released <= 1'b0;
+                m_tracked  <= s_track;
+            end
+
             // retire reported, unheld entries from each window's base and free
             // empty slots: only while there may be something to retire (the
             // cycle after an event, and while retiring goes on)
             tidy_q <= event_now || retiring;
             if (tidy_q) begin
                 for (int i = 0; i < SLOTS; i++) begin
-                    if (slot_valid[i] && base[i] != next_seq[i] && e_rep[i][wi(base[i])] && !e_held[i][wi(base[i])])
+                    if (slot_valid[i] && base[i] != next_seq[i] && e_rep[ent(SLOT_W'(i), base[i])]
+                        && !e_held[ent(SLOT_W'(i), base[i])])
                         base[i] <= base[i] + 1'b1;
                     else if (slot_valid[i] && base[i] == next_seq[i]
                              && !(take_new && in_slot == SLOT_W'(i)))
@@ -371,12 +400,6 @@ module order_tracker #(
         end
     end
 
-    always_comb begin
-        for (int i = 0; i < SLOTS; i++) begin
-            held_any[i] = held_cnt[i] != '0;
-            slot_queues[i*QID_W +: QID_W] = slot_queue[i];
-        end
-    end
     // (tidy_q / retiring: the window's base still advances without an input)
     assign busy = m_valid || m_err_valid || rel_found || m_rep_valid || tidy_q || retiring;
 
@@ -403,77 +426,75 @@ module order_tracker #(
     localparam logic [1:0] TAG_RO = 2'(ubsim_pkg::TAG_RO);
     logic cv_unrep_any, cv_slot_freed;   // done and unreported somewhere; a queue gives its slot back
     always_comb begin
-        cv_unrep_any = 1'b0; cv_slot_freed = 1'b0;
-        for (int i = 0; i < SLOTS; i++) begin
-            if (unrep_done[i] != '0) cv_unrep_any = 1'b1;
+        cv_unrep_any = unrep_any != '0;
+        cv_slot_freed = 1'b0;
+        for (int i = 0; i < SLOTS; i++)
             if (tidy_q && slot_valid[i] && base[i] == next_seq[i] && !(take_new && in_slot == SLOT_W'(i)))
                 cv_slot_freed = 1'b1;
-        end
     end
 
-    cp_roi_no_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_NO && take_pass);
-    cp_roi_no_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_NO && take_hold && cv_why_fence);
-    cp_roi_no_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_NO && take_hold && cv_why_rdat);
-    cp_roi_ro_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_RO && take_pass);
-    cp_roi_ro_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_RO && take_hold && cv_why_fence);
-    cp_roi_ro_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_RO && take_hold && cv_why_rdat);
-    cp_roi_so_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_SO && take_pass);
-    cp_roi_so_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_SO && take_hold && cv_why_fence);
-    cp_roi_so_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_SO && take_hold && cv_why_rdat);
-    cp_rot_no_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_NO && take_pass);
-    cp_rot_no_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_NO && take_hold && cv_why_fence);
-    cp_rot_no_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_NO && take_hold && cv_why_rdat);
-    cp_rot_ro_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_RO && take_pass);
-    cp_rot_ro_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_RO && take_hold && cv_why_fence);
-    cp_rot_ro_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_RO && take_hold && cv_why_rdat);
-    cp_rot_so_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_SO && take_pass);
-    cp_rot_so_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_SO && take_hold && cv_why_fence);
-    cp_rot_so_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_SO && take_hold && cv_why_rdat);
-    cp_rol_no_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_NO && take_pass);
-    cp_rol_no_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_NO && take_hold && cv_why_fence);
-    cp_rol_no_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_NO && take_hold && cv_why_rdat);
-    cp_rol_ro_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_RO && take_pass);
-    cp_rol_ro_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_RO && take_hold && cv_why_fence);
-    cp_rol_ro_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_RO && take_hold && cv_why_rdat);
-    cp_rol_so_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_SO && take_pass);
-    cp_rol_so_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_SO && take_hold && cv_why_fence);
-    cp_rol_so_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_SO && take_hold && cv_why_rdat);
-    cp_roi_so_hold_roso: cover property (@(posedge clk) disable iff (rst) cv_relaxed && take_hold && cv_why_roso);
-    cp_strict_no_pass: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_NO && take_pass);
-    cp_strict_no_hold_held: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_NO && take_hold && cv_why_held);
-    cp_strict_no_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_NO && take_hold && cv_why_strict_rdat);
-    cp_strict_ro_pass: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_RO && take_pass);
-    cp_strict_ro_hold_held: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_RO && take_hold && cv_why_held);
-    cp_strict_ro_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_RO && take_hold && cv_why_strict_rdat);
-    cp_strict_so_pass: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_SO && take_pass);
-    cp_strict_so_hold_held: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_SO && take_hold && cv_why_held);
-    cp_strict_so_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_SO && take_hold && cv_why_strict_rdat);
-    cp_uno_no_pass: cover property (@(posedge clk) disable iff (rst) take_pass && s_track && s_mode == MODE_UNO);
-    cp_uno_ro_reject: cover property (@(posedge clk) disable iff (rst) take_err && s_tag == TAG_RO);
-    cp_uno_so_reject: cover property (@(posedge clk) disable iff (rst) take_err && s_tag == TAG_SO);
-    cp_uno_fence_reject: cover property (@(posedge clk) disable iff (rst) take_err && s_tag == TAG_NO && (s_fence || s_comp_order));
-    cp_uno_mtu_reject: cover property (@(posedge clk) disable iff (rst) take_err && s_tag == TAG_NO && !s_fence && !s_comp_order && oversize);
+    cp_roi_no_pass: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_NO && take_pass);
+    cp_roi_no_hold_fence: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_NO && take_hold && cv_why_fence);
+    cp_roi_no_hold_rdat: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_NO && take_hold && cv_why_rdat);
+    cp_roi_ro_pass: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_RO && take_pass);
+    cp_roi_ro_hold_fence: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_RO && take_hold && cv_why_fence);
+    cp_roi_ro_hold_rdat: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_RO && take_hold && cv_why_rdat);
+    cp_roi_so_pass: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_SO && take_pass);
+    cp_roi_so_hold_fence: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_SO && take_hold && cv_why_fence);
+    cp_roi_so_hold_rdat: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_SO && take_hold && cv_why_rdat);
+    cp_rot_no_pass: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_NO && take_pass);
+    cp_rot_no_hold_fence: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_NO && take_hold && cv_why_fence);
+    cp_rot_no_hold_rdat: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_NO && take_hold && cv_why_rdat);
+    cp_rot_ro_pass: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_RO && take_pass);
+    cp_rot_ro_hold_fence: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_RO && take_hold && cv_why_fence);
+    cp_rot_ro_hold_rdat: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_RO && take_hold && cv_why_rdat);
+    cp_rot_so_pass: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_SO && take_pass);
+    cp_rot_so_hold_fence: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_SO && take_hold && cv_why_fence);
+    cp_rot_so_hold_rdat: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_SO && take_hold && cv_why_rdat);
+    cp_rol_no_pass: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_NO && take_pass);
+    cp_rol_no_hold_fence: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_NO && take_hold && cv_why_fence);
+    cp_rol_no_hold_rdat: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_NO && take_hold && cv_why_rdat);
+    cp_rol_ro_pass: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_RO && take_pass);
+    cp_rol_ro_hold_fence: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_RO && take_hold && cv_why_fence);
+    cp_rol_ro_hold_rdat: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_RO && take_hold && cv_why_rdat);
+    cp_rol_so_pass: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_SO && take_pass);
+    cp_rol_so_hold_fence: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_SO && take_hold && cv_why_fence);
+    cp_rol_so_hold_rdat: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_SO && take_hold && cv_why_rdat);
+    cp_roi_so_hold_roso: cover property (@(posedge gclk) disable iff (rst) cv_relaxed && take_hold && cv_why_roso);
+    cp_strict_no_pass: cover property (@(posedge gclk) disable iff (rst) cv_strict && s_tag == TAG_NO && take_pass);
+    cp_strict_no_hold_held: cover property (@(posedge gclk) disable iff (rst) cv_strict && s_tag == TAG_NO && take_hold && cv_why_held);
+    cp_strict_no_hold_rdat: cover property (@(posedge gclk) disable iff (rst) cv_strict && s_tag == TAG_NO && take_hold && cv_why_strict_rdat);
+    cp_strict_ro_pass: cover property (@(posedge gclk) disable iff (rst) cv_strict && s_tag == TAG_RO && take_pass);
+    cp_strict_ro_hold_held: cover property (@(posedge gclk) disable iff (rst) cv_strict && s_tag == TAG_RO && take_hold && cv_why_held);
+    cp_strict_ro_hold_rdat: cover property (@(posedge gclk) disable iff (rst) cv_strict && s_tag == TAG_RO && take_hold && cv_why_strict_rdat);
+    cp_strict_so_pass: cover property (@(posedge gclk) disable iff (rst) cv_strict && s_tag == TAG_SO && take_pass);
+    cp_strict_so_hold_held: cover property (@(posedge gclk) disable iff (rst) cv_strict && s_tag == TAG_SO && take_hold && cv_why_held);
+    cp_strict_so_hold_rdat: cover property (@(posedge gclk) disable iff (rst) cv_strict && s_tag == TAG_SO && take_hold && cv_why_strict_rdat);
+    cp_uno_no_pass: cover property (@(posedge gclk) disable iff (rst) take_pass && s_track && s_mode == MODE_UNO);
+    cp_uno_ro_reject: cover property (@(posedge gclk) disable iff (rst) take_err && s_tag == TAG_RO);
+    cp_uno_so_reject: cover property (@(posedge gclk) disable iff (rst) take_err && s_tag == TAG_SO);
+    cp_uno_fence_reject: cover property (@(posedge gclk) disable iff (rst) take_err && s_tag == TAG_NO && (s_fence || s_comp_order));
+    cp_uno_mtu_reject: cover property (@(posedge gclk) disable iff (rst) take_err && s_tag == TAG_NO && !s_fence && !s_comp_order && oversize);
     // release, reports and the input's stalls
 
-    cp_release_relaxed: cover property (@(posedge clk) disable iff (rst) take_release && !cfg_strict);
-    cp_release_strict: cover property (@(posedge clk) disable iff (rst) take_release && cfg_strict);
-    cp_release_and_new_hold: cover property (@(posedge clk) disable iff (rst) take_release && take_hold);
-    cp_report_order_wait: cover property (@(posedge clk) disable iff (rst) cv_unrep_any && !rep_found);
-    cp_stall_no_slot: cover property (@(posedge clk) disable iff (rst) s_valid && !illegal && !has_slot);
-    cp_stall_window_full: cover property (@(posedge clk) disable iff (rst) s_valid && !illegal && has_slot && !has_room);
-    cp_queue_slot_freed: cover property (@(posedge clk) disable iff (rst) cv_slot_freed);
+    cp_release_relaxed: cover property (@(posedge gclk) disable iff (rst) take_release && !cfg_strict);
+    cp_release_strict: cover property (@(posedge gclk) disable iff (rst) take_release && cfg_strict);
+    cp_release_and_new_hold: cover property (@(posedge gclk) disable iff (rst) take_release && take_hold);
+    cp_report_order_wait: cover property (@(posedge gclk) disable iff (rst) cv_unrep_any && !rep_found);
+    cp_stall_no_slot: cover property (@(posedge gclk) disable iff (rst) s_valid && !illegal && !has_slot);
+    cp_stall_window_full: cover property (@(posedge gclk) disable iff (rst) s_valid && !illegal && has_slot && !has_room);
+    cp_queue_slot_freed: cover property (@(posedge gclk) disable iff (rst) cv_slot_freed);
 `endif
 `ifndef SYNTHESIS
-    always_ff @(posedge clk) begin
-        if (!rst) begin
-            if (s_cpl_valid) begin
-                assert (slot_valid[s_cpl_slot] && SEQ_W'(s_cpl_seq - base[s_cpl_slot])
-                        < SEQ_W'(next_seq[s_cpl_slot] - base[s_cpl_slot])
-                        && !e_done[s_cpl_slot][wi(s_cpl_seq)] && !e_held[s_cpl_slot][wi(s_cpl_seq)])
-                    else $error("order_tracker: completion of slot %0d seq %0d that is not in flight",
-                                s_cpl_slot, s_cpl_seq);
-            end
-            assert (WIN <= (1 << (SEQ_W - 1))) else $error("order_tracker: WIN too large for SEQ_W");
+    initial assert (WIN <= (1 << (SEQ_W - 1)) && (1 << WIN_W) == WIN)
+        else $error("order_tracker: WIN must be a power of two no larger than 2^(SEQ_W-1)");
+    always_ff @(posedge gclk) begin
+        if (!rst && s_cpl_valid) begin
+            assert (slot_valid[s_cpl_slot] && SEQ_W'(s_cpl_seq - base[s_cpl_slot])
+                    < SEQ_W'(next_seq[s_cpl_slot] - base[s_cpl_slot])
+                    && !e_done[ent(s_cpl_slot, s_cpl_seq)] && !e_held[ent(s_cpl_slot, s_cpl_seq)])
+                else $error("order_tracker: completion of slot %0d seq %0d that is not in flight",
+                            s_cpl_slot, s_cpl_seq);
         end
     end
 `endif

@@ -2,6 +2,7 @@
 // Contract: latency 1 cycle, throughput 1 item per cycle; holds its item
 // while m_ready is low (s_ready = !full || m_ready).
 module pipe_reg #(
+    parameter bit CLOCK_GATE = 0,   // gate this block's clock by its activity (clock_gate.sv)
     parameter int W = 32
 ) (
     input  logic         clk,
@@ -15,7 +16,11 @@ module pipe_reg #(
 );
     assign s_ready = !m_valid || m_ready;
 
-    always_ff @(posedge clk) begin
+    // this block's clock, gated by its own activity (clock_gate.sv): an item offered or held
+    logic gclk;
+    clock_gate #(.ENABLE(CLOCK_GATE)) u_clock_gate (.clk, .en(rst || s_valid || m_valid), .gclk);
+
+    always_ff @(posedge gclk) begin
         if (rst) begin
             m_valid <= 1'b0;
         end else if (s_ready) begin
@@ -25,12 +30,13 @@ module pipe_reg #(
     end
 
 `ifndef SYNTHESIS
-    // Stream stability: an offered item stays until it is taken.
+    // Stream stability: an offered item stays until it is taken (the item is
+    // copied for the check only in a cycle it is held).
     logic held_q;
     logic [W-1:0] held_data_q;
-    always_ff @(posedge clk) begin
+    always_ff @(posedge gclk) begin
         held_q <= !rst && m_valid && !m_ready;
-        held_data_q <= m_data;
+        if (m_valid && !m_ready) held_data_q <= m_data;
         if (held_q) begin
             assert (m_valid && m_data == held_data_q)
                 else $error("pipe_reg: item changed while stalled");

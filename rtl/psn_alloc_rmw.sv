@@ -88,8 +88,14 @@ module psn_alloc_rmw #(
     logic              en, we, rd_valid, rd_ok;
     logic [AW-1:0]     addr;
     logic [PORT_W-1:0] wdata, rd_data;
+    // this block's clock (and its RAM's), gated by its own activity
+    // (clock_gate.sv): a request or a refill offered, the port held, a
+    // result or write-back report waiting, and one edge after any
+    logic gclk, active, tick_q;
+    assign active = s_valid || s_fill_valid || busy || wb_valid;
+    clock_gate u_clock_gate (.clk, .en(rst || active || tick_q), .gclk);
     ram_sp #(.WIDTH(PORT_W), .DEPTH(DEPTH), .READ_LATENCY(RAM_LATENCY), .TURNAROUND(TURNAROUND)) u_qpc_ram (
-        .clk, .rst, .en, .we, .addr, .wdata, .rd_data, .rd_valid, .rd_ok);
+        .clk(gclk), .rst, .en, .we, .addr, .wdata, .rd_data, .rd_valid, .rd_ok);
 
     // ---------------- refill buffer ----------------
     logic [ENT_AW-1:0] fill_entry [FILL_DEPTH];
@@ -141,7 +147,7 @@ module psn_alloc_rmw #(
         fill_next = (p == FP_W'(FILL_DEPTH - 1)) ? '0 : p + 1'b1;
     endfunction
 
-    always_ff @(posedge clk) begin
+    always_ff @(posedge gclk) begin
         if (rst) begin
             rmw_rd_q <= 1'b0;
             rmw_wb_q <= 1'b0;
@@ -149,6 +155,7 @@ module psn_alloc_rmw #(
             m_valid  <= 1'b0;
             fill_head <= '0; fill_tail <= '0; fill_count <= '0; fill_word_q <= '0;
             wb_valid <= 1'b0;
+            tick_q <= 1'b1;   // one edge after reset: wb_entry / wb_psn take their values
             cnt_reads <= '0; cnt_writebacks <= '0; cnt_fill_words <= '0; cnt_port_busy_cycles <= '0;
         end else begin
             if (accept) begin
@@ -182,6 +189,7 @@ module psn_alloc_rmw #(
             fill_count <= fill_count + FC_W'(fill_push) - FC_W'(fill_pop);
             // write-back report and counters
             wb_valid <= rmw_wb_q;
+            tick_q   <= active;
             wb_entry <= rmw_entry_q;
             wb_psn   <= wb_word_q[23:0];
             cnt_reads      <= cnt_reads + CNT_W'(en && !we);
@@ -192,7 +200,7 @@ module psn_alloc_rmw #(
     end
     // the port is the refill's: words still to write, or the turnaround after them
     logic last_write_fill_q;
-    always_ff @(posedge clk) begin
+    always_ff @(posedge gclk) begin
         if (rst) last_write_fill_q <= 1'b0;
         else if (fill_wr) last_write_fill_q <= 1'b1;
         else if (rmw_wb_q) last_write_fill_q <= 1'b0;
@@ -208,7 +216,7 @@ module psn_alloc_rmw #(
     initial assert ($bits(ubsim_pkg::qp_context_t) == REC_BITS) else $error("psn_alloc_rmw: QP_CONTEXT_BITS is not the context's size");
     initial assert (PORT_W >= 48 && REC_BITS <= REC_W && DEPTH >= 2)
         else $error("psn_alloc_rmw: a port of at least 6 B, and a QP context that fits its words");
-    always_ff @(posedge clk) begin
+    always_ff @(posedge gclk) begin
         if (!rst) begin
             assert (!rd_valid || rmw_rd_q) else $error("psn_alloc_rmw: a RAM word returned with no read open");
             assert (!(s_valid && int'(s_entry) >= ENTRIES)) else $error("psn_alloc_rmw: entry %0d beyond %0d", s_entry, ENTRIES);

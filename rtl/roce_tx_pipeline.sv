@@ -259,12 +259,11 @@ module roce_tx_pipeline #(
     assign wake_in = 16'(wake_c);
 
 `ifndef SYNTHESIS
-    always_ff @(posedge clk) begin
-        if (!rst) begin
-            assert (cfg_depth >= fixed_depth && int'(len) <= MAX_CHAIN)
-                else $error("roce_tx_pipeline: cfg_depth %0d outside %0d..%0d",
-                            cfg_depth, fixed_depth, int'(fixed_depth) + MAX_CHAIN);
-        end
+    // the configuration is loaded at reset: checked once, when the reset is released
+    always @(negedge rst) begin
+        assert (cfg_depth >= fixed_depth && int'(len) <= MAX_CHAIN)
+            else $error("roce_tx_pipeline: cfg_depth %0d outside %0d..%0d",
+                        cfg_depth, fixed_depth, int'(fixed_depth) + MAX_CHAIN);
     end
 `endif
 endmodule

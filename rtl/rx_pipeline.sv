@@ -82,14 +82,14 @@ module rx_pipeline #(
     logic            f_ready, f_valid, f_out_ready, f_busy;
     logic [W-1:0]    f_data;
     logic [CT_W-1:0] wake_f, wake_s;
-    stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_parse_chain (
+    stage_chain #(.CLOCK_GATE(0), .W(W), .MAX_LEN(MAX_CHAIN)) u_parse_chain (
         .clk, .rst, .cfg_len(len_full), .cfg_now(cfg_now[CT_W-1:0]),
         .s_valid(bg_valid && !is_short), .s_ready(f_ready), .s_data(bg_data),
         .m_valid(f_valid), .m_ready(f_out_ready), .m_data(f_data), .busy(f_busy), .wake_in(wake_f));
 
     logic         sh_ready, sh_valid, sh_out_ready, sh_busy;
     logic [W-1:0] sh_data;
-    stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_short_chain (
+    stage_chain #(.CLOCK_GATE(0), .W(W), .MAX_LEN(MAX_CHAIN)) u_short_chain (
         .clk, .rst, .cfg_len(len_short), .cfg_now(cfg_now[CT_W-1:0]),
         .s_valid(bg_valid && is_short), .s_ready(sh_ready), .s_data(bg_data),
         .m_valid(sh_valid), .m_ready(sh_out_ready), .m_data(sh_data), .busy(sh_busy), .wake_in(wake_s));
@@ -122,13 +122,12 @@ module rx_pipeline #(
     assign wake_in  = 16'(wake_min);
 
 `ifndef SYNTHESIS
-    always_ff @(posedge clk) begin
-        if (!rst) begin
-            assert (cfg_depth_full >= fixed_depth && int'(len_full) <= MAX_CHAIN)
-                else $error("rx_pipeline: cfg_depth_full %0d out of range", cfg_depth_full);
-            assert (cfg_depth_short >= fixed_depth && int'(len_short) <= MAX_CHAIN)
-                else $error("rx_pipeline: cfg_depth_short %0d out of range", cfg_depth_short);
-        end
+    // the configuration is loaded at reset: checked once, when the reset is released
+    always @(negedge rst) begin
+        assert (cfg_depth_full >= fixed_depth && int'(len_full) <= MAX_CHAIN)
+            else $error("rx_pipeline: cfg_depth_full %0d out of range", cfg_depth_full);
+        assert (cfg_depth_short >= fixed_depth && int'(len_short) <= MAX_CHAIN)
+            else $error("rx_pipeline: cfg_depth_short %0d out of range", cfg_depth_short);
     end
 `endif
 endmodule

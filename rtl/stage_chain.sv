@@ -9,16 +9,22 @@
 // T + cfg_len and leaves when the chain's time reaches it. The chain's time
 // is the clock grid's cycle index (cfg_now, low bits) minus the cycles it
 // stalled, so nothing in the chain changes between an item's entry and its
-// exit: a simulator may skip those cycles (wake_in says how many) and the
-// chain is where it would have been. Storage: MAX_LEN entries of W data
-// bits and PTR_W + 1 exit-time bits (the shift chain's MAX_LEN valid bits
-// become exit times), plus the FIFO pointers and the stall count.
+// exit: a simulator may skip those cycles and the chain is where it would
+// have been. Storage: MAX_LEN entries of W data bits and PTR_W + 1
+// exit-time bits (the shift chain's MAX_LEN valid bits become exit times),
+// plus the FIFO pointers, the stall count and the oldest item's exit.
+//
+// The oldest item's exit on the clock grid is kept in a register (its exit
+// time plus the stalls so far), so the tap is one compare with cfg_now.
+// The block gates its own clock (clock_gate.sv): it changes state only with
+// an item offered or held.
 // Contract: latency cfg_len cycles (0 = combinational pass-through),
 // throughput one item per cycle; when the item at the tap is not taken
 // (m_ready low) the chain stalls: no item is dropped or overwritten.
 // wake_in: cycles until the oldest item reaches the tap (0: the chain is
 // empty or an item is at the tap now); busy: an item is at the tap.
 module stage_chain #(
+    parameter bit CLOCK_GATE = 1,   // gate this block's clock by its activity (clock_gate.sv)
     parameter int W = 32,
     parameter int MAX_LEN = 64,
     parameter int LEN_W = $clog2(MAX_LEN + 1),
@@ -42,25 +48,27 @@ module stage_chain #(
     output logic [T_W-1:0]   wake_in
 );
     logic [W-1:0]     d      [MAX_LEN];
-    logic [T_W-1:0]   t_exit [MAX_LEN];
+    logic [T_W-1:0]   t_exit [MAX_LEN];   // exit times in chain time
     logic [PTR_W-1:0] head, tail;
     logic [PTR_W:0]   count;
     logic [T_W-1:0]   stalls;      // cycles the chain did not advance (mod 2 x MAX_LEN)
-    logic [T_W-1:0]   now_chain;   // times the chain advanced (mod 2 x MAX_LEN)
-    logic [T_W-1:0]   to_exit;     // the oldest item's remaining advances
-    logic             at_tap, advance;
+    logic [T_W-1:0]   head_exit;   // the oldest item's exit on the clock grid (t_exit + stalls)
+    logic             at_tap;      // the oldest item is at the tap in this cycle
+    logic             advance;
 
-    assign now_chain = cfg_now - stalls;
-    assign to_exit   = t_exit[head] - now_chain;
-    assign at_tap    = count != '0 && to_exit == '0;
+    assign at_tap    = count != '0 && head_exit == cfg_now;
     assign advance   = !at_tap || m_ready;
     assign s_ready   = (cfg_len == 0) ? m_ready : advance;
     assign m_valid   = (cfg_len == 0) ? s_valid : at_tap;
     assign m_data    = (cfg_len == 0) ? s_data  : d[head];
     assign busy      = at_tap;
-    assign wake_in   = (count != '0 && !at_tap) ? to_exit : '0;
+    assign wake_in   = (count != '0 && !at_tap) ? head_exit - cfg_now : '0;
 
-    always_ff @(posedge clk) begin
+    // this block's clock, gated by its own activity (clock_gate.sv): an item offered or held
+    logic gclk;
+    clock_gate #(.ENABLE(CLOCK_GATE)) u_clock_gate (.clk, .en(rst || s_valid || count != '0), .gclk);
+
+    always_ff @(posedge gclk) begin
         if (rst) begin
             head   <= '0;
             tail   <= '0;
@@ -68,31 +76,45 @@ module stage_chain #(
             stalls <= '0;
         end else if (cfg_len != 0) begin
             if (!advance) begin
-                stalls <= stalls + 1'b1;
-            end else begin
-                if (at_tap) head <= head + 1'b1;   // the tapped item has left
+                // stalled: every exit moves one cycle later, the tapped item stays
+                stalls    <= stalls + 1'b1;
+                head_exit <= head_exit + 1'b1;
+            end else if (at_tap || s_valid || count != '0) begin
+                logic [PTR_W-1:0] head_n;
+                logic [PTR_W:0]   count_n;
+                logic [T_W-1:0]   exit_n, pushed_exit;
+                head_n      = at_tap ? head + 1'b1 : head;   // the tapped item has left
+                count_n     = count + (PTR_W+1)'(s_valid) - (PTR_W+1)'(at_tap);
+                pushed_exit = cfg_now - stalls + T_W'(cfg_len);
                 if (s_valid) begin
                     d[tail]      <= s_data;
-                    t_exit[tail] <= now_chain + T_W'(cfg_len);
+                    t_exit[tail] <= pushed_exit;
                     tail         <= tail + 1'b1;
                 end
-                count <= count + (PTR_W+1)'(s_valid) - (PTR_W+1)'(at_tap);
+                // the oldest item after this edge: the one pushed now if it is alone
+                exit_n    = (s_valid && count_n == 1) ? pushed_exit + stalls : t_exit[head_n] + stalls;
+                head      <= head_n;
+                count     <= count_n;
+                head_exit <= exit_n;
             end
         end
     end
 
 `ifndef SYNTHESIS
     initial assert ((1 << PTR_W) == MAX_LEN) else $error("stage_chain: MAX_LEN must be a power of two");
-    always_ff @(posedge clk) begin
+    always_ff @(posedge gclk) begin
         if (!rst) begin
             assert (int'(cfg_len) <= MAX_LEN)
                 else $error("stage_chain: cfg_len %0d above MAX_LEN %0d", cfg_len, MAX_LEN);
-            // an item's remaining time never exceeds the chain's length: a
-            // larger one means cycles were skipped past its exit
-            assert (count == '0 || int'(to_exit) <= int'(cfg_len))
-                else $error("stage_chain: the oldest item's exit was skipped (%0d cycles to go)", to_exit);
-            assert (int'(count) <= int'(cfg_len))
-                else $error("stage_chain: %0d items in a chain of %0d", count, cfg_len);
+            if (count != '0) begin
+                // the oldest item's exit is never behind this cycle, nor
+                // further ahead than the chain's length: either means cycles
+                // were skipped past the one before its exit
+                assert (T_W'(head_exit - cfg_now) <= T_W'(cfg_len))
+                    else $error("stage_chain: the oldest item's exit was skipped (exit %0d, now %0d)", head_exit, cfg_now);
+                assert (int'(count) <= int'(cfg_len))
+                    else $error("stage_chain: %0d items in a chain of %0d", count, cfg_len);
+            end
         end
     end
 `endif

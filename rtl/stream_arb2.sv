@@ -2,6 +2,7 @@
 // Contract: 0 cycles; when both inputs are valid the one not served last
 // wins, so neither route can starve the other.
 module stream_arb2 #(
+    parameter bit CLOCK_GATE = 0,   // gate this block's clock by its activity (clock_gate.sv)
     parameter int W = 32
 ) (
     input  logic         clk,
@@ -25,13 +26,17 @@ module stream_arb2 #(
     assign s0_ready = m_ready && !grant1;
     assign s1_ready = m_ready && grant1;
 
-    always_ff @(posedge clk) begin
+    // this block's clock, gated by its own activity (clock_gate.sv): an item offered (the round-robin state moves only with one)
+    logic gclk;
+    clock_gate #(.ENABLE(CLOCK_GATE)) u_clock_gate (.clk, .en(rst || s0_valid || s1_valid), .gclk);
+
+    always_ff @(posedge gclk) begin
         if (rst) last1_q <= 1'b0;
         else if (m_valid && m_ready) last1_q <= grant1;
     end
 
 `ifndef SYNTHESIS
-    always_ff @(posedge clk) begin
+    always_ff @(posedge gclk) begin
         if (!rst) assert (!(s0_ready && s1_ready)) else $error("stream_arb2: double grant");
     end
 `endif

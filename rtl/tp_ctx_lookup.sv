@@ -1,7 +1,7 @@
 // tp_ctx_lookup: UB TP-channel context lookup and PSN assignment on the
 // context RAM (the context cache's data array).
 //
-// The RAM (ram_1r1w) holds ENTRIES TP-channel records (ubsim_pkg::
+// The RAM (one read and one write port) holds ENTRIES TP-channel records (ubsim_pkg::
 // tp_record_t, 56 B), each as WORDS = ceil(record bits / port bits) words of
 // PORT_BYTES; entry e's word k sits at address e * WORDS + k. A lookup
 // reads its record's words on consecutive cycles through the one read
@@ -29,6 +29,15 @@
 //  - accepts only with room in the output FIFO for everything in flight, so
 //    an assembled record never waits; back-pressure reaches s_ready;
 //  - wb_*: the PSN write-back of the previous cycle (entry, new next_psn).
+//
+// Written for simulation cost as well as for synthesis (the same hardware as
+// rtl/v1/tp_ctx_lookup_v1.sv, output for output in every cycle): the wide
+// values (the assembled record, the word written back, a refill word, the
+// output entry) are formed only in the cycle that writes them, inside the
+// RAM's own write and the registers' enables, not as wires evaluated in
+// every cycle; the RAM (a synchronous-read memory with one write port and
+// READ_LATENCY registered stages, as the v1 block's ram_1r1w) is written
+// in this module for that reason.
 module tp_ctx_lookup #(
     parameter int TAG_W = 48,
     parameter int ENTRIES = 4096,
@@ -94,18 +103,31 @@ module tp_ctx_lookup #(
     function automatic logic [AW-1:0] addr_of(input logic [ENT_AW-1:0] e, input logic [WA-1:0] w);
         addr_of = AW'(e) * AW'(WORDS) + AW'(w);
     endfunction
+    function automatic logic [OP_W-1:0] out_next(input logic [OP_W-1:0] p);
+        out_next = (p == OP_W'(OUT_DEPTH - 1)) ? '0 : p + 1'b1;
+    endfunction
+    function automatic logic [FP_W-1:0] fill_next(input logic [FP_W-1:0] p);
+        fill_next = (p == FP_W'(FILL_DEPTH - 1)) ? '0 : p + 1'b1;
+    endfunction
 
-    // ---------------- the context RAM ----------------
-    logic              rd_en, rd_valid, wr_en;
-    logic [AW-1:0]     rd_addr, wr_addr;
-    logic [PORT_W-1:0] rd_data, wr_data;
-    ram_1r1w #(.WIDTH(PORT_W), .DEPTH(DEPTH), .READ_LATENCY(RAM_LATENCY)) u_ctx_ram (
-        .clk, .rst, .rd_en, .rd_addr, .rd_data, .rd_valid, .wr_en, .wr_addr, .wr_data);
+    // ---------------- the context RAM: one read port, one write port ----------------
+    logic [PORT_W-1:0] mem [DEPTH];
+    logic [AW-1:0]     ram_addr_q;            // the registered read address
+    logic              ram_en_q;
+    logic [PORT_W-1:0] ram_data_q  [RAM_LATENCY];
+    logic [RAM_LATENCY-1:0] ram_valid_q;
+    logic [PORT_W-1:0] rd_data;
+    logic              rd_valid;
+    assign rd_data  = ram_data_q[RAM_LATENCY-1];
+    assign rd_valid = ram_valid_q[RAM_LATENCY-1];
+`ifndef SYNTHESIS
+    initial for (int i = 0; i < DEPTH; i++) mem[i] = '0;
+`endif
 
     // ---------------- fill buffer ----------------
     logic [ENT_AW-1:0] fill_entry [FILL_DEPTH];
     logic [REC_W-1:0]  fill_data  [FILL_DEPTH];
-    logic              fill_v     [FILL_DEPTH];
+    logic [FILL_DEPTH-1:0] fill_v;
     logic [FP_W-1:0]   fill_head, fill_tail;
     logic [FC_W-1:0]   fill_count;
     logic [WA-1:0]     fill_word_q;
@@ -113,11 +135,14 @@ module tp_ctx_lookup #(
     assign s_fill_ready = fill_count != FC_W'(FILL_DEPTH);
     assign fill_push    = s_fill_valid && s_fill_ready;
 
+    // a lookup's entry still has refill words to write (the buffer is
+    // searched only while it holds refills)
     logic hazard;
     always_comb begin
         hazard = s_fill_valid && s_fill_entry == s_entry;
-        for (int i = 0; i < FILL_DEPTH; i++)
-            if (fill_v[i] && fill_entry[i] == s_entry) hazard = 1'b1;
+        if (fill_v != '0)
+            for (int i = 0; i < FILL_DEPTH; i++)
+                if (fill_v[i] && fill_entry[i] == s_entry) hazard = 1'b1;
     end
 
     // ---------------- read side: one word per cycle ----------------
@@ -125,7 +150,8 @@ module tp_ctx_lookup #(
     logic [WA-1:0]     rd_word_q;
     logic [ENT_AW-1:0] rd_entry_q;
     logic [OC_W-1:0]   out_count, inflight;
-    logic              accept;
+    logic              accept, rd_en;
+    logic [AW-1:0]     rd_addr;
     assign s_ready = !rd_busy_q && !hazard && (inflight + out_count) < OC_W'(OUT_DEPTH);
     assign accept  = s_valid && s_ready;
     assign rd_en   = accept || rd_busy_q;
@@ -142,47 +168,27 @@ module tp_ctx_lookup #(
     logic [PORT_W-1:0] asm_q [WORDS];
     /* verilator lint_on UNUSEDSIGNAL */
     logic              asm_last;
-    // the record's transport and congestion state is carried in the RAM; the
-    // send datapath reads the header fields and the PSN
-    /* verilator lint_off UNUSEDSIGNAL */
-    logic [REC_W-1:0]  rec_bits;
-    ubsim_pkg::tp_record_t rec;
-    /* verilator lint_on UNUSEDSIGNAL */
-    assign asm_last = rd_valid && ret_word_q == WA'(WORDS - 1);
-    always_comb begin
-        rec_bits = '0;
-        for (int k = 0; k < WORDS - 1; k++) rec_bits[k*PORT_W +: PORT_W] = asm_q[k];
-        rec_bits[(WORDS-1)*PORT_W +: PORT_W] = rd_data;
-    end
-    assign rec = rec_bits[REC_BITS-1:0];
+    logic [ENT_AW-1:0] asm_entry;
+    assign asm_last  = rd_valid && ret_word_q == WA'(WORDS - 1);
+    assign asm_entry = if_entry[if_head];
 
-    // forwarding: word-0 writes of the last FWD cycles, [0] the newest
-    logic              hist_v   [FWD];
+    // forwarding: word-0 writes of the last FWD cycles, [0] the newest; the
+    // PSN of the record being assembled (word 0 read, or a newer write of it)
+    logic [FWD-1:0]    hist_v;
     logic [ENT_AW-1:0] hist_e   [FWD];
     logic [23:0]       hist_psn [FWD];
-    logic [ENT_AW-1:0] asm_entry;
     logic [23:0]       psn_cur;
     logic              fwd_hit;
-    assign asm_entry = if_entry[if_head];
     always_comb begin
         fwd_hit = 1'b0;
-        psn_cur = rec.next_psn;
-        for (int i = FWD - 1; i >= 0; i--)   // oldest first: the newest match wins
-            if (hist_v[i] && hist_e[i] == asm_entry) begin
-                fwd_hit = 1'b1;
-                psn_cur = hist_psn[i];
-            end
+        psn_cur = WORDS > 1 ? asm_q[0][23:0] : rd_data[23:0];   // the record's next_psn (word 0, bits 23:0)
+        if (hist_v != '0)
+            for (int i = FWD - 1; i >= 0; i--)   // oldest first: the newest match wins
+                if (hist_v[i] && hist_e[i] == asm_entry) begin
+                    fwd_hit = 1'b1;
+                    psn_cur = hist_psn[i];
+                end
     end
-
-    // ---------------- write port: PSN write-back first, then refill words ----------------
-    logic [PORT_W-1:0] wb_word, fill_word;
-    assign wb_word   = {rec_bits[PORT_W-1:24], psn_cur + 24'd1};
-    assign fill_word = fill_data[fill_head][32'(fill_word_q)*PORT_W +: PORT_W];
-    assign fill_wr   = !asm_last && fill_count != '0;
-    assign fill_pop  = fill_wr && fill_word_q == WA'(WORDS - 1);
-    assign wr_en     = asm_last || fill_wr;
-    assign wr_addr   = asm_last ? addr_of(asm_entry, '0) : addr_of(fill_entry[fill_head], fill_word_q);
-    assign wr_data   = asm_last ? wb_word : fill_word;
 
     // ---------------- output FIFO ----------------
     logic [OUT_W-1:0] out_mem [OUT_DEPTH];
@@ -192,14 +198,19 @@ module tp_ctx_lookup #(
     assign out_pop = m_valid && m_ready;
     assign {m_remote_eid, m_peer_tp, m_psn, m_tag} = out_mem[out_head];
 
-    function automatic logic [OP_W-1:0] out_next(input logic [OP_W-1:0] p);
-        out_next = (p == OP_W'(OUT_DEPTH - 1)) ? '0 : p + 1'b1;
-    endfunction
-    function automatic logic [FP_W-1:0] fill_next(input logic [FP_W-1:0] p);
-        fill_next = (p == FP_W'(FILL_DEPTH - 1)) ? '0 : p + 1'b1;
-    endfunction
+    // the write port: the PSN write-back of an assembled record first, then refill words
+    assign fill_wr  = !asm_last && fill_count != '0;
+    assign fill_pop = fill_wr && fill_word_q == WA'(WORDS - 1);
 
-    always_ff @(posedge clk) begin
+    // this block's clock, gated by its own activity (clock_gate.sv): a
+    // lookup or a refill offered, work in flight, and one edge after any
+    // (wb_entry / wb_psn follow the record in assembly in every cycle)
+    logic gclk, active, tick_q;
+    assign active = s_valid || s_fill_valid || rd_busy_q || ram_en_q || ram_valid_q != '0 || inflight != '0
+                    || out_count != '0 || fill_count != '0 || hist_v != '0 || wb_valid;
+    clock_gate u_clock_gate (.clk, .en(rst || active || tick_q), .gclk);
+
+    always_ff @(posedge gclk) begin
         if (rst) begin
             rd_busy_q <= 1'b0;
             rd_word_q <= '0;
@@ -207,12 +218,24 @@ module tp_ctx_lookup #(
             if_head <= '0; if_tail <= '0; inflight <= '0;
             out_head <= '0; out_tail <= '0; out_count <= '0;
             fill_head <= '0; fill_tail <= '0; fill_count <= '0; fill_word_q <= '0;
-            for (int i = 0; i < FILL_DEPTH; i++) fill_v[i] <= 1'b0;
-            for (int i = 0; i < FWD; i++) hist_v[i] <= 1'b0;
+            fill_v <= '0;
+            hist_v <= '0;
+            ram_en_q <= 1'b0;
+            ram_valid_q <= '0;
             wb_valid <= 1'b0;
+            tick_q <= 1'b1;   // one edge after reset: wb_entry / wb_psn take the record's values
             cnt_reads <= '0; cnt_writebacks <= '0; cnt_fill_words <= '0; cnt_forwards <= '0;
             cnt_hazard_cycles <= '0;
         end else begin
+            // the RAM's read port: the address registers, then RAM_LATENCY stages
+            if (rd_en) ram_addr_q <= rd_addr;
+            ram_en_q <= rd_en;
+            if (ram_en_q || ram_valid_q != '0) begin
+                ram_valid_q <= RAM_LATENCY'({ram_valid_q, ram_en_q});
+                if (ram_en_q) ram_data_q[0] <= mem[ram_addr_q];
+                for (int i = 1; i < RAM_LATENCY; i++) if (ram_valid_q[i-1]) ram_data_q[i] <= ram_data_q[i-1];
+            end
+
             // read sequencing
             if (accept) begin
                 if_tag[if_tail]   <= s_tag;
@@ -227,53 +250,73 @@ module tp_ctx_lookup #(
                 if (rd_word_q == WA'(WORDS - 1)) rd_busy_q <= 1'b0;
                 rd_word_q <= rd_word_q + 1'b1;
             end
-            // words coming back
+            if (rd_en) cnt_reads <= cnt_reads + 1'b1;
+
+            // words coming back; the last one completes the record: its entry
+            // leaves for the output FIFO and word 0 is written back with the
+            // next PSN
             if (rd_valid) begin
-                if (asm_last) ret_word_q <= '0;
-                else begin
+                if (asm_last) begin
+                    /* verilator lint_off UNUSEDSIGNAL */  // the datapath reads the header fields and the PSN
+                    logic [REC_W-1:0] rec_bits;
+                    ubsim_pkg::tp_record_t rec;
+                    /* verilator lint_on UNUSEDSIGNAL */
+                    ret_word_q <= '0;
+                    for (int k = 0; k < WORDS - 1; k++) rec_bits[k*PORT_W +: PORT_W] = asm_q[k];
+                    rec_bits[(WORDS-1)*PORT_W +: PORT_W] = rd_data;
+                    rec = rec_bits[REC_BITS-1:0];
+                    out_mem[out_tail] <= {rec.remote_eid, rec.peer_tp_id, psn_cur, if_tag[if_head]};
+                    out_tail <= out_next(out_tail);
+                    if_head <= out_next(if_head);
+                    mem[addr_of(asm_entry, '0)] <= {rec_bits[PORT_W-1:24], psn_cur + 24'd1};
+                    cnt_writebacks <= cnt_writebacks + 1'b1;
+                    if (fwd_hit) cnt_forwards <= cnt_forwards + 1'b1;
+                end else begin
                     asm_q[ret_word_q] <= rd_data;
                     ret_word_q <= ret_word_q + 1'b1;
                 end
             end
-            if (asm_last) begin
-                out_mem[out_tail] <= {rec.remote_eid, rec.peer_tp_id, psn_cur, if_tag[if_head]};
-                out_tail <= out_next(out_tail);
-                if_head <= out_next(if_head);
-            end
-            inflight  <= inflight + OC_W'(accept) - OC_W'(asm_last);
-            out_count <= out_count + OC_W'(asm_last) - OC_W'(out_pop);
+            if (accept || asm_last) inflight <= inflight + OC_W'(accept) - OC_W'(asm_last);
+            if (asm_last || out_pop) out_count <= out_count + OC_W'(asm_last) - OC_W'(out_pop);
             if (out_pop) out_head <= out_next(out_head);
-            // forwarding history: this cycle's word-0 write
-            hist_v[0]   <= asm_last || (fill_wr && fill_word_q == '0);
-            hist_e[0]   <= asm_last ? asm_entry : fill_entry[fill_head];
-            hist_psn[0] <= asm_last ? psn_cur + 24'd1 : fill_word[23:0];
-            for (int i = 1; i < FWD; i++) begin
-                hist_v[i]   <= hist_v[i-1];
-                hist_e[i]   <= hist_e[i-1];
-                hist_psn[i] <= hist_psn[i-1];
+
+            // refill words through the write port when no write-back has it
+            if (fill_wr) begin
+                mem[addr_of(fill_entry[fill_head], fill_word_q)] <= fill_data[fill_head][32'(fill_word_q)*PORT_W +: PORT_W];
+                fill_word_q <= fill_pop ? '0 : fill_word_q + 1'b1;
+                cnt_fill_words <= cnt_fill_words + 1'b1;
             end
-            // refill buffer
             if (fill_push) begin
                 fill_entry[fill_tail] <= s_fill_entry;
                 fill_data[fill_tail]  <= s_fill_data;
                 fill_v[fill_tail]     <= 1'b1;
                 fill_tail <= fill_next(fill_tail);
             end
-            if (fill_wr) fill_word_q <= fill_pop ? '0 : fill_word_q + 1'b1;
             if (fill_pop) begin
                 fill_v[fill_head] <= 1'b0;
                 fill_head <= fill_next(fill_head);
             end
-            fill_count <= fill_count + FC_W'(fill_push) - FC_W'(fill_pop);
-            // write-back report and counters
+            if (fill_push || fill_pop) fill_count <= fill_count + FC_W'(fill_push) - FC_W'(fill_pop);
+
+            // forwarding history: this cycle's word-0 write (kept moving only
+            // while it holds one)
+            if (hist_v != '0 || asm_last || (fill_wr && fill_word_q == '0)) begin
+                hist_v <= FWD'({hist_v, asm_last || (fill_wr && fill_word_q == '0)});
+                hist_e[0]   <= asm_last ? asm_entry : fill_entry[fill_head];
+                hist_psn[0] <= asm_last ? psn_cur + 24'd1 : fill_data[fill_head][23:0];
+                for (int i = 1; i < FWD; i++) begin
+                    hist_e[i]   <= hist_e[i-1];
+                    hist_psn[i] <= hist_psn[i-1];
+                end
+            end
+
+            // write-back report (wb_entry / wb_psn follow the record in assembly
+            // in every cycle, as the v1 block's did)
             wb_valid <= asm_last;
+            tick_q   <= active;
             wb_entry <= asm_entry;
             wb_psn   <= psn_cur + 24'd1;
-            cnt_reads         <= cnt_reads + CNT_W'(rd_en);
-            cnt_writebacks    <= cnt_writebacks + CNT_W'(asm_last);
-            cnt_fill_words    <= cnt_fill_words + CNT_W'(fill_wr);
-            cnt_forwards      <= cnt_forwards + CNT_W'(asm_last && fwd_hit);
-            cnt_hazard_cycles <= cnt_hazard_cycles + CNT_W'(s_valid && hazard);
+            if (s_valid && hazard) cnt_hazard_cycles <= cnt_hazard_cycles + 1'b1;
         end
     end
     assign latency = 8'(WORDS + RAM_LATENCY + 1);
@@ -285,8 +328,9 @@ module tp_ctx_lookup #(
         assert ($bits(ubsim_pkg::tp_record_t) == REC_BITS) else $error("tp_ctx_lookup: TP_RECORD_BITS is not the record's size");
         assert (PORT_W >= 32 && REC_BITS <= REC_W && DEPTH >= 2)
             else $error("tp_ctx_lookup: a port of at least 4 B, and a record that fits its words");
+        assert (RAM_LATENCY >= 1) else $error("tp_ctx_lookup: RAM_LATENCY must be at least 1");
     end
-    always_ff @(posedge clk) begin
+    always_ff @(posedge gclk) begin
         if (!rst) begin
             assert (!rd_valid || inflight != '0) else $error("tp_ctx_lookup: a RAM word returned with no lookup in flight");
             assert (int'(inflight) + int'(out_count) <= OUT_DEPTH) else $error("tp_ctx_lookup: output FIFO overrun");

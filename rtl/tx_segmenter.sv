@@ -102,7 +102,11 @@ module tx_segmenter #(
     assign data_wait_id = h_id;
     assign busy        = busy_q;   // (buffered credits wait passively for their message)
 
-    always_ff @(posedge clk) begin
+    // this block's clock, gated by its own activity (clock_gate.sv): a message offered or being cut, or a payload credit
+    logic gclk;
+    clock_gate u_clock_gate (.clk, .en(rst || s_valid || busy_q || s_credit_valid), .gclk);
+
+    always_ff @(posedge gclk) begin
         if (rst) begin
             busy_q <= 1'b0;
             cr_head <= '0; cr_tail <= '0; cr_count <= '0;
@@ -129,7 +133,7 @@ module tx_segmenter #(
     end
 
 `ifndef SYNTHESIS
-    always_ff @(posedge clk) begin
+    always_ff @(posedge gclk) begin
         if (!rst) begin
             assert (!s_credit_valid || int'(cr_count) < CREDITS || cr_pop)
                 else $error("tx_segmenter: a payload credit beyond the %0d buffers", CREDITS);

@@ -324,15 +324,14 @@ module ub_tx_pipeline #(
     assign wake_in  = 16'(wake_min);
 
 `ifndef SYNTHESIS
-    always_ff @(posedge clk) begin
-        if (!rst) begin
-            assert (cfg_depth_async >= fixed_async && int'(len_async) <= MAX_CHAIN)
-                else $error("ub_tx_pipeline: cfg_depth_async %0d outside %0d..%0d",
-                            cfg_depth_async, fixed_async, int'(fixed_async) + MAX_CHAIN);
-            assert (cfg_depth_load >= fixed_load && int'(len_load) <= MAX_CHAIN)
-                else $error("ub_tx_pipeline: cfg_depth_load %0d outside %0d..%0d",
-                            cfg_depth_load, fixed_load, int'(fixed_load) + MAX_CHAIN);
-        end
+    // the configuration is loaded at reset: checked once, when the reset is released
+    always @(negedge rst) begin
+        assert (cfg_depth_async >= fixed_async && int'(len_async) <= MAX_CHAIN)
+            else $error("ub_tx_pipeline: cfg_depth_async %0d outside %0d..%0d",
+                        cfg_depth_async, fixed_async, int'(fixed_async) + MAX_CHAIN);
+        assert (cfg_depth_load >= fixed_load && int'(len_load) <= MAX_CHAIN)
+            else $error("ub_tx_pipeline: cfg_depth_load %0d outside %0d..%0d",
+                        cfg_depth_load, fixed_load, int'(fixed_load) + MAX_CHAIN);
     end
 `endif
 endmodule

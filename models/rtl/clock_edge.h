@@ -62,6 +62,25 @@ inline void rise_without_input_region(Root* r) {
   }
 }
 
+// The rising edge of a block whose units gate their own clocks
+// (rtl/clock_gate.sv). A gated clock is clk AND a latched enable: a wire of
+// the input clock, so eval() computes it in the input region. Here the edge
+// sets each gated clock to its latched enable (what that region would
+// compute with clk high; GatedClocks<M>, generated from the model), then
+// runs one pass of the active / NBA regions: the triggers of clk and of
+// every enabled unit, the active region, and the NBA region of the units
+// that fired. One pass is the whole edge: while clk is high no enable can
+// change (the latches are closed), so no further clock edge can arise.
+template <class Root, void (*TriggersAct)(Root*), void (*Act)(Root*), void (*Nba)(Root*)>
+inline void rise_gated(Root* r) {
+  TriggersAct(r);
+  if (r->__VactTriggered.any()) {
+    r->__VnbaTriggered = r->__VactTriggered;
+    Act(r);
+    Nba(r);
+  }
+}
+
 }  // namespace ubsim
 
 // Registers model class M (its root class M___024root must be complete: include
@@ -83,6 +102,25 @@ inline void rise_without_input_region(Root* r) {
     }                                                                                                      \
   };                                                                                                       \
   }
+// Registers gated model class M (its V*_ports.h defines GatedClocks<M>).
+#define UBSIM_CLOCK_EDGE_GATED(M)                                                                            \
+  void M##___024root___eval_triggers__act(M##___024root*);                                                 \
+  void M##___024root___eval_act(M##___024root*);                                                           \
+  void M##___024root___eval_nba(M##___024root*);                                                           \
+  namespace ubsim {                                                                                        \
+  template <>                                                                                              \
+  struct ClockEdge<M> {                                                                                    \
+    static constexpr bool kFast = true;                                                                    \
+    static void rise(M& m) {                                                                               \
+      static_assert(GatedClocks<M>::kCount > 0, #M " gates no clock");                                    \
+      m.clk = 1;                                                                                           \
+      GatedClocks<M>::rise(m.rootp);                                                                       \
+      rise_gated<M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act,            \
+                 &M##___024root___eval_nba>(m.rootp);                                                      \
+    }                                                                                                      \
+  };                                                                                                       \
+  }
 #else
 #define UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION(M)
+#define UBSIM_CLOCK_EDGE_GATED(M)
 #endif

@@ -1,3 +1,5 @@
+// Test-only reference (tests/test_lockstep.cpp): ram_1r1w as it was before its restructuring for
+// simulation cost; the restructured block must give the same outputs in every cycle.
 // ram_1r1w: a RAM macro with one read port and one write port, the form a
 // context store takes when lookups and write-backs overlap (UB TP channels).
 //
@@ -12,7 +14,7 @@
 //  - No reset: a RAM has none (simulation starts it at zero).
 // Written so that yosys infers a memory with one synchronous read port and
 // one write port; the latency stages after it are registers.
-module ram_1r1w #(
+module ram_1r1w_v1 #(
     parameter int WIDTH = 256,
     parameter int DEPTH = 1024,
     parameter int READ_LATENCY = 2,

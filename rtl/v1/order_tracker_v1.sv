@@ -1,0 +1,482 @@
+// Test-only reference (tests/test_lockstep.cpp): order_tracker as it was before its restructuring for
+// simulation cost; the restructured block must give the same outputs in every cycle.
+// order_tracker: transaction ordering within each send queue (UB Jetty, or
+// RoCE RC QP in strict mode), spec section 2.
+//
+// Each request names its queue (s_queue), its execution tag (NO/RO/SO), the
+// Fence and completion-order flags, whether it is a Read/Atomic, and the
+// queue's service mode (ROI/ROT/ROL/UNO). The tracker gives it a sequence
+// number in its queue and either passes it on (1 cycle, like a pipeline
+// register) or holds it in the queue's window, out of the stream, so later
+// requests of other queues (and unordered ones of its own) go past it.
+//  - SO under ROI waits until every earlier RO/SO of its queue completed;
+//    under ROT (target enforces) and ROL (one in-order TP channel) the
+//    initiator does not hold it.
+//  - Fence waits until every earlier Read/Atomic of its queue completed, and
+//    every later request of the queue waits behind a held Fence.
+//  - NO and RO never wait for an SO.
+//  - Strict mode (RoCE RC): SO or Fence waits for earlier Reads/Atomics and
+//    every later request of the queue waits behind any held request.
+//  - UNO accepts only NO without Fence/completion order and at most one MTU
+//    of payload; anything else leaves on m_err_* (error completion) instead
+//    of being reordered.
+// A held request is released (one per cycle, ahead of new requests; within
+// a queue the oldest one that may go, so a request is never kept behind a
+// held one it does not depend on: an NO behind a Fence is not kept behind a
+// held SO once the Fence has gone) in the cycle after its last
+// predecessor's completion arrives on s_cpl_*; in strict mode only the
+// oldest held request of a queue may go (in order). Completions are reported on m_rep_* once done; one with the
+// completion-order bit only after every earlier one of its queue.
+// Queues are slots: a queue id takes a free slot on its first request and
+// gives it back when nothing of it is left. A request waits at s_* (and
+// stalls the stream: the limit of this shared input) only when no slot is
+// free or its queue's window of WIN sequence numbers is full; both are
+// counted (stall_*) so an experiment can see them.
+module order_tracker_v1 #(
+    parameter int W = 64,          // payload carried through
+    parameter int ID_W = 32,
+    parameter int QID_W = 12,      // queue (Jetty / QP) id
+    parameter int SLOTS = 8,       // queues tracked at once
+    parameter int WIN = 16,        // requests per queue in flight or held
+    parameter int SEQ_W = 8,       // sequence numbers (wrap; WIN <= 2^(SEQ_W-1))
+    parameter int PAY_W = 16,
+    parameter int SLOT_W = $clog2(SLOTS),
+    parameter int WIN_W = $clog2(WIN)
+) (
+    input  logic               clk,
+    input  logic               rst,
+    input  logic               cfg_strict,     // RoCE RC: strict in-order per queue
+    input  logic [PAY_W-1:0]   cfg_mtu,
+
+    input  logic               s_valid,
+    output logic               s_ready,
+    input  logic [W-1:0]       s_data,
+    input  logic [ID_W-1:0]    s_id,
+    input  logic               s_track,        // a new request (0: a response, passed untracked)
+    input  logic [QID_W-1:0]   s_queue,
+    input  logic [1:0]         s_mode,         // ubsim_pkg::MODE_*
+    input  logic [1:0]         s_tag,          // ubsim_pkg::TAG_*
+    input  logic               s_fence,
+    input  logic               s_comp_order,
+    input  logic               s_rdat,         // a Read or Atomic
+    input  logic [PAY_W-1:0]   s_payload,
+
+    output logic               m_valid,
+    input  logic               m_ready,
+    output logic [W-1:0]       m_data,
+    output logic [ID_W-1:0]    m_id,
+    output logic [SLOT_W-1:0]  m_slot,
+    output logic [SEQ_W-1:0]   m_seq,
+    output logic               m_released,     // it had been held
+    output logic               m_tracked,      // m_slot / m_seq are valid (a tracked request)
+
+    output logic               m_err_valid,    // rejected: error completion
+    input  logic               m_err_ready,
+    output logic [ID_W-1:0]    m_err_id,
+    output logic [1:0]         m_err_code,     // ubsim_pkg::ERR_*
+
+    input  logic               s_cpl_valid,    // a request of (slot, seq) completed
+    input  logic [SLOT_W-1:0]  s_cpl_slot,
+    input  logic [SEQ_W-1:0]   s_cpl_seq,
+
+    output logic               m_rep_valid,    // completion reported to software
+    input  logic               m_rep_ready,
+    output logic [ID_W-1:0]    m_rep_id,
+
+    output logic [SLOTS-1:0]   held_any,       // per slot: a request is held
+    output logic [SLOTS-1:0]   slot_valid,
+    output logic [SLOTS*QID_W-1:0] slot_queues,   // the queue id each valid slot tracks
+    output logic               in_hold,        // the request on s_* is taken into the hold window
+    output logic               rel_take,       // a held request is released into m_* this cycle
+    output logic [ID_W-1:0]    rel_id,
+    output logic               busy,           // it changes state without a new input
+    output logic [31:0]        stall_slots,    // cycles s_* waited for a free slot
+    output logic [31:0]        stall_window    // cycles s_* waited for window space
+);
+    localparam logic [1:0] MODE_ROI = 2'(ubsim_pkg::MODE_ROI), MODE_UNO = 2'(ubsim_pkg::MODE_UNO);
+    localparam logic [1:0] TAG_NO = 2'(ubsim_pkg::TAG_NO), TAG_SO = 2'(ubsim_pkg::TAG_SO);
+    localparam logic [1:0] ERR_ORDER = 2'(ubsim_pkg::ERR_ORDER_UNDER_UNO), ERR_MTU = 2'(ubsim_pkg::ERR_UNO_OVER_MTU);
+
+    // ---------------- per-slot state ----------------
+    logic [QID_W-1:0] slot_queue [SLOTS];
+    logic [SEQ_W-1:0] base      [SLOTS];    // oldest sequence number still in the window
+    logic [SEQ_W-1:0] next_seq  [SLOTS];
+    logic [WIN_W:0]   roso_out  [SLOTS];    // RO/SO accepted, not completed
+    logic [WIN_W:0]   rdat_out  [SLOTS];    // Read/Atomic accepted, not completed
+    logic [WIN_W:0]   held_cnt  [SLOTS];
+    logic [WIN_W:0]   fence_held[SLOTS];    // held Fences (queue barriers)
+    logic [WIN_W:0]   unrep_done[SLOTS];    // done, not yet reported
+
+    // window entries, by slot and seq % WIN
+    logic [W-1:0]     e_data  [SLOTS][WIN];
+    logic [ID_W-1:0]  e_id    [SLOTS][WIN];
+    logic             e_held  [SLOTS][WIN];
+    logic             e_done  [SLOTS][WIN];
+    logic             e_rep   [SLOTS][WIN];
+    logic             e_roso  [SLOTS][WIN];
+    logic             e_rdat  [SLOTS][WIN];
+    logic             e_so    [SLOTS][WIN];
+    logic             e_fence [SLOTS][WIN];
+    logic             e_corder[SLOTS][WIN];
+    logic             e_roi   [SLOTS][WIN];
+
+    /* verilator lint_off UNUSEDSIGNAL */  // the window index is seq mod WIN
+    function automatic logic [WIN_W-1:0] wi(input logic [SEQ_W-1:0] seq);
+        wi = seq[WIN_W-1:0];
+    endfunction
+    /* verilator lint_on UNUSEDSIGNAL */
+
+    // ---------------- the arriving request ----------------
+    logic             hit, free_found;
+    logic [SLOT_W-1:0] in_slot, free_slot;
+    always_comb begin
+        hit = 1'b0; free_found = 1'b0; in_slot = '0; free_slot = '0;
+        for (int i = 0; i < SLOTS; i++) begin
+            if (slot_valid[i] && slot_queue[i] == s_queue) begin hit = 1'b1; in_slot = SLOT_W'(i); end
+            if (!slot_valid[i] && !free_found) begin free_found = 1'b1; free_slot = SLOT_W'(i); end
+        end
+        if (!hit) in_slot = free_slot;
+    end
+
+    logic illegal, oversize, has_slot, has_room, must_hold;
+    assign oversize  = s_track && s_mode == MODE_UNO && s_payload > cfg_mtu;
+    assign illegal   = s_track && s_mode == MODE_UNO && (s_tag != TAG_NO || s_fence || s_comp_order || oversize);
+    assign has_slot  = !s_track || hit || free_found;
+    assign has_room  = !s_track || !hit || SEQ_W'(next_seq[in_slot] - base[in_slot]) < SEQ_W'(WIN);
+    always_comb begin
+        if (!s_track || !hit) begin
+            must_hold = 1'b0;   // an empty queue: nothing earlier to wait for
+        end else if (cfg_strict) begin
+            must_hold = held_cnt[in_slot] != '0
+                        || ((s_tag == TAG_SO || s_fence) && rdat_out[in_slot] != '0);
+        end else begin
+            must_hold = fence_held[in_slot] != '0
+                        || (s_fence && rdat_out[in_slot] != '0)
+                        || (s_mode == MODE_ROI && s_tag == TAG_SO && roso_out[in_slot] != '0);
+        end
+    end
+
+    // ---------------- release of the oldest held request that may go ----------------
+    // Per slot with a held request, its entries from the oldest: a held one
+    // may go when nothing earlier it waits for is pending (an earlier held
+    // Fence, or in strict mode any earlier held request; earlier RO/SO or
+    // Reads/Atomics not completed, by its tag and Fence). Scanned only while
+    // something is held; the scan stops at the first that may go.
+    logic             rel_found;
+    logic [SLOT_W-1:0] rel_slot;
+    logic [SEQ_W-1:0]  rel_seq;
+    logic             r_roso_pend, r_rdat_pend, r_held_before, r_fence_before, r_ok;
+    logic [SEQ_W-1:0] r_s;
+    always_comb begin
+        rel_found = 1'b0; rel_slot = '0; rel_seq = '0;
+        r_roso_pend = 1'b0; r_rdat_pend = 1'b0; r_held_before = 1'b0; r_fence_before = 1'b0; r_ok = 1'b0;
+        r_s = '0;
+        for (int i = 0; i < SLOTS; i++) begin
+            if (held_cnt[i] != '0 && !rel_found) begin
+                r_roso_pend = 1'b0; r_rdat_pend = 1'b0; r_held_before = 1'b0; r_fence_before = 1'b0;
+                r_ok = 1'b0;
+                r_s = base[i];
+                for (int k = 0; k < WIN; k++) begin
+                    if (!rel_found && r_s != next_seq[i]) begin
+                        if (e_held[i][wi(r_s)]) begin
+                            if (cfg_strict)
+                                r_ok = !r_held_before && !((e_so[i][wi(r_s)] || e_fence[i][wi(r_s)]) && r_rdat_pend);
+                            else
+                                r_ok = !r_fence_before && !(e_fence[i][wi(r_s)] && r_rdat_pend)
+                                     && !(e_so[i][wi(r_s)] && e_roi[i][wi(r_s)] && r_roso_pend);
+                            if (r_ok) begin rel_found = 1'b1; rel_slot = SLOT_W'(i); rel_seq = r_s; end
+                            r_held_before = 1'b1;
+                            r_fence_before = r_fence_before || e_fence[i][wi(r_s)];
+                        end
+                        if (!e_done[i][wi(r_s)]) begin
+                            r_roso_pend = r_roso_pend || e_roso[i][wi(r_s)];
+                            r_rdat_pend = r_rdat_pend || e_rdat[i][wi(r_s)];
+                        end
+                        r_s = r_s + 1'b1;
+                    end
+                end
+            end
+        end
+    end
+
+    // ---------------- completion reports ----------------
+    // Per slot: the first done, unreported entry that may be reported (no
+    // completion order, or nothing earlier unreported).
+    logic             rep_found;
+    logic [SLOT_W-1:0] rep_slot;
+    logic [SEQ_W-1:0]  rep_seq;
+    logic             p_earlier;
+    logic [SEQ_W-1:0] p_s;
+    always_comb begin
+        rep_found = 1'b0; rep_slot = '0; rep_seq = '0; p_earlier = 1'b0; p_s = '0;
+        for (int i = 0; i < SLOTS; i++) begin
+            if (unrep_done[i] != '0 && !rep_found) begin
+                p_earlier = 1'b0;
+                p_s = base[i];
+                for (int k = 0; k < WIN; k++) begin
+                    if (!rep_found && p_s != next_seq[i]) begin
+                        if (e_done[i][wi(p_s)] && !e_rep[i][wi(p_s)] && (!e_corder[i][wi(p_s)] || !p_earlier)) begin
+                            rep_found = 1'b1; rep_slot = SLOT_W'(i); rep_seq = p_s;
+                        end
+                        p_earlier = p_earlier || !e_rep[i][wi(p_s)];
+                        p_s = p_s + 1'b1;
+                    end
+                end
+            end
+        end
+    end
+    assign m_rep_valid = rep_found;
+    assign m_rep_id    = e_id[rep_slot][wi(rep_seq)];
+
+    // ---------------- output register ----------------
+    logic out_free, take_release, take_pass, take_hold, take_err, err_free;
+    assign out_free     = !m_valid || m_ready;
+    assign err_free     = !m_err_valid || m_err_ready;
+    assign take_release = rel_found && out_free;
+    assign s_ready      = s_valid && (illegal ? err_free
+                                     : has_slot && has_room && (must_hold || (out_free && !rel_found)));
+    assign take_err     = s_valid && s_ready && illegal;
+    assign take_hold    = s_valid && s_ready && !illegal && must_hold;
+    assign take_pass    = s_valid && s_ready && !illegal && !must_hold;
+    logic  take_new;    // a tracked request gets a sequence number
+    assign take_new     = (take_pass || take_hold) && s_track;
+    assign in_hold      = take_hold;
+    assign rel_take     = take_release;
+    assign rel_id       = e_id[rel_slot][wi(rel_seq)];
+
+    // ---------------- state update ----------------
+    logic rep_take, event_now, retiring, tidy_q;
+    assign rep_take  = rep_found && m_rep_ready;
+    assign event_now = s_cpl_valid || take_new || take_release || rep_take;
+    always_comb begin
+        retiring = 1'b0;
+        for (int i = 0; i < SLOTS; i++)
+            if (slot_valid[i] && (base[i] == next_seq[i]
+                                  || (e_rep[i][wi(base[i])] && !e_held[i][wi(base[i])])))
+                retiring = 1'b1;
+    end
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            m_valid <= 1'b0;
+            m_err_valid <= 1'b0;
+            slot_valid <= '0;
+            tidy_q <= 1'b0;
+            stall_slots <= '0;
+            stall_window <= '0;
+            for (int i = 0; i < SLOTS; i++) begin
+                base[i] <= '0; next_seq[i] <= '0;
+                roso_out[i] <= '0; rdat_out[i] <= '0; held_cnt[i] <= '0;
+                fence_held[i] <= '0; unrep_done[i] <= '0;
+            end
+        end else begin
+            if (s_valid && !illegal && !has_slot) stall_slots <= stall_slots + 1'b1;   // (tracked only)
+            if (s_valid && !illegal && has_slot && !has_room) stall_window <= stall_window + 1'b1;
+            if (m_err_ready) m_err_valid <= 1'b0;
+            if (take_err) begin
+                m_err_valid <= 1'b1;
+                m_err_id <= s_id;
+                m_err_code <= (s_tag != TAG_NO || s_fence || s_comp_order) ? ERR_ORDER : ERR_MTU;
+            end
+            if (m_ready) m_valid <= 1'b0;
+
+            // completion of an issued request
+            if (s_cpl_valid) e_done[s_cpl_slot][wi(s_cpl_seq)] <= 1'b1;
+
+            // release (has priority for the output register)
+            if (take_release) begin
+                e_held[rel_slot][wi(rel_seq)] <= 1'b0;
+                m_valid    <= 1'b1;
+                m_data     <= e_data[rel_slot][wi(rel_seq)];
+                m_id       <= e_id[rel_slot][wi(rel_seq)];
+                m_slot     <= rel_slot;
+                m_seq      <= rel_seq;
+                m_released <= 1'b1;
+                m_tracked  <= 1'b1;
+            end
+
+            // a new request: sequence number, counters, window entry
+            if (take_new) begin
+                e_data  [in_slot][wi(next_seq[in_slot])] <= s_data;
+                e_id    [in_slot][wi(next_seq[in_slot])] <= s_id;
+                e_held  [in_slot][wi(next_seq[in_slot])] <= take_hold;
+                e_done  [in_slot][wi(next_seq[in_slot])] <= 1'b0;
+                e_rep   [in_slot][wi(next_seq[in_slot])] <= 1'b0;
+                e_roso  [in_slot][wi(next_seq[in_slot])] <= s_tag != TAG_NO;
+                e_rdat  [in_slot][wi(next_seq[in_slot])] <= s_rdat;
+                e_so    [in_slot][wi(next_seq[in_slot])] <= s_tag == TAG_SO;
+                e_fence [in_slot][wi(next_seq[in_slot])] <= s_fence;
+                e_corder[in_slot][wi(next_seq[in_slot])] <= s_comp_order;
+                e_roi   [in_slot][wi(next_seq[in_slot])] <= s_mode == MODE_ROI;
+                next_seq[in_slot] <= next_seq[in_slot] + 1'b1;
+                if (!hit) begin
+                    slot_valid[in_slot] <= 1'b1;
+                    slot_queue[in_slot] <= s_queue;
+                end
+            end
+            if (take_pass) begin
+                m_valid    <= 1'b1;
+                m_data     <= s_data;
+                m_id       <= s_id;
+                m_slot     <= in_slot;
+                m_seq      <= next_seq[in_slot];
+                m_released <= 1'b0;
+                m_tracked  <= s_track;
+            end
+
+            // report, then retire reported entries from the window's base
+            if (rep_take) e_rep[rep_slot][wi(rep_seq)] <= 1'b1;
+
+            // counters: several events may touch one slot in a cycle (the
+            // loop runs only in a cycle with an event: it is most of the
+            // tracker's simulation cost)
+            if (event_now) begin
+                for (int i = 0; i < SLOTS; i++) begin
+                    logic [WIN_W:0] roso_d, rdat_d, held_d, fence_d, unrep_d;
+                    roso_d = roso_out[i]; rdat_d = rdat_out[i]; held_d = held_cnt[i];
+                    fence_d = fence_held[i]; unrep_d = unrep_done[i];
+                    if (s_cpl_valid && s_cpl_slot == SLOT_W'(i)) begin
+                        if (e_roso[i][wi(s_cpl_seq)]) roso_d = roso_d - 1'b1;
+                        if (e_rdat[i][wi(s_cpl_seq)]) rdat_d = rdat_d - 1'b1;
+                        unrep_d = unrep_d + 1'b1;
+                    end
+                    if (take_new && in_slot == SLOT_W'(i)) begin
+                        if (s_tag != TAG_NO) roso_d = roso_d + 1'b1;
+                        if (s_rdat) rdat_d = rdat_d + 1'b1;
+                        if (take_hold) begin
+                            held_d = held_d + 1'b1;
+                            if (s_fence) fence_d = fence_d + 1'b1;
+                        end
+                    end
+                    if (take_release && rel_slot == SLOT_W'(i)) begin
+                        held_d = held_d - 1'b1;
+                        if (e_fence[i][wi(rel_seq)]) fence_d = fence_d - 1'b1;
+                    end
+                    if (rep_take && rep_slot == SLOT_W'(i)) unrep_d = unrep_d - 1'b1;
+                    roso_out[i] <= roso_d; rdat_out[i] <= rdat_d; held_cnt[i] <= held_d;
+                    fence_held[i] <= fence_d; unrep_done[i] <= unrep_d;
+                end
+            end
+            // retire reported, unheld entries from each window's base and free
+            // empty slots: only while there may be something to retire (the
+            // cycle after an event, and while retiring goes on)
+            tidy_q <= event_now || retiring;
+            if (tidy_q) begin
+                for (int i = 0; i < SLOTS; i++) begin
+                    if (slot_valid[i] && base[i] != next_seq[i] && e_rep[i][wi(base[i])] && !e_held[i][wi(base[i])])
+                        base[i] <= base[i] + 1'b1;
+                    else if (slot_valid[i] && base[i] == next_seq[i]
+                             && !(take_new && in_slot == SLOT_W'(i)))
+                        slot_valid[i] <= 1'b0;
+                end
+            end
+        end
+    end
+
+    always_comb begin
+        for (int i = 0; i < SLOTS; i++) begin
+            held_any[i] = held_cnt[i] != '0;
+            slot_queues[i*QID_W +: QID_W] = slot_queue[i];
+        end
+    end
+    // (tidy_q / retiring: the window's base still advances without an input)
+    assign busy = m_valid || m_err_valid || rel_found || m_rep_valid || tidy_q || retiring;
+
+`ifdef UBSIM_COVER
+    // ---------------- cover points (coverage builds only: scripts/coverage lists any never hit;
+    // elsewhere their helper signals would be evaluated and traced every cycle) ----------------
+    // Every arriving tracked request by service mode x tag x what it met:
+    // passed, or held for a reason (several may hold at once; each is
+    // covered). Relaxed modes: behind a held Fence (fence), a Fence waiting
+    // for Reads/Atomics (rdat), SO under ROI waiting for RO/SO (roso).
+    // Strict (RoCE RC): behind any held request (held), SO/Fence waiting for
+    // Reads/Atomics (rdat). UNO: passed, or rejected and why.
+    logic cv_new, cv_relaxed, cv_strict;
+    logic cv_why_fence, cv_why_rdat, cv_why_roso, cv_why_held, cv_why_strict_rdat;
+    assign cv_new      = s_valid && s_ready && s_track && hit;   // a queue with requests in flight
+    assign cv_relaxed  = cv_new && !cfg_strict && !illegal;
+    assign cv_strict   = cv_new && cfg_strict && !illegal;
+    assign cv_why_fence       = fence_held[in_slot] != '0;
+    assign cv_why_rdat        = s_fence && rdat_out[in_slot] != '0;
+    assign cv_why_roso        = s_mode == MODE_ROI && s_tag == TAG_SO && roso_out[in_slot] != '0;
+    assign cv_why_held        = held_cnt[in_slot] != '0;
+    assign cv_why_strict_rdat = (s_tag == TAG_SO || s_fence) && rdat_out[in_slot] != '0;
+    localparam logic [1:0] MODE_ROT = 2'(ubsim_pkg::MODE_ROT), MODE_ROL = 2'(ubsim_pkg::MODE_ROL);
+    localparam logic [1:0] TAG_RO = 2'(ubsim_pkg::TAG_RO);
+    logic cv_unrep_any, cv_slot_freed;   // done and unreported somewhere; a queue gives its slot back
+    always_comb begin
+        cv_unrep_any = 1'b0; cv_slot_freed = 1'b0;
+        for (int i = 0; i < SLOTS; i++) begin
+            if (unrep_done[i] != '0) cv_unrep_any = 1'b1;
+            if (tidy_q && slot_valid[i] && base[i] == next_seq[i] && !(take_new && in_slot == SLOT_W'(i)))
+                cv_slot_freed = 1'b1;
+        end
+    end
+
+    cp_roi_no_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_NO && take_pass);
+    cp_roi_no_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_NO && take_hold && cv_why_fence);
+    cp_roi_no_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_NO && take_hold && cv_why_rdat);
+    cp_roi_ro_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_RO && take_pass);
+    cp_roi_ro_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_RO && take_hold && cv_why_fence);
+    cp_roi_ro_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_RO && take_hold && cv_why_rdat);
+    cp_roi_so_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_SO && take_pass);
+    cp_roi_so_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_SO && take_hold && cv_why_fence);
+    cp_roi_so_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROI && s_tag == TAG_SO && take_hold && cv_why_rdat);
+    cp_rot_no_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_NO && take_pass);
+    cp_rot_no_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_NO && take_hold && cv_why_fence);
+    cp_rot_no_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_NO && take_hold && cv_why_rdat);
+    cp_rot_ro_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_RO && take_pass);
+    cp_rot_ro_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_RO && take_hold && cv_why_fence);
+    cp_rot_ro_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_RO && take_hold && cv_why_rdat);
+    cp_rot_so_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_SO && take_pass);
+    cp_rot_so_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_SO && take_hold && cv_why_fence);
+    cp_rot_so_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROT && s_tag == TAG_SO && take_hold && cv_why_rdat);
+    cp_rol_no_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_NO && take_pass);
+    cp_rol_no_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_NO && take_hold && cv_why_fence);
+    cp_rol_no_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_NO && take_hold && cv_why_rdat);
+    cp_rol_ro_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_RO && take_pass);
+    cp_rol_ro_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_RO && take_hold && cv_why_fence);
+    cp_rol_ro_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_RO && take_hold && cv_why_rdat);
+    cp_rol_so_pass: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_SO && take_pass);
+    cp_rol_so_hold_fence: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_SO && take_hold && cv_why_fence);
+    cp_rol_so_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_relaxed && s_mode == MODE_ROL && s_tag == TAG_SO && take_hold && cv_why_rdat);
+    cp_roi_so_hold_roso: cover property (@(posedge clk) disable iff (rst) cv_relaxed && take_hold && cv_why_roso);
+    cp_strict_no_pass: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_NO && take_pass);
+    cp_strict_no_hold_held: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_NO && take_hold && cv_why_held);
+    cp_strict_no_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_NO && take_hold && cv_why_strict_rdat);
+    cp_strict_ro_pass: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_RO && take_pass);
+    cp_strict_ro_hold_held: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_RO && take_hold && cv_why_held);
+    cp_strict_ro_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_RO && take_hold && cv_why_strict_rdat);
+    cp_strict_so_pass: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_SO && take_pass);
+    cp_strict_so_hold_held: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_SO && take_hold && cv_why_held);
+    cp_strict_so_hold_rdat: cover property (@(posedge clk) disable iff (rst) cv_strict && s_tag == TAG_SO && take_hold && cv_why_strict_rdat);
+    cp_uno_no_pass: cover property (@(posedge clk) disable iff (rst) take_pass && s_track && s_mode == MODE_UNO);
+    cp_uno_ro_reject: cover property (@(posedge clk) disable iff (rst) take_err && s_tag == TAG_RO);
+    cp_uno_so_reject: cover property (@(posedge clk) disable iff (rst) take_err && s_tag == TAG_SO);
+    cp_uno_fence_reject: cover property (@(posedge clk) disable iff (rst) take_err && s_tag == TAG_NO && (s_fence || s_comp_order));
+    cp_uno_mtu_reject: cover property (@(posedge clk) disable iff (rst) take_err && s_tag == TAG_NO && !s_fence && !s_comp_order && oversize);
+    // release, reports and the input's stalls
+
+    cp_release_relaxed: cover property (@(posedge clk) disable iff (rst) take_release && !cfg_strict);
+    cp_release_strict: cover property (@(posedge clk) disable iff (rst) take_release && cfg_strict);
+    cp_release_and_new_hold: cover property (@(posedge clk) disable iff (rst) take_release && take_hold);
+    cp_report_order_wait: cover property (@(posedge clk) disable iff (rst) cv_unrep_any && !rep_found);
+    cp_stall_no_slot: cover property (@(posedge clk) disable iff (rst) s_valid && !illegal && !has_slot);
+    cp_stall_window_full: cover property (@(posedge clk) disable iff (rst) s_valid && !illegal && has_slot && !has_room);
+    cp_queue_slot_freed: cover property (@(posedge clk) disable iff (rst) cv_slot_freed);
+`endif
+`ifndef SYNTHESIS
+    always_ff @(posedge clk) begin
+        if (!rst) begin
+            if (s_cpl_valid) begin
+                assert (slot_valid[s_cpl_slot] && SEQ_W'(s_cpl_seq - base[s_cpl_slot])
+                        < SEQ_W'(next_seq[s_cpl_slot] - base[s_cpl_slot])
+                        && !e_done[s_cpl_slot][wi(s_cpl_seq)] && !e_held[s_cpl_slot][wi(s_cpl_seq)])
+                    else $error("order_tracker: completion of slot %0d seq %0d that is not in flight",
+                                s_cpl_slot, s_cpl_seq);
+            end
+            assert (WIN <= (1 << (SEQ_W - 1))) else $error("order_tracker: WIN too large for SEQ_W");
+        end
+    end
+`endif
+endmodule

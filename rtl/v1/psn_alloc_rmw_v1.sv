@@ -1,0 +1,220 @@
+// Test-only reference (tests/test_lockstep.cpp): psn_alloc_rmw as it was before its restructuring for
+// simulation cost; the restructured block must give the same outputs in every cycle.
+// psn_alloc_rmw: RoCE-RC in-order PSN allocation on the NIC's QP-context
+// RAM: one single-ported RAM (ram_sp) shared by all QPs, the QP-context
+// cache's data array.
+//
+// The RAM holds ENTRIES QP contexts (ubsim_pkg::qp_context_t, 512 B), each
+// as WORDS = 4096 / port bits words; entry e's word k sits at address
+// e * WORDS + k, and next_psn and dest_qpn are in word 0. A request's PSN
+// read-modify-write owns the port from its read to its turnaround:
+//   issue the read of word 0 (1 cycle), wait READ_LATENCY cycles for
+//   rd_valid, take next_psn and increment it (the cycle the data is
+//   valid), write word 0 back (1 cycle), then wait for the macro's rd_ok
+//   (TURNAROUND cycles after the write) before the port reads again.
+// The controller does not forward a PSN from a write-back to a younger read,
+// so no second read may enter the port while a read-modify-write is open:
+// the issue interval is the whole occupancy, 3 + READ_LATENCY + TURNAROUND
+// cycles (6 with the macro's 2 and 1), whether the requests go to one QP
+// or to many.
+//
+// Refills arrive whole on s_fill (the QP context the cache fetched over
+// PCIe, for the entry it chose) into a FILL_DEPTH-context buffer; the port
+// writes them word by word (back to back, writes need no turnaround)
+// between read-modify-writes, before the next one starts: a refill takes
+// the port WORDS cycles plus the turnaround.
+//
+// Contract: a request accepted in cycle c (its read issued in c) is on m_*
+// from cycle c + READ_LATENCY + 2; accepted only while the port is free
+// (no read-modify-write open, no refill words waiting, rd_ok) and no
+// result waits for the output register; wb_*: the PSN write-back of the
+// previous cycle.
+module psn_alloc_rmw_v1 #(
+    parameter int TAG_W = 48,
+    parameter int ENTRIES = 4096,
+    parameter int PORT_BYTES = 32,
+    parameter int RAM_LATENCY = 2,
+    parameter int TURNAROUND = 1,
+    parameter int FILL_DEPTH = 8,
+    parameter int CNT_W = 32,
+    // derived (not set from outside)
+    parameter int ENT_AW = $clog2(ENTRIES),
+    parameter int PORT_W = PORT_BYTES * 8,
+    parameter int REC_BITS = ubsim_pkg::QP_CONTEXT_BITS,
+    parameter int WORDS = (REC_BITS + PORT_W - 1) / PORT_W,
+    parameter int REC_W = WORDS * PORT_W
+) (
+    input  logic              clk,
+    input  logic              rst,
+
+    input  logic              s_valid,
+    output logic              s_ready,
+    input  logic [TAG_W-1:0]  s_tag,
+    input  logic [ENT_AW-1:0] s_entry,
+
+    output logic              m_valid,
+    input  logic              m_ready,
+    output logic [TAG_W-1:0]  m_tag,
+    output logic [23:0]       m_psn,
+    output logic [23:0]       m_dest_qpn,
+
+    input  logic              s_fill_valid,
+    output logic              s_fill_ready,
+    input  logic [ENT_AW-1:0] s_fill_entry,
+    input  logic [REC_W-1:0]  s_fill_data,
+
+    output logic              wb_valid,
+    output logic [ENT_AW-1:0] wb_entry,
+    output logic [23:0]       wb_psn,
+
+    output logic [7:0]        latency,            // constant: accept to m_valid, cycles
+    output logic              busy,
+    output logic              fill_wait,          // the request at s_* waits while refill words hold the port
+    output logic              port_busy,          // the RAM port is held (read-modify-write or refill)
+    output logic [CNT_W-1:0]  cnt_reads,
+    output logic [CNT_W-1:0]  cnt_writebacks,
+    output logic [CNT_W-1:0]  cnt_fill_words,
+    output logic [CNT_W-1:0]  cnt_port_busy_cycles
+);
+    localparam int DEPTH = ENTRIES * WORDS;
+    localparam int AW = $clog2(DEPTH);
+    localparam int WA = WORDS > 1 ? $clog2(WORDS) : 1;
+    localparam int FC_W = $clog2(FILL_DEPTH + 1);
+    localparam int FP_W = FILL_DEPTH > 1 ? $clog2(FILL_DEPTH) : 1;
+
+    function automatic logic [AW-1:0] addr_of(input logic [ENT_AW-1:0] e, input logic [WA-1:0] w);
+        addr_of = AW'(e) * AW'(WORDS) + AW'(w);
+    endfunction
+
+    // ---------------- the QP-context RAM ----------------
+    logic              en, we, rd_valid, rd_ok;
+    logic [AW-1:0]     addr;
+    logic [PORT_W-1:0] wdata, rd_data;
+    ram_sp_v1 #(.WIDTH(PORT_W), .DEPTH(DEPTH), .READ_LATENCY(RAM_LATENCY), .TURNAROUND(TURNAROUND)) u_qpc_ram (
+        .clk, .rst, .en, .we, .addr, .wdata, .rd_data, .rd_valid, .rd_ok);
+
+    // ---------------- refill buffer ----------------
+    logic [ENT_AW-1:0] fill_entry [FILL_DEPTH];
+    logic [REC_W-1:0]  fill_data  [FILL_DEPTH];
+    logic [FP_W-1:0]   fill_head, fill_tail;
+    logic [FC_W-1:0]   fill_count;
+    logic [WA-1:0]     fill_word_q;
+    logic              fill_push, fill_wr, fill_pop;
+    assign s_fill_ready = fill_count != FC_W'(FILL_DEPTH);
+    assign fill_push    = s_fill_valid && s_fill_ready;
+
+    // ---------------- the read-modify-write ----------------
+    // rmw_rd_q: read issued, data not yet back; rmw_wb_q: the write-back is due
+    logic              rmw_rd_q, rmw_wb_q;
+    logic [ENT_AW-1:0] rmw_entry_q;
+    logic [TAG_W-1:0]  rmw_tag_q;
+    logic [PORT_W-1:0] wb_word_q;
+    logic              res_v_q;            // a result waits for the output register
+    logic [TAG_W+48-1:0] res_q;
+    /* verilator lint_off UNUSEDSIGNAL */  // the datapath reads next_psn and dest_qpn of word 0
+    ubsim_pkg::qp_context_t word0_view;   // word 0 as the record's low bits
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign word0_view = REC_BITS'(rd_data);
+
+    logic accept, out_free, data_now;
+    logic [TAG_W+48-1:0] data_fields;
+    assign data_now    = rmw_rd_q && rd_valid;
+    assign data_fields = {word0_view.dest_qpn, word0_view.next_psn, rmw_tag_q};
+    assign out_free = !m_valid || m_ready;
+    assign fill_wr  = !rmw_rd_q && !rmw_wb_q && fill_count != '0;
+    assign s_ready  = !rmw_rd_q && !rmw_wb_q && fill_count == '0 && rd_ok && !res_v_q;
+    assign accept   = s_valid && s_ready;
+    assign fill_pop = fill_wr && fill_word_q == WA'(WORDS - 1);
+
+    // the port: the read of word 0, the write-back, or a refill word
+    always_comb begin
+        en = 1'b0; we = 1'b0; addr = '0; wdata = '0;
+        if (rmw_wb_q) begin
+            en = 1'b1; we = 1'b1; addr = addr_of(rmw_entry_q, '0); wdata = wb_word_q;
+        end else if (fill_wr) begin
+            en = 1'b1; we = 1'b1; addr = addr_of(fill_entry[fill_head], fill_word_q);
+            wdata = fill_data[fill_head][32'(fill_word_q)*PORT_W +: PORT_W];
+        end else if (accept) begin
+            en = 1'b1; addr = addr_of(s_entry, '0);
+        end
+    end
+
+    function automatic logic [FP_W-1:0] fill_next(input logic [FP_W-1:0] p);
+        fill_next = (p == FP_W'(FILL_DEPTH - 1)) ? '0 : p + 1'b1;
+    endfunction
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            rmw_rd_q <= 1'b0;
+            rmw_wb_q <= 1'b0;
+            res_v_q  <= 1'b0;
+            m_valid  <= 1'b0;
+            fill_head <= '0; fill_tail <= '0; fill_count <= '0; fill_word_q <= '0;
+            wb_valid <= 1'b0;
+            cnt_reads <= '0; cnt_writebacks <= '0; cnt_fill_words <= '0; cnt_port_busy_cycles <= '0;
+        end else begin
+            if (accept) begin
+                rmw_rd_q    <= 1'b1;
+                rmw_entry_q <= s_entry;
+                rmw_tag_q   <= s_tag;
+            end
+            // the data is back: increment; the write-back goes out next cycle
+            if (data_now) begin
+                rmw_rd_q  <= 1'b0;
+                rmw_wb_q  <= 1'b1;
+                wb_word_q <= {rd_data[PORT_W-1:24], word0_view.next_psn + 24'd1};
+            end
+            if (rmw_wb_q) rmw_wb_q <= 1'b0;
+            // the request leaves with its PSN: into the output register, or the
+            // skid register when the output register is held
+            if (out_free) begin
+                m_valid <= res_v_q || data_now;
+                {m_dest_qpn, m_psn, m_tag} <= res_v_q ? res_q : data_fields;
+            end
+            res_v_q <= res_v_q ? !out_free : (data_now && !out_free);
+            if (data_now && !out_free) res_q <= data_fields;
+            // refill buffer
+            if (fill_push) begin
+                fill_entry[fill_tail] <= s_fill_entry;
+                fill_data[fill_tail]  <= s_fill_data;
+                fill_tail <= fill_next(fill_tail);
+            end
+            if (fill_wr) fill_word_q <= fill_pop ? '0 : fill_word_q + 1'b1;
+            if (fill_pop) fill_head <= fill_next(fill_head);
+            fill_count <= fill_count + FC_W'(fill_push) - FC_W'(fill_pop);
+            // write-back report and counters
+            wb_valid <= rmw_wb_q;
+            wb_entry <= rmw_entry_q;
+            wb_psn   <= wb_word_q[23:0];
+            cnt_reads      <= cnt_reads + CNT_W'(en && !we);
+            cnt_writebacks <= cnt_writebacks + CNT_W'(rmw_wb_q);
+            cnt_fill_words <= cnt_fill_words + CNT_W'(fill_wr);
+            cnt_port_busy_cycles <= cnt_port_busy_cycles + CNT_W'(port_busy);
+        end
+    end
+    // the port is the refill's: words still to write, or the turnaround after them
+    logic last_write_fill_q;
+    always_ff @(posedge clk) begin
+        if (rst) last_write_fill_q <= 1'b0;
+        else if (fill_wr) last_write_fill_q <= 1'b1;
+        else if (rmw_wb_q) last_write_fill_q <= 1'b0;
+    end
+    assign fill_wait = s_valid && !s_ready && !rmw_rd_q && !rmw_wb_q
+                       && (fill_count != '0 || (last_write_fill_q && !rd_ok));
+    // held: a read-modify-write open, a write this cycle, or the turnaround after one
+    assign port_busy = rmw_rd_q || rmw_wb_q || en || !rd_ok;
+    assign latency = 8'(RAM_LATENCY + 2);
+    assign busy = port_busy || res_v_q || m_valid || fill_count != '0;
+
+`ifndef SYNTHESIS
+    initial assert ($bits(ubsim_pkg::qp_context_t) == REC_BITS) else $error("psn_alloc_rmw: QP_CONTEXT_BITS is not the context's size");
+    initial assert (PORT_W >= 48 && REC_BITS <= REC_W && DEPTH >= 2)
+        else $error("psn_alloc_rmw: a port of at least 6 B, and a QP context that fits its words");
+    always_ff @(posedge clk) begin
+        if (!rst) begin
+            assert (!rd_valid || rmw_rd_q) else $error("psn_alloc_rmw: a RAM word returned with no read open");
+            assert (!(s_valid && int'(s_entry) >= ENTRIES)) else $error("psn_alloc_rmw: entry %0d beyond %0d", s_entry, ENTRIES);
+        end
+    end
+`endif
+endmodule

@@ -1,0 +1,136 @@
+// Test-only reference (tests/test_lockstep.cpp): rx_pipeline as it was before its restructuring for
+// simulation cost; the restructured block must give the same outputs in every cycle.
+// rx_pipeline: receive pipeline of a controller/NIC (both stacks).
+//
+//   flit_in -> ctx_gate --+-> parse chain (full route) --+
+//                         `-> short chain (Load/Store) --+-> arb -> deliver
+//
+// A received packet is taken whole from the wire (the wire model delivers
+// after its last byte), parsed, checked and handed to the host side. UB
+// Load/Store responses take the short route.
+// Contract: input handshake to output handshake = cfg_depth_full /
+// cfg_depth_short cycles when nothing waits (minimum 2: flit_in and deliver
+// registers); one packet per cycle; back-pressure stalls back to s_ready.
+// With cfg_ctx_gate set, a packet is parsed only with its context-cache grant
+// (the TP channel / QP context that checks it is on chip): 0 cycles on a hit,
+// the refill time on a miss.
+module rx_pipeline_v1 #(
+    parameter int ID_W = 32,
+    parameter int MAX_CHAIN = 64,
+    parameter int DEPTH_W = 8
+) (
+    input  logic               clk,
+    input  logic               rst,
+    /* verilator lint_off UNUSEDSIGNAL */  // the chains count time modulo 2 x MAX_CHAIN
+    input  logic [15:0]        cfg_now,        // the clock grid's cycle index (low bits): the chains' time
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  logic [DEPTH_W-1:0] cfg_depth_full,
+    input  logic [DEPTH_W-1:0] cfg_depth_short,
+
+    input  logic               cfg_ctx_gate,   // a context cache grants each request
+    input  logic               s_grant_valid,  // in-order grants from the context cache
+    output logic               s_grant_ready,
+    input  logic [ID_W-1:0]    s_grant_id,
+    output logic               ctx_wait,       // a request waits at the gate for its records
+    output logic [ID_W-1:0]    ctx_wait_id,
+
+    input  logic               s_valid,
+    output logic               s_ready,
+    input  logic [ID_W-1:0]    s_id,
+    input  logic               s_short,
+
+    output logic               m_valid,
+    input  logic               m_ready,
+    output logic [ID_W-1:0]    m_id,
+    output logic               m_first,     // whole packets: every output is first and last
+    output logic               m_last,
+
+    output logic               busy,        // it changes state without a new input
+    output logic               quiet,       // busy only with a packet waiting at ctx_gate: no change until a grant
+    output logic [15:0]        wake_in,     // not busy: cycles until a chain's next item reaches its tap (0: none)
+    output logic [DEPTH_W-1:0] fixed_depth
+);
+    localparam int LEN_W = $clog2(MAX_CHAIN + 1);
+    localparam int W = 1 + ID_W;
+
+    assign fixed_depth = DEPTH_W'(2);
+
+    logic [LEN_W-1:0] len_full, len_short;
+    assign len_full  = LEN_W'(cfg_depth_full - fixed_depth);
+    assign len_short = LEN_W'(cfg_depth_short - fixed_depth);
+
+    logic         in_valid, in_ready;
+    logic [W-1:0] in_data;
+    pipe_reg_v1 #(.W(W)) u_flit_in (
+        .clk, .rst, .s_valid, .s_ready, .s_data({s_short, s_id}),
+        .m_valid(in_valid), .m_ready(in_ready), .m_data(in_data));
+
+    logic         bg_valid, bg_ready;
+    logic [W-1:0] bg_data;
+    /* verilator lint_off UNUSEDSIGNAL */  // the receive side reads no context RAM here
+    logic         gate_entry;
+    /* verilator lint_on UNUSEDSIGNAL */
+    ctx_gate_v1 #(.W(W), .ID_W(ID_W), .ENT_W(1)) u_ctx_gate (
+        .clk, .rst, .cfg_enable(cfg_ctx_gate),
+        .s_valid(in_valid), .s_ready(in_ready), .s_data(in_data), .s_id(in_data[ID_W-1:0]), .s_entry(1'b0),
+        .s_grant_valid, .s_grant_ready, .s_grant_id, .s_grant_entry(1'b0),
+        .m_valid(bg_valid), .m_ready(bg_ready), .m_data(bg_data), .m_entry(gate_entry),
+        .waiting(ctx_wait), .waiting_id(ctx_wait_id));
+
+    logic         is_short;
+    assign is_short = bg_data[W-1];
+
+    localparam int CT_W = $clog2(MAX_CHAIN) + 1;   // chain time bits
+    logic            f_ready, f_valid, f_out_ready, f_busy;
+    logic [W-1:0]    f_data;
+    logic [CT_W-1:0] wake_f, wake_s;
+    stage_chain_v1 #(.W(W), .MAX_LEN(MAX_CHAIN)) u_parse_chain (
+        .clk, .rst, .cfg_len(len_full), .cfg_now(cfg_now[CT_W-1:0]),
+        .s_valid(bg_valid && !is_short), .s_ready(f_ready), .s_data(bg_data),
+        .m_valid(f_valid), .m_ready(f_out_ready), .m_data(f_data), .busy(f_busy), .wake_in(wake_f));
+
+    logic         sh_ready, sh_valid, sh_out_ready, sh_busy;
+    logic [W-1:0] sh_data;
+    stage_chain_v1 #(.W(W), .MAX_LEN(MAX_CHAIN)) u_short_chain (
+        .clk, .rst, .cfg_len(len_short), .cfg_now(cfg_now[CT_W-1:0]),
+        .s_valid(bg_valid && is_short), .s_ready(sh_ready), .s_data(bg_data),
+        .m_valid(sh_valid), .m_ready(sh_out_ready), .m_data(sh_data), .busy(sh_busy), .wake_in(wake_s));
+
+    assign bg_ready = is_short ? sh_ready : f_ready;
+
+    logic         arb_valid, arb_ready;
+    logic [W-1:0] arb_data;
+    stream_arb2_v1 #(.W(W)) u_arb (
+        .clk, .rst,
+        .s0_valid(f_valid), .s0_ready(f_out_ready), .s0_data(f_data),
+        .s1_valid(sh_valid), .s1_ready(sh_out_ready), .s1_data(sh_data),
+        .m_valid(arb_valid), .m_ready(arb_ready), .m_data(arb_data));
+
+    /* verilator lint_off UNUSEDSIGNAL */  // route bit is spent once the routes merge
+    logic [W-1:0] out_data;
+    /* verilator lint_on UNUSEDSIGNAL */
+    pipe_reg_v1 #(.W(W)) u_deliver (
+        .clk, .rst, .s_valid(arb_valid), .s_ready(arb_ready), .s_data(arb_data),
+        .m_valid, .m_ready, .m_data(out_data));
+    assign m_id    = out_data[ID_W-1:0];
+    assign m_first = m_valid;
+    assign m_last  = m_valid;
+
+    assign busy = in_valid || f_busy || sh_busy || m_valid;
+    assign quiet = ctx_wait && !(f_busy || sh_busy || m_valid);
+    // items in flight in the chains change nothing until they reach their taps
+    logic [CT_W-1:0] wake_min;
+    assign wake_min = (wake_f != '0 && (wake_s == '0 || wake_f < wake_s)) ? wake_f : wake_s;
+    assign wake_in  = 16'(wake_min);
+
+`ifndef SYNTHESIS
+    always_ff @(posedge clk) begin
+        if (!rst) begin
+            assert (cfg_depth_full >= fixed_depth && int'(len_full) <= MAX_CHAIN)
+                else $error("rx_pipeline: cfg_depth_full %0d out of range", cfg_depth_full);
+            assert (cfg_depth_short >= fixed_depth && int'(len_short) <= MAX_CHAIN)
+                else $error("rx_pipeline: cfg_depth_short %0d out of range", cfg_depth_short);
+        end
+    end
+`endif
+endmodule

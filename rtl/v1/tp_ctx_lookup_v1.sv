@@ -1,0 +1,299 @@
+// Test-only reference (tests/test_lockstep.cpp): tp_ctx_lookup as it was before its restructuring for
+// simulation cost; the restructured block must give the same outputs in every cycle.
+// tp_ctx_lookup: UB TP-channel context lookup and PSN assignment on the
+// context RAM (the context cache's data array).
+//
+// The RAM (ram_1r1w) holds ENTRIES TP-channel records (ubsim_pkg::
+// tp_record_t, 56 B), each as WORDS = ceil(record bits / port bits) words of
+// PORT_BYTES; entry e's word k sits at address e * WORDS + k. A lookup
+// reads its record's words on consecutive cycles through the one read
+// port, assembles the record when the last word returns, takes the header
+// fields (next PSN, peer TP id, remote EID) from it and writes word 0 back
+// with next_psn + 1 through the write port in that same cycle.
+//
+// A lookup of the same record right behind another sees the PSN the
+// previous one wrote through a forwarding path: the last WORDS +
+// READ_LATENCY - 1 cycles of word-0 writes (entry, PSN), which are exactly
+// the writes that happened after this lookup's word-0 read passed the RAM;
+// the newest matching one replaces the PSN read. No stall.
+//
+// Refills arrive whole on s_fill (the record the context cache fetched,
+// for the entry it chose) into a FILL_DEPTH-record buffer and are written
+// word by word in the cycles the write port has no PSN write-back. A lookup
+// of an entry that still has fill words to write waits (read-after-write
+// hazard); s_fill_ready is low while the buffer is full.
+//
+// Contract:
+//  - issue interval WORDS cycles (the read port is busy one cycle per word):
+//    2 with 32 B ports, 1 with 64 B ports; nothing else limits it;
+//  - latency: a lookup accepted in cycle c is on m_* from cycle
+//    c + WORDS + READ_LATENCY + 1 (its output FIFO entry);
+//  - accepts only with room in the output FIFO for everything in flight, so
+//    an assembled record never waits; back-pressure reaches s_ready;
+//  - wb_*: the PSN write-back of the previous cycle (entry, new next_psn).
+module tp_ctx_lookup_v1 #(
+    parameter int TAG_W = 48,
+    parameter int ENTRIES = 4096,
+    parameter int PORT_BYTES = 32,
+    parameter int RAM_LATENCY = 2,
+    parameter int FILL_DEPTH = 8,
+    parameter int CNT_W = 32,
+    // derived (not set from outside)
+    parameter int ENT_AW = $clog2(ENTRIES),
+    parameter int PORT_W = PORT_BYTES * 8,
+    parameter int REC_BITS = ubsim_pkg::TP_RECORD_BITS,
+    parameter int WORDS = (REC_BITS + PORT_W - 1) / PORT_W,
+    parameter int REC_W = WORDS * PORT_W
+) (
+    input  logic              clk,
+    input  logic              rst,
+
+    input  logic              s_valid,
+    output logic              s_ready,
+    input  logic [TAG_W-1:0]  s_tag,
+    input  logic [ENT_AW-1:0] s_entry,
+
+    output logic              m_valid,
+    input  logic              m_ready,
+    output logic [TAG_W-1:0]  m_tag,
+    output logic [23:0]       m_psn,
+    output logic [23:0]       m_peer_tp,
+    output logic [127:0]      m_remote_eid,
+
+    input  logic              s_fill_valid,
+    output logic              s_fill_ready,
+    input  logic [ENT_AW-1:0] s_fill_entry,
+    input  logic [REC_W-1:0]  s_fill_data,
+
+    output logic              wb_valid,
+    output logic [ENT_AW-1:0] wb_entry,
+    output logic [23:0]       wb_psn,
+
+    output logic [7:0]        latency,            // constant: accept to m_valid, cycles
+    output logic              busy,
+    output logic              fill_wait,          // the request at s_* waits for its entry's refill words
+    output logic [CNT_W-1:0]  cnt_reads,          // RAM read-port accesses
+    output logic [CNT_W-1:0]  cnt_writebacks,     // PSN write-backs
+    output logic [CNT_W-1:0]  cnt_fill_words,     // refill words written
+    output logic [CNT_W-1:0]  cnt_forwards,       // lookups whose PSN came from the forwarding path
+    output logic [CNT_W-1:0]  cnt_hazard_cycles   // cycles a lookup waited for its entry's refill words
+);
+    localparam int DEPTH = ENTRIES * WORDS;
+    localparam int AW = $clog2(DEPTH);
+    localparam int WA = WORDS > 1 ? $clog2(WORDS) : 1;
+    localparam int FWD = WORDS + RAM_LATENCY - 1;     // word-0 writes a lookup in flight may have missed
+    // every lookup accepted in the last WORDS + RAM_LATENCY cycles, the one
+    // assembled last cycle and one more: a lookup every cycle with one word
+    // per record never waits for a credit (the count is registered, so the
+    // entry leaving this cycle does not free its credit until the next)
+    localparam int OUT_DEPTH = WORDS + RAM_LATENCY + 2;
+    localparam int OC_W = $clog2(OUT_DEPTH + 1);
+    localparam int OP_W = $clog2(OUT_DEPTH);
+    localparam int FC_W = $clog2(FILL_DEPTH + 1);
+    localparam int FP_W = FILL_DEPTH > 1 ? $clog2(FILL_DEPTH) : 1;
+    localparam int OUT_W = TAG_W + 24 + 24 + 128;
+
+    function automatic logic [AW-1:0] addr_of(input logic [ENT_AW-1:0] e, input logic [WA-1:0] w);
+        addr_of = AW'(e) * AW'(WORDS) + AW'(w);
+    endfunction
+
+    // ---------------- the context RAM ----------------
+    logic              rd_en, rd_valid, wr_en;
+    logic [AW-1:0]     rd_addr, wr_addr;
+    logic [PORT_W-1:0] rd_data, wr_data;
+    ram_1r1w_v1 #(.WIDTH(PORT_W), .DEPTH(DEPTH), .READ_LATENCY(RAM_LATENCY)) u_ctx_ram (
+        .clk, .rst, .rd_en, .rd_addr, .rd_data, .rd_valid, .wr_en, .wr_addr, .wr_data);
+
+    // ---------------- fill buffer ----------------
+    logic [ENT_AW-1:0] fill_entry [FILL_DEPTH];
+    logic [REC_W-1:0]  fill_data  [FILL_DEPTH];
+    logic              fill_v     [FILL_DEPTH];
+    logic [FP_W-1:0]   fill_head, fill_tail;
+    logic [FC_W-1:0]   fill_count;
+    logic [WA-1:0]     fill_word_q;
+    logic              fill_push, fill_wr, fill_pop;
+    assign s_fill_ready = fill_count != FC_W'(FILL_DEPTH);
+    assign fill_push    = s_fill_valid && s_fill_ready;
+
+    logic hazard;
+    always_comb begin
+        hazard = s_fill_valid && s_fill_entry == s_entry;
+        for (int i = 0; i < FILL_DEPTH; i++)
+            if (fill_v[i] && fill_entry[i] == s_entry) hazard = 1'b1;
+    end
+
+    // ---------------- read side: one word per cycle ----------------
+    logic              rd_busy_q;
+    logic [WA-1:0]     rd_word_q;
+    logic [ENT_AW-1:0] rd_entry_q;
+    logic [OC_W-1:0]   out_count, inflight;
+    logic              accept;
+    assign s_ready = !rd_busy_q && !hazard && (inflight + out_count) < OC_W'(OUT_DEPTH);
+    assign accept  = s_valid && s_ready;
+    assign rd_en   = accept || rd_busy_q;
+    assign rd_addr = accept ? addr_of(s_entry, '0) : addr_of(rd_entry_q, rd_word_q);
+
+    // lookups in flight (their reads return in order)
+    logic [TAG_W-1:0]  if_tag   [OUT_DEPTH];
+    logic [ENT_AW-1:0] if_entry [OUT_DEPTH];
+    logic [OP_W-1:0]   if_head, if_tail;
+
+    // ---------------- assembly ----------------
+    logic [WA-1:0]     ret_word_q;
+    /* verilator lint_off UNUSEDSIGNAL */  // with one word per record nothing is held back
+    logic [PORT_W-1:0] asm_q [WORDS];
+    /* verilator lint_on UNUSEDSIGNAL */
+    logic              asm_last;
+    // the record's transport and congestion state is carried in the RAM; the
+    // send datapath reads the header fields and the PSN
+    /* verilator lint_off UNUSEDSIGNAL */
+    logic [REC_W-1:0]  rec_bits;
+    ubsim_pkg::tp_record_t rec;
+    /* verilator lint_on UNUSEDSIGNAL */
+    assign asm_last = rd_valid && ret_word_q == WA'(WORDS - 1);
+    always_comb begin
+        rec_bits = '0;
+        for (int k = 0; k < WORDS - 1; k++) rec_bits[k*PORT_W +: PORT_W] = asm_q[k];
+        rec_bits[(WORDS-1)*PORT_W +: PORT_W] = rd_data;
+    end
+    assign rec = rec_bits[REC_BITS-1:0];
+
+    // forwarding: word-0 writes of the last FWD cycles, [0] the newest
+    logic              hist_v   [FWD];
+    logic [ENT_AW-1:0] hist_e   [FWD];
+    logic [23:0]       hist_psn [FWD];
+    logic [ENT_AW-1:0] asm_entry;
+    logic [23:0]       psn_cur;
+    logic              fwd_hit;
+    assign asm_entry = if_entry[if_head];
+    always_comb begin
+        fwd_hit = 1'b0;
+        psn_cur = rec.next_psn;
+        for (int i = FWD - 1; i >= 0; i--)   // oldest first: the newest match wins
+            if (hist_v[i] && hist_e[i] == asm_entry) begin
+                fwd_hit = 1'b1;
+                psn_cur = hist_psn[i];
+            end
+    end
+
+    // ---------------- write port: PSN write-back first, then refill words ----------------
+    logic [PORT_W-1:0] wb_word, fill_word;
+    assign wb_word   = {rec_bits[PORT_W-1:24], psn_cur + 24'd1};
+    assign fill_word = fill_data[fill_head][32'(fill_word_q)*PORT_W +: PORT_W];
+    assign fill_wr   = !asm_last && fill_count != '0;
+    assign fill_pop  = fill_wr && fill_word_q == WA'(WORDS - 1);
+    assign wr_en     = asm_last || fill_wr;
+    assign wr_addr   = asm_last ? addr_of(asm_entry, '0) : addr_of(fill_entry[fill_head], fill_word_q);
+    assign wr_data   = asm_last ? wb_word : fill_word;
+
+    // ---------------- output FIFO ----------------
+    logic [OUT_W-1:0] out_mem [OUT_DEPTH];
+    logic [OP_W-1:0]  out_head, out_tail;
+    logic             out_pop;
+    assign m_valid = out_count != '0;
+    assign out_pop = m_valid && m_ready;
+    assign {m_remote_eid, m_peer_tp, m_psn, m_tag} = out_mem[out_head];
+
+    function automatic logic [OP_W-1:0] out_next(input logic [OP_W-1:0] p);
+        out_next = (p == OP_W'(OUT_DEPTH - 1)) ? '0 : p + 1'b1;
+    endfunction
+    function automatic logic [FP_W-1:0] fill_next(input logic [FP_W-1:0] p);
+        fill_next = (p == FP_W'(FILL_DEPTH - 1)) ? '0 : p + 1'b1;
+    endfunction
+
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            rd_busy_q <= 1'b0;
+            rd_word_q <= '0;
+            ret_word_q <= '0;
+            if_head <= '0; if_tail <= '0; inflight <= '0;
+            out_head <= '0; out_tail <= '0; out_count <= '0;
+            fill_head <= '0; fill_tail <= '0; fill_count <= '0; fill_word_q <= '0;
+            for (int i = 0; i < FILL_DEPTH; i++) fill_v[i] <= 1'b0;
+            for (int i = 0; i < FWD; i++) hist_v[i] <= 1'b0;
+            wb_valid <= 1'b0;
+            cnt_reads <= '0; cnt_writebacks <= '0; cnt_fill_words <= '0; cnt_forwards <= '0;
+            cnt_hazard_cycles <= '0;
+        end else begin
+            // read sequencing
+            if (accept) begin
+                if_tag[if_tail]   <= s_tag;
+                if_entry[if_tail] <= s_entry;
+                if_tail <= out_next(if_tail);
+                rd_entry_q <= s_entry;
+                if (WORDS > 1) begin
+                    rd_busy_q <= 1'b1;
+                    rd_word_q <= WA'(1);
+                end
+            end else if (rd_busy_q) begin
+                if (rd_word_q == WA'(WORDS - 1)) rd_busy_q <= 1'b0;
+                rd_word_q <= rd_word_q + 1'b1;
+            end
+            // words coming back
+            if (rd_valid) begin
+                if (asm_last) ret_word_q <= '0;
+                else begin
+                    asm_q[ret_word_q] <= rd_data;
+                    ret_word_q <= ret_word_q + 1'b1;
+                end
+            end
+            if (asm_last) begin
+                out_mem[out_tail] <= {rec.remote_eid, rec.peer_tp_id, psn_cur, if_tag[if_head]};
+                out_tail <= out_next(out_tail);
+                if_head <= out_next(if_head);
+            end
+            inflight  <= inflight + OC_W'(accept) - OC_W'(asm_last);
+            out_count <= out_count + OC_W'(asm_last) - OC_W'(out_pop);
+            if (out_pop) out_head <= out_next(out_head);
+            // forwarding history: this cycle's word-0 write
+            hist_v[0]   <= asm_last || (fill_wr && fill_word_q == '0);
+            hist_e[0]   <= asm_last ? asm_entry : fill_entry[fill_head];
+            hist_psn[0] <= asm_last ? psn_cur + 24'd1 : fill_word[23:0];
+            for (int i = 1; i < FWD; i++) begin
+                hist_v[i]   <= hist_v[i-1];
+                hist_e[i]   <= hist_e[i-1];
+                hist_psn[i] <= hist_psn[i-1];
+            end
+            // refill buffer
+            if (fill_push) begin
+                fill_entry[fill_tail] <= s_fill_entry;
+                fill_data[fill_tail]  <= s_fill_data;
+                fill_v[fill_tail]     <= 1'b1;
+                fill_tail <= fill_next(fill_tail);
+            end
+            if (fill_wr) fill_word_q <= fill_pop ? '0 : fill_word_q + 1'b1;
+            if (fill_pop) begin
+                fill_v[fill_head] <= 1'b0;
+                fill_head <= fill_next(fill_head);
+            end
+            fill_count <= fill_count + FC_W'(fill_push) - FC_W'(fill_pop);
+            // write-back report and counters
+            wb_valid <= asm_last;
+            wb_entry <= asm_entry;
+            wb_psn   <= psn_cur + 24'd1;
+            cnt_reads         <= cnt_reads + CNT_W'(rd_en);
+            cnt_writebacks    <= cnt_writebacks + CNT_W'(asm_last);
+            cnt_fill_words    <= cnt_fill_words + CNT_W'(fill_wr);
+            cnt_forwards      <= cnt_forwards + CNT_W'(asm_last && fwd_hit);
+            cnt_hazard_cycles <= cnt_hazard_cycles + CNT_W'(s_valid && hazard);
+        end
+    end
+    assign latency = 8'(WORDS + RAM_LATENCY + 1);
+    assign fill_wait = s_valid && hazard;
+    assign busy = rd_busy_q || inflight != '0 || out_count != '0 || fill_count != '0;
+
+`ifndef SYNTHESIS
+    initial begin
+        assert ($bits(ubsim_pkg::tp_record_t) == REC_BITS) else $error("tp_ctx_lookup: TP_RECORD_BITS is not the record's size");
+        assert (PORT_W >= 32 && REC_BITS <= REC_W && DEPTH >= 2)
+            else $error("tp_ctx_lookup: a port of at least 4 B, and a record that fits its words");
+    end
+    always_ff @(posedge clk) begin
+        if (!rst) begin
+            assert (!rd_valid || inflight != '0) else $error("tp_ctx_lookup: a RAM word returned with no lookup in flight");
+            assert (int'(inflight) + int'(out_count) <= OUT_DEPTH) else $error("tp_ctx_lookup: output FIFO overrun");
+            assert (!(s_valid && int'(s_entry) >= ENTRIES)) else $error("tp_ctx_lookup: entry %0d beyond %0d", s_entry, ENTRIES);
+        end
+    end
+`endif
+endmodule
