@@ -331,7 +331,7 @@ bool PipelineBridge::apply(uint64_t e) {
     t.align_fs = (t.arrive_fs / period_fs_ + 1) * period_fs_ - t.arrive_fs;
     in_flight_.emplace(static_cast<uint32_t>(x.head->id), x.head);
     input_queue_.pop_front();
-    queue_.change(now_fs(), -1);
+    queue_.change(e, -1);   // it left the input queue at this edge
     ++accepted_;
   }
   if (x.out_fire) {
