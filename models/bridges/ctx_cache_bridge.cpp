@@ -15,13 +15,7 @@ CtxCacheBridge::CtxCacheBridge(sc_core::sc_module_name name, const Config& c, No
       stack_(stack),
       entries_(entries),
       ways_(ways),
-      memory_(stack, node, static_cast<uint32_t>(c.count("transport.mtu")), static_cast<uint32_t>(c.count("sack.window"))),
-      launch_out_("launch_out") {
-  SC_HAS_PROCESS(CtxCacheBridge);
-  SC_METHOD(launch_transactions);
-  sensitive << launch_out_.get_event();
-  dont_initialize();
-}
+      memory_(stack, node, static_cast<uint32_t>(c.count("transport.mtu")), static_cast<uint32_t>(c.count("sack.window"))) {}
 
 void CtxCacheBridge::configure() { ubsim::configure(*m_, entries_, ways_); }
 
@@ -115,7 +109,7 @@ void CtxCacheBridge::write_back(uint32_t key, uint32_t slot, uint64_t e) {
   r->ctx = slot;
   r->payload_bytes = static_cast<uint32_t>(memory_.record_bits(key) / 8);
   r->issued_fs = e;
-  launch_out_.notify(*r, fs_from_now(e));
+  hand_off(e, *r, Handoff::Launch);
 }
 
 bool CtxCacheBridge::apply(uint64_t e) {
@@ -153,15 +147,11 @@ bool CtxCacheBridge::apply(uint64_t e) {
     r->ctx = x.refill_slot[i];
     r->payload_bytes = static_cast<uint32_t>(memory_.record_bits(x.refill_key[i]) / 8);
     r->issued_fs = e;
-    launch_out_.notify(*r, fs_from_now(e));
+    hand_off(e, *r, Handoff::Launch);
   }
   for (int i = 0; i < 2; ++i)
     if (x.evicts & (1u << i)) write_back(x.evict_key[i], x.refill_slot[i], e);
   return x.resp || x.refills != 0;
-}
-
-void CtxCacheBridge::launch_transactions() {
-  while (Transaction* t = launch_out_.get_next_transaction()) launch(*t);
 }
 
 CacheCounters CtxCacheBridge::counters() const {

@@ -22,7 +22,6 @@
 #include <unordered_map>
 #include <vector>
 
-#include <tlm_utils/peq_with_get.h>
 
 #include "context_memory.h"
 #include "pool.h"
@@ -83,7 +82,6 @@ class CtxCacheBridge : public VerilatedBridge<Vctx_cache> {
     CtxKeys keys;
     PipelineBridge* client;
   };
-  void launch_transactions();
   void write_back(uint32_t key, uint32_t slot, uint64_t e);
 
   NodeId node_;
@@ -98,7 +96,6 @@ class CtxCacheBridge : public VerilatedBridge<Vctx_cache> {
   TimedQueue<CtxGrant> releases_;        // grants whose records are no longer pinned
   std::unordered_map<uint32_t, uint32_t> refill_key_;   // slot -> key being refilled into it
   Pool<Request> refill_pool_;
-  tlm_utils::peq_with_get<Transaction> launch_out_;
   // this edge
   struct Edge {
     const Lookup* head = nullptr;

@@ -25,29 +25,11 @@ uint64_t next_packet_id() {
 PipelineBridge::PipelineBridge(sc_core::sc_module_name name, const Config& c, std::unique_ptr<ClockedModel> block)
     : RtlBridge(name, c, std::move(block)),
       mtu_(c.count("transport.mtu")),
-      grant_fifo_depth_(static_cast<uint32_t>(c.count("cache.grant_fifo"))),
-      output_queue_("output_queue"),
-      error_queue_("error_queue"),
-      fetch_queue_("fetch_queue") {
-  SC_HAS_PROCESS(PipelineBridge);
-  SC_METHOD(on_output);
-  sensitive << output_queue_.get_event();
-  dont_initialize();
-  SC_METHOD(on_fetch);
-  sensitive << fetch_queue_.get_event();
-  dont_initialize();
-  SC_METHOD(on_error);
-  sensitive << error_queue_.get_event();
-  dont_initialize();
-}
+      grant_fifo_depth_(static_cast<uint32_t>(c.count("cache.grant_fifo"))) {}
 
 void PipelineBridge::complete(const Request& r, uint64_t at_fs) {
   completions_.push(at_fs, {r.ord_slot, r.ord_seq});
   wake(at_fs);
-}
-
-void PipelineBridge::on_error() {
-  while (Transaction* t = error_queue_.get_next_transaction()) finish_early(*t);
 }
 
 void PipelineBridge::attach_cache(CtxCacheBridge* cache) {
@@ -151,14 +133,10 @@ bool PipelineBridge::fetch_payloads(Request& m, uint64_t e) {
     f->issued_fs = e;
     ++buffers_in_use_;
     ++fetches_;
-    fetch_queue_.notify(*f, fs_from_now(e));
+    hand_off(e, *f, Handoff::Launch);
     started = true;
   }
   return started;
-}
-
-void PipelineBridge::on_fetch() {
-  while (Transaction* t = fetch_queue_.get_next_transaction()) launch(*t);
 }
 
 void PipelineBridge::fetched(Request& f) {
@@ -322,7 +300,7 @@ bool PipelineBridge::apply(uint64_t e) {
     x.errored->error_code = x.ord.error_code;
     in_flight_.erase(static_cast<uint32_t>(x.errored->id));
     release_records(static_cast<uint32_t>(x.errored->id), e);
-    error_queue_.notify(*x.errored, fs_from_now(e));
+    hand_off(e, *x.errored, Handoff::FinishEarly);
     ++errors_;
   }
   if (x.in_fire) {
@@ -351,7 +329,7 @@ bool PipelineBridge::apply(uint64_t e) {
       payloads_.erase(x.out_id);
       if (waiting_ && wait_id_ == x.out_id) waiting_ = false;
     }
-    output_queue_.notify(*r, fs_from_now(e));
+    hand_off(e, *r, Handoff::Forward);
     ++delivered_;
     // a response of a tracked request: its completion is known to the
     // controller's send side from this edge on, once all of its packets
@@ -379,10 +357,6 @@ void PipelineBridge::on_skipped(uint64_t first, uint64_t count) {
     const uint64_t from = std::max(first, arrive / period_fs_ + 1);
     if (first + count > from) stall_cycles_ += first + count - from;
   }
-}
-
-void PipelineBridge::on_output() {
-  while (Transaction* t = output_queue_.get_next_transaction()) forward(*t);
 }
 
 void PipelineBridge::collect_stats(StatsTable& table) const {

@@ -33,8 +33,6 @@
 #include <utility>
 #include <vector>
 
-#include <tlm_utils/peq_with_get.h>
-
 #include "context_memory.h"
 #include "packet.h"
 #include "pool.h"
@@ -139,14 +137,11 @@ class PipelineBridge : public RtlBridge {
   void sample(uint64_t e) override;
   bool apply(uint64_t e) override;
   void drive_idle() override;
-  void on_output();
-  void on_error();
   void release_records(uint32_t id, uint64_t e);
   void check_header(const Request& r, const Header& h);
   void start_segment(Request& r) const;
   Request* make_packet(Request& m, uint32_t k);
   bool fetch_payloads(Request& m, uint64_t e);
-  void on_fetch();
   void fetched(Request& f);
 
   void issue_lookups();
@@ -186,9 +181,6 @@ class PipelineBridge : public RtlBridge {
   bool waiting_ = false;           // the segmenter named a message waiting for payload
   uint32_t wait_id_ = 0;
   uint64_t fetches_ = 0, credits_ = 0, later_packets_ = 0;
-  tlm_utils::peq_with_get<Transaction> output_queue_;
-  tlm_utils::peq_with_get<Transaction> error_queue_;
-  tlm_utils::peq_with_get<Transaction> fetch_queue_;
 
   // this edge: what is offered (drive) and what fires (sample)
   struct Edge {

@@ -1,5 +1,8 @@
 #include "rtl_bridge.h"
 
+#include <algorithm>
+#include <cstdlib>
+
 #include "watchdog.h"
 
 namespace ubsim {
@@ -38,7 +41,8 @@ bool RtlBridge::step_edge(uint64_t k) {
   // apply: the clock edge
   block_->rise();
   block_->dump(e / 1000);
-  const bool out = apply(e);
+  const size_t handed = outbox_.size();
+  const bool out = apply(e) || outbox_.size() > handed;
   if (out) ProgressWatchdog::note(e);   // something left the block: what it held is free
   const uint64_t w = wake_in();   // from the outputs after this edge
   wake_edge_ = w ? k + w : 0;
@@ -51,6 +55,27 @@ void RtlBridge::settle_idle() {
   block_->eval();
 }
 
+void RtlBridge::deliver_due() {
+  if (outbox_.empty() || outbox_.front().at_fs > now_fs()) return;
+  // (delivery may call back into this bridge: take the list first)
+  std::vector<Out> due;
+  due.swap(outbox_);
+  for (const Out& o : due) {
+    switch (o.how) {
+      case Handoff::Forward: forward(*o.t); break;
+      case Handoff::FinishEarly: finish_early(*o.t); break;
+      case Handoff::LaunchArriving: o.t->now_times().arrive_fs = now_fs(); launch(*o.t); break;
+      case Handoff::Launch: launch(*o.t); break;
+    }
+  }
+  if (outbox_.empty()) outbox_.swap(due), outbox_.clear();   // keep the capacity
+}
+
+void RtlBridge::wait_for_wake() {
+  if (outbox_.empty()) next_trigger(wake_event_);
+  else next_trigger(delay_fs(outbox_.front().at_fs - now_fs()), wake_event_);
+}
+
 bool RtlBridge::due() const { return has_work() || (wake_edge_ != 0 && wake_edge_ <= next_edge_); }
 
 // One activation of the stepping process (an SC_METHOD: no coroutine switch
@@ -59,6 +84,7 @@ bool RtlBridge::due() const { return has_work() || (wake_edge_ != 0 && wake_edge
 // the one a chain's item or a timer is due at; busy it waits for the next
 // edge or an input, whichever comes first.
 void RtlBridge::run() {
+  deliver_due();
   if (asleep_) {
     asleep_ = false;
     // Skip the idle cycles: the first edge that may sample a new input,
@@ -88,7 +114,7 @@ void RtlBridge::run() {
     if (timed && edge_fs(wake_edge_ - 1) > now_fs()) wake_event_.notify(delay_fs(edge_fs(wake_edge_ - 1) - now_fs()));
     asleep_ = true;
     if (!timed || edge_fs(wake_edge_ - 1) > now_fs()) {
-      next_trigger(wake_event_);
+      wait_for_wake();
       return;
     }
     run();   // the item's edge is the next one: no wait
@@ -97,7 +123,11 @@ void RtlBridge::run() {
   ++wakeups_;
   const uint64_t now = now_fs();
   const uint64_t ahead = static_cast<uint64_t>(sc_core::sc_time_to_pending_activity().value());
-  const uint64_t limit = ahead > kHorizonFs - now ? kHorizonFs : now + ahead;
+  // UBSIM_ONE_EDGE (a check, not a mode): one edge per activation. It moves
+  // every process's order within an instant; no figure may change with it.
+  static const bool one_edge = std::getenv("UBSIM_ONE_EDGE") != nullptr;
+  const uint64_t limit = one_edge ? std::min(now + ahead, edge_fs(next_edge_))
+                                  : ahead > kHorizonFs - now ? kHorizonFs : now + ahead;
   bool emitted = false;
   while (!emitted && due() && edge_fs(next_edge_) <= limit) {
     emitted = step_edge(next_edge_);
@@ -112,7 +142,8 @@ void RtlBridge::run() {
     }
   }
   if (due()) {
-    next_trigger(delay_fs(edge_fs(next_edge_) - now), wake_event_);
+    const uint64_t at = outbox_.empty() ? edge_fs(next_edge_) : std::min(edge_fs(next_edge_), outbox_.front().at_fs);
+    next_trigger(delay_fs(at - now), wake_event_);
     return;
   }
   run();   // nothing due: go to sleep (the loop's top)

@@ -20,6 +20,7 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "component.h"
 #include "config.h"
@@ -63,6 +64,16 @@ class RtlBridge : public StageComponent {
 
   // An input for the block arrives at at_fs (>= now): wake the stepping loop.
   void wake(uint64_t at_fs);
+  // What a bridge hands on from an edge it evaluated ahead of SystemC time:
+  // delivered at that edge's time by the bridge's own stepping process
+  // (not a process and an event queue per output).
+  enum class Handoff : uint8_t {
+    Forward,         // to its next hop (StageComponent::forward)
+    FinishEarly,     // straight to its sink (an error completion)
+    Launch,          // a transaction that starts here (a fetch, a refill)
+    LaunchArriving,  // the same, its current hop's arrival stamped at delivery
+  };
+  void hand_off(uint64_t at_fs, Transaction& t, Handoff how) { outbox_.push_back({at_fs, &t, how}); }
   uint64_t edge_fs(uint64_t k) const { return k * period_fs_; }
   ClockedModel& block() { return *block_; }
   // cycles_total, cycles_evaluated, cycles_skipped, utilization, kernel_wakeups
@@ -76,11 +87,22 @@ class RtlBridge : public StageComponent {
   // every derived bridge's configuration (and an attached cache) is known.
   void end_of_elaboration() override;
   void run();
+  void deliver_due();   // the hand-offs of edges up to now
+  // Waits for wake_event_ (and, with hand-offs pending, for their time).
+  void wait_for_wake();
   bool due() const;   // work, or the edge an item in flight leaves at
   bool step_edge(uint64_t k);
   void settle_idle();
 
   std::unique_ptr<ClockedModel> block_;
+  struct Out {
+    uint64_t at_fs;
+    Transaction* t;
+    Handoff how;
+  };
+  // Hand-offs not yet delivered: all of one edge (the stepping loop stops
+  // at the first edge that hands something on), so in order.
+  std::vector<Out> outbox_;
   uint64_t next_edge_ = 1;
   uint64_t wake_edge_ = 0;   // the edge a chain's item reaches its tap (0: none)
   sc_core::sc_event wake_event_;

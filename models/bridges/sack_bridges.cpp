@@ -15,13 +15,7 @@ SackSenderBridge::SackSenderBridge(sc_core::sc_module_name name, const Config& c
     : VerilatedBridge(name, c),
       mode_(mode),
       header_bytes_(static_cast<uint32_t>(c.count("transport.header_bytes"))),
-      pool_(pool),
-      out_("packet_queue") {
-  SC_HAS_PROCESS(SackSenderBridge);
-  SC_METHOD(launch_packets);
-  sensitive << out_.get_event();
-  dont_initialize();
-}
+      pool_(pool) {}
 
 void SackSenderBridge::configure() {
   ubsim::configure(*m_, cfg_, mode_.gbn, mode_.first_psn);
@@ -125,19 +119,12 @@ bool SackSenderBridge::apply(uint64_t e) {
     pool_.release(x.ack);
   }
   if (x.td) txdone_.pop();
-  if (x.pkt) out_.notify(*x.pkt, fs_from_now(e));
+  if (x.pkt) hand_off(e, *x.pkt, Handoff::LaunchArriving);
   if (x.fail) {
     failed_ = true;
     if (on_fail) on_fail(x.fail_id, e);
   }
   return x.pkt != nullptr;
-}
-
-void SackSenderBridge::launch_packets() {
-  while (Transaction* t = out_.get_next_transaction()) {
-    t->now_times().arrive_fs = now_fs();
-    launch(*t);
-  }
 }
 
 void SackSenderBridge::collect_stats(StatsTable& t) const {
@@ -162,13 +149,7 @@ SackReceiverBridge::SackReceiverBridge(sc_core::sc_module_name name, const Confi
       header_bytes_(static_cast<uint32_t>(c.count("transport.header_bytes"))),
       // a SACK carries the bitmap of the window; GoBackN acks are header only
       ack_bytes_(header_bytes_ + (mode.gbn ? 0 : static_cast<uint32_t>(c.count("sack.window") / 8))),
-      pool_(pool),
-      out_("ack_queue") {
-  SC_HAS_PROCESS(SackReceiverBridge);
-  SC_METHOD(launch_acks);
-  sensitive << out_.get_event();
-  dont_initialize();
-}
+      pool_(pool) {}
 
 void SackReceiverBridge::configure() { ubsim::configure(*m_, cfg_, mode_.gbn, mode_.first_psn); }
 
@@ -237,15 +218,8 @@ bool SackReceiverBridge::apply(uint64_t e) {
     pool_.release(x.pkt);
   }
   if (x.dlv && on_deliver) on_deliver(x.dlv_id, x.dlv_psn, e);
-  if (x.ack) out_.notify(*x.ack, fs_from_now(e));
+  if (x.ack) hand_off(e, *x.ack, Handoff::LaunchArriving);
   return x.ack != nullptr;
-}
-
-void SackReceiverBridge::launch_acks() {
-  while (Transaction* t = out_.get_next_transaction()) {
-    t->now_times().arrive_fs = now_fs();
-    launch(*t);
-  }
 }
 
 void SackReceiverBridge::collect_stats(StatsTable& t) const {

@@ -7,7 +7,6 @@
 #include <functional>
 #include <memory>
 
-#include <tlm_utils/peq_with_get.h>
 
 #include "lossy_wire.h"
 #include "packet.h"
@@ -63,7 +62,6 @@ class SackSenderBridge : public VerilatedBridge<Vsack_sender> {
   void drive_idle() override;
 
  private:
-  void launch_packets();
   const SackMode mode_;
   const uint32_t header_bytes_;
   Pool<Packet>& pool_;
@@ -74,7 +72,6 @@ class SackSenderBridge : public VerilatedBridge<Vsack_sender> {
   TimedQueue<Msg> msgs_;
   TimedQueue<Packet*> acks_;
   TimedQueue<uint32_t> txdone_;   // PSNs the wire finished sending
-  tlm_utils::peq_with_get<Transaction> out_;
   struct Edge {
     const Msg* msg = nullptr;
     Packet* ack = nullptr;
@@ -113,14 +110,12 @@ class SackReceiverBridge : public VerilatedBridge<Vsack_receiver> {
   void drive_idle() override;
 
  private:
-  void launch_acks();
   const SackMode mode_;
   const uint32_t header_bytes_, ack_bytes_;
   Pool<Packet>& pool_;
   const Route* ack_route_ = nullptr;
   uint32_t channel_ = 0;
   TimedQueue<Packet*> in_;
-  tlm_utils::peq_with_get<Transaction> out_;
   struct Edge {
     Packet* pkt = nullptr;
     bool took = false, kept = false, dlv = false;

@@ -8,17 +8,13 @@ namespace ubsim {
 QueuedServer::QueuedServer(sc_core::sc_module_name name, std::string resource_description, size_t resources)
     : StageComponent(name),
       resource_description_(std::move(resource_description)),
-      resources_(std::max<size_t>(1, resources)),
-      done_queue_("done_queue") {
+      resources_(std::max<size_t>(1, resources)) {
   SC_HAS_PROCESS(QueuedServer);
   SC_METHOD(serve);
   sensitive << serve_event_;
   dont_initialize();
-  SC_METHOD(on_resource_free);
-  sensitive << free_event_;
-  dont_initialize();
-  SC_METHOD(on_done);
-  sensitive << done_queue_.get_event();
+  SC_METHOD(tick);
+  sensitive << tick_event_;
   dont_initialize();
 }
 
@@ -37,11 +33,8 @@ void QueuedServer::accept(Transaction& t) {
   serve_event_.notify(sc_core::SC_ZERO_TIME);   // after every arrival of this instant
 }
 
-void QueuedServer::on_resource_free() { serve_event_.notify(sc_core::SC_ZERO_TIME); }
-
 void QueuedServer::serve() {
   const uint64_t now = now_fs();
-  uint64_t next_free = UINT64_MAX;   // a busy resource with requests waiting: wake when it frees
   for (Resource& res : resources_) {
     while (!res.waiting.empty() && res.free_at_fs <= now) {
       std::pop_heap(res.waiting.begin(), res.waiting.end(), std::greater<Waiting>());
@@ -58,20 +51,38 @@ void QueuedServer::serve() {
       res.busy_fs += st.occupancy_fs;
       if (st.occupancy_fs > 0) {
         res.free_at_fs = now + st.occupancy_fs;
-        free_event_.notify(delay_fs(st.occupancy_fs));
         if (on_busy) on_busy(now, res.free_at_fs);
       }
-      done_queue_.notify(*w.t, delay_fs(st.latency_fs));
+      departures_.push_back({now + st.latency_fs, departure_seq_++, w.t});
+      std::push_heap(departures_.begin(), departures_.end(), std::greater<Departure>());
     }
-    if (!res.waiting.empty()) next_free = std::min(next_free, res.free_at_fs);
   }
-  // one event for all resources: it keeps only its earliest notification, so
-  // re-arm it for the next resource to free that has requests waiting
-  if (next_free != UINT64_MAX && next_free > now) free_event_.notify(delay_fs(next_free - now));
+  arm_tick();
 }
 
-void QueuedServer::on_done() {
-  while (Transaction* t = done_queue_.get_next_transaction()) forward(*t);
+// The next instant tick has work: a departure, or a release of a resource
+// that has requests waiting.
+void QueuedServer::arm_tick() {
+  const uint64_t now = now_fs();
+  uint64_t next = departures_.empty() ? UINT64_MAX : departures_.front().at_fs;
+  for (const Resource& res : resources_)
+    if (!res.waiting.empty() && res.free_at_fs > now) next = std::min(next, res.free_at_fs);
+  if (next != UINT64_MAX) tick_event_.notify(fs_from_now(next));   // (an earlier pending one stays)
+}
+
+void QueuedServer::tick() {
+  const uint64_t now = now_fs();
+  while (!departures_.empty() && departures_.front().at_fs <= now) {
+    std::pop_heap(departures_.begin(), departures_.end(), std::greater<Departure>());
+    Transaction* t = departures_.back().t;
+    departures_.pop_back();
+    forward(*t);
+  }
+  // a release with requests waiting: they are served one delta later, with
+  // whatever else arrives at this instant
+  for (const Resource& res : resources_)
+    if (!res.waiting.empty() && res.free_at_fs <= now) serve_event_.notify(sc_core::SC_ZERO_TIME);
+  arm_tick();
 }
 
 void QueuedServer::collect_stats(StatsTable& table) const {

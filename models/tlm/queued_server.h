@@ -11,12 +11,15 @@
 // same instant the lower (kind, id) goes first. So a figure does not move
 // when an unrelated process wakes in another order (e.g. a faster RTL
 // bridge).
+//
+// Two processes: serve (one delta after an arrival or a release with
+// requests waiting) and tick (at the next departure, or the next release
+// that has requests waiting; departures kept in a heap): a request served
+// with nothing behind it costs two process runs.
 #pragma once
 #include <functional>
 #include <string>
 #include <vector>
-
-#include <tlm_utils/peq_with_get.h>
 
 #include "component.h"
 
@@ -53,8 +56,8 @@ class QueuedServer : public StageComponent {
     bool operator>(const Waiting& o) const;   // later in service order
   };
   void serve();
-  void on_resource_free();
-  void on_done();
+  void tick();
+  void arm_tick();
 
   std::string resource_description_;
   struct Resource {
@@ -63,8 +66,14 @@ class QueuedServer : public StageComponent {
     uint64_t busy_fs = 0;
   };
   std::vector<Resource> resources_;
-  sc_core::sc_event serve_event_, free_event_;
-  tlm_utils::peq_with_get<Transaction> done_queue_;
+  struct Departure {
+    uint64_t at_fs, seq;
+    Transaction* t;
+    bool operator>(const Departure& o) const { return at_fs != o.at_fs ? at_fs > o.at_fs : seq > o.seq; }
+  };
+  std::vector<Departure> departures_;   // a min-heap by (time, start order)
+  uint64_t departure_seq_ = 0;
+  sc_core::sc_event serve_event_, tick_event_;
   OccupancyTracker queue_;
   uint64_t served_ = 0;
   uint64_t waited_ = 0;

@@ -121,8 +121,11 @@ inline void attach_carrier(Transaction& t) {
   t.gp.set_extension(ext);
 }
 
+// The simulated time in fs (the resolution is 1 fs). Read from the current
+// simulation context inline: sc_time_stamp() is a call into the library,
+// and the models ask for the time a few hundred times per request.
 inline uint64_t now_fs() {
-  return static_cast<uint64_t>(sc_core::sc_time_stamp().value());   // resolution is 1 fs
+  return static_cast<uint64_t>(sc_core::sc_get_curr_simcontext()->time_stamp().value());
 }
 
 // Simulated time is a 64-bit count of fs (about 5.1 hours): a delay that
