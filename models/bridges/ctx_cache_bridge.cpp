@@ -1,7 +1,6 @@
 #include "ctx_cache_bridge.h"
 
 #include "block_config.h"
-#include "pipeline_bridge.h"
 
 namespace ubsim {
 
@@ -27,7 +26,7 @@ void CtxCacheBridge::drive_idle() {
   m_->m_refill_ready = 1;
 }
 
-void CtxCacheBridge::lookup(const Request& r, PipelineBridge* client) {
+void CtxCacheBridge::lookup(const Request& r, GrantSink* client) {
   lookups_.push(now_fs(), {static_cast<uint32_t>(r.id), context_keys(stack_, node_, r), client});
   wake(now_fs());
 }

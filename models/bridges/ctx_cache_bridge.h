@@ -24,6 +24,7 @@
 
 
 #include "context_memory.h"
+#include "context_ports.h"
 #include "pool.h"
 #include "request.h"
 #include "rtl_bridge.h"
@@ -32,8 +33,6 @@
 #include "Vctx_cache.h"
 
 namespace ubsim {
-
-class PipelineBridge;
 
 struct CacheCounters {
   uint64_t lookups = 0, hits = 0, misses = 0, merges = 0, evictions = 0, fills = 0;
@@ -44,7 +43,7 @@ struct CacheCounters {
   }
 };
 
-class CtxCacheBridge : public VerilatedBridge<Vctx_cache> {
+class CtxCacheBridge : public VerilatedBridge<Vctx_cache>, public ContextCacheService {
  public:
   // entries / ways: the cache's runtime size (cache.ub_* or cache.roce_*).
   CtxCacheBridge(sc_core::sc_module_name name, const Config& c, NodeId node, Stack stack, uint32_t entries,
@@ -55,13 +54,13 @@ class CtxCacheBridge : public VerilatedBridge<Vctx_cache> {
   // The TLM hops a dirty record's write-back takes (sink = this).
   void set_writeback_route(Route route) { writeback_route_ = std::move(route); }
   // The send pipeline whose context RAM is this cache's data array.
-  void set_data_array(PipelineBridge* tx) { data_array_ = tx; }
-  NodeId node() const { return node_; }
-  Stack stack() const { return stack_; }
+  void set_data_array(ContextDataArray* tx) { data_array_ = tx; }
+  NodeId node() const override { return node_; }
+  Stack stack() const override { return stack_; }
   // A pipeline asks for the records of r (at r's arrival at the pipeline).
-  void lookup(const Request& r, PipelineBridge* client);
+  void lookup(const Request& r, GrantSink* client) override;
   // A pipeline is done with the records of grant g (at at_fs >= now).
-  void release(const CtxGrant& g, uint64_t at_fs);
+  void release(const CtxGrant& g, uint64_t at_fs) override;
   CacheCounters counters() const;
   void collect_stats(StatsTable& table) const override;
 
@@ -80,7 +79,7 @@ class CtxCacheBridge : public VerilatedBridge<Vctx_cache> {
   struct Lookup {
     uint32_t id;
     CtxKeys keys;
-    PipelineBridge* client;
+    GrantSink* client;
   };
   void write_back(uint32_t key, uint32_t slot, uint64_t e);
 
@@ -88,7 +87,7 @@ class CtxCacheBridge : public VerilatedBridge<Vctx_cache> {
   Stack stack_;
   const uint32_t entries_, ways_;
   Route refill_route_, writeback_route_;
-  PipelineBridge* data_array_ = nullptr;
+  ContextDataArray* data_array_ = nullptr;
   ContextMemory memory_;
   TimedQueue<Lookup> lookups_;           // waiting for the RTL to take them
   std::deque<Lookup> responses_due_;     // taken, answered in this order

@@ -1,11 +1,11 @@
 #include "pipeline_bridges.h"
 
-#include <algorithm>
-
 #include "block_config.h"
+#include "rtl_variant.h"
 
 namespace ubsim {
 
+// ---------------- the tops' input fields ----------------
 namespace {
 // The message a send pipeline cuts into packets: the payload bytes this
 // direction carries (none for a read request), and how many of its packets
@@ -17,56 +17,327 @@ void drive_message(Model& m, const Request& r) {
 }
 }  // namespace
 
-UbTxBridge::UbTxBridge(sc_core::sc_module_name name, const Config& c)
-    : OrderedTxBridge(name, c) {
-}
-void UbTxBridge::configure() { ubsim::configure(*m_, cfg_, cache_attached()); }
-void UbTxBridge::drive_input(const Request* head) {
-  m_->s_valid = head != nullptr;
-  if (!head) return;
-  m_->s_id = static_cast<uint32_t>(head->id);
-  m_->s_ctx = head->ctx;
-  m_->s_load = head->current().op == Op::UbLoadTx;
-  drive_message(*m_, *head);
+void PipelineTraits<Vub_tx_pipeline>::drive_input(Vub_tx_pipeline& m, const Request& head) {
+  m.s_id = static_cast<uint32_t>(head.id);
+  m.s_ctx = head.ctx;
+  m.s_load = head.current().op == Op::UbLoadTx;
+  drive_message(m, head);
   // A new URMA request from the initiator is ordered in its Jetty; responses
   // and Load/Store accesses are not.
-  m_->s_ord_track = head->current().op == Op::UbTx && head->current().node == NodeId::A;
-  m_->s_ord_jetty = static_cast<uint16_t>(head->local_ep & 0xfff);
-  m_->s_ord_mode = head->ord_mode;
-  m_->s_ord_tag = head->ord_tag;
-  m_->s_ord_fence = head->fence;
-  m_->s_ord_comp_order = head->comp_order;
-  m_->s_ord_rdat = head->verb == Verb::Read;
-  m_->s_ord_payload = static_cast<uint32_t>(head->size);
+  m.s_ord_track = head.current().op == Op::UbTx && head.current().node == NodeId::A;
+  m.s_ord_jetty = static_cast<uint16_t>(head.local_ep & 0xfff);
+  m.s_ord_mode = head.ord_mode;
+  m.s_ord_tag = head.ord_tag;
+  m.s_ord_fence = head.fence;
+  m.s_ord_comp_order = head.comp_order;
+  m.s_ord_rdat = head.verb == Verb::Read;
+  m.s_ord_payload = static_cast<uint32_t>(head.size);
 }
 
-RoceTxBridge::RoceTxBridge(sc_core::sc_module_name name, const Config& c)
-    : OrderedTxBridge(name, c) {
-}
-void RoceTxBridge::configure() { ubsim::configure(*m_, cfg_, cache_attached()); }
-void RoceTxBridge::drive_input(const Request* head) {
-  m_->s_valid = head != nullptr;
-  if (!head) return;
-  m_->s_id = static_cast<uint32_t>(head->id);
-  m_->s_ctx = head->ctx;
-  drive_message(*m_, *head);
+void PipelineTraits<Vroce_tx_pipeline>::drive_input(Vroce_tx_pipeline& m, const Request& head) {
+  m.s_id = static_cast<uint32_t>(head.id);
+  m.s_ctx = head.ctx;
+  drive_message(m, head);
   // RC: a new request from the initiator is ordered in its QP
-  m_->s_ord_track = head->current().op == Op::NicTx && head->current().node == NodeId::A;
-  m_->s_ord_tag = head->ord_tag;
-  m_->s_ord_fence = head->fence;
-  m_->s_ord_comp_order = head->comp_order;
-  m_->s_ord_rdat = head->verb == Verb::Read;
+  m.s_ord_track = head.current().op == Op::NicTx && head.current().node == NodeId::A;
+  m.s_ord_tag = head.ord_tag;
+  m.s_ord_fence = head.fence;
+  m.s_ord_comp_order = head.comp_order;
+  m.s_ord_rdat = head.verb == Verb::Read;
 }
 
-RxBridge::RxBridge(sc_core::sc_module_name name, const Config& c, const char* full_key, const char* short_key)
-    : VerilatedPipeline(name, c), full_key_(full_key), short_key_(short_key) {
+void PipelineTraits<Vrx_pipeline>::drive_input(Vrx_pipeline& m, const Request& head) {
+  m.s_id = static_cast<uint32_t>(head.id);
+  m.s_short = head.current().op == Op::UbLoadRx;
 }
-void RxBridge::configure() { ubsim::configure(*m_, cfg_, full_key_, short_key_, cache_attached()); }
-void RxBridge::drive_input(const Request* head) {
-  m_->s_valid = head != nullptr;
-  if (!head) return;
-  m_->s_id = static_cast<uint32_t>(head->id);
-  m_->s_short = head->current().op == Op::UbLoadRx;
+
+template <class Model>
+void SendPipelineBridge<Model>::configure() {
+  ubsim::configure(*this->m_, this->cfg_, this->ctx_.attached());
 }
+void RxBridge::configure() { ubsim::configure(*m_, cfg_, full_key_, short_key_, ctx_.attached()); }
+
+// ---------------- the edge ----------------
+namespace {
+template <bool kSend>
+auto make_parts(const Config& c, enc::Field f) {
+  if constexpr (kSend)
+    return SendParts(c.count("transport.mtu"), static_cast<uint32_t>(rtl_variant::kPayloadBuffers), f);
+  else
+    return NoParts{};
+}
+template <class T>
+constexpr enc::Field psn_field_of() {
+  if constexpr (T::kSend) return T::kPsnField;
+  else return enc::Field{0, 24};
+}
+}  // namespace
+
+template <class Model>
+PipelineBridgeOf<Model>::PipelineBridgeOf(sc_core::sc_module_name name, const Config& c)
+    : PipelineBridge(name, c, std::make_unique<VerilatedBlock<Model>>()),
+      m_(&static_cast<VerilatedBlock<Model>&>(block()).model()),
+      send_(make_parts<kSend>(c, psn_field_of<T>())) {}
+
+template <class Model>
+bool PipelineBridgeOf<Model>::has_work() const {
+  if ((!m_->quiet && (!input_.empty() || m_->busy)) || ctx_.grants_pending()) return true;
+  if constexpr (kSend)
+    return send_.order.pending() || send_.ram.fills_pending() || send_.payload.credit_due();
+  return false;
+}
+
+template <class Model>
+void PipelineBridgeOf<Model>::drive_idle() {
+  m_->m_ready = 1;   // held high: the fabric never refuses
+  m_->s_valid = 0;
+  m_->s_grant_valid = 0;
+  m_->s_grant_id = 0;
+  if constexpr (kSend) {
+    m_->s_grant_entry = 0;
+    m_->s_cpl_valid = 0;
+    m_->s_cpl_slot = 0;
+    m_->s_cpl_seq = 0;
+    m_->s_fill_valid = 0;
+    m_->s_fill_entry = 0;
+    m_->s_credit_valid = 0;
+    m_->s_credit_id = 0;
+  }
+}
+
+template <class Model>
+void PipelineBridgeOf<Model>::drive(uint64_t e) {
+  Model& m = *m_;
+  Edge& x = edge_;
+  x = Edge{};
+  if (gate_) {   // the link may refuse: a paused link that already holds a packet
+    x.out_ready = gate_->free_at_edge(e, 0);
+    m.m_ready = x.out_ready;
+  }
+  x.head = input_.offered(e);
+  m.s_valid = x.head != nullptr;
+  if (x.head) T::drive_input(m, *x.head);
+  const CtxGrant* grant = ctx_.offered(e);
+  x.grant_offered = grant != nullptr;
+  m.s_grant_valid = x.grant_offered;
+  m.s_grant_id = grant ? grant->id : 0;
+  if constexpr (kSend) {
+    m.s_grant_entry = grant ? grant->data_entry : 0;
+    const ContextRam::Fill* fill = send_.ram.offered(e);
+    x.fill_offered = fill != nullptr;
+    m.s_fill_valid = x.fill_offered;
+    m.s_fill_entry = fill ? fill->entry : 0;
+    if (fill) {
+      constexpr size_t kWords = sizeof(m.s_fill_data) / sizeof(uint32_t);
+      const auto& w = fill->record.words();
+      for (size_t i = 0; i < kWords; ++i) m.s_fill_data[i] = i < w.size() ? w[i] : 0u;
+    }
+    const OrderPort::Completion* cpl = send_.order.offered(e);
+    x.cpl_offered = cpl != nullptr;
+    m.s_cpl_valid = x.cpl_offered;
+    m.s_cpl_slot = static_cast<uint8_t>(cpl ? cpl->slot : 0);
+    m.s_cpl_seq = static_cast<uint8_t>(cpl ? cpl->seq : 0);
+    // one fetched payload of the message the segmenter waits for, per cycle
+    x.credit_offered = send_.payload.credit_due();
+    x.credit_id = send_.payload.wait_id();
+    m.s_credit_valid = x.credit_offered;
+    m.s_credit_id = x.credit_id;
+  }
+}
+
+template <class Model>
+void PipelineBridgeOf<Model>::sample(uint64_t e) {
+  const Model& m = *m_;
+  Edge& x = edge_;
+  x.in_fire = x.head && m.s_ready;
+  x.grant_fire = x.grant_offered && m.s_grant_ready;
+  // Only a packet's first flit hands the request on; the wire model
+  // serializes the whole packet.
+  if (x.out_ready) {
+    x.out_fire = m.m_valid && m.m_first;
+  } else if (m.m_valid) {   // (only with an output gate: its link refused)
+    ++output_blocked_cycles_;
+  }
+  x.out_id = x.out_fire ? m.m_id : 0;
+  if constexpr (kSend) {
+    if (x.out_fire) {
+      x.out_pkt = m.m_pkt;
+      x.out_last = m.m_pkt_last;
+    }
+    if (m.data_wait) send_.payload.waiting(m.data_wait_id);
+    if (x.out_fire) x.header = T::header(m);
+    x.fill_fire = x.fill_offered && m.s_fill_ready;
+    if (x.fill_offered && !x.fill_fire) send_.ram.fill_refused();
+    x.wb = m.wb_valid;
+    x.wb_entry = m.wb_entry;
+    x.wb_psn = m.wb_psn;
+  }
+  if (m.ctx_wait) waited_for_context(m.ctx_wait_id);
+  if constexpr (kSend) {
+    if (m.ctx_fill_wait) {   // the record is on chip, its words still being written
+      ++ctx_fill_wait_cycles_;
+      waited_for_context(m.ctx_fill_wait_id, 1, false);
+    }
+  }
+  if (x.head && !x.in_fire) input_.refused();
+  if constexpr (kSend) {
+    OrderPort::Events& o = x.ord;
+    o.issue = m.ord_issue;
+    o.in_hold = m.ord_in_hold;
+    o.report = m.m_rep_valid;
+    if (o.issue) {   // the order tracker numbered a request in its queue
+      Request* r = in_flight(m.ord_issue_id);
+      sc_assert(r && "order tracker issued an id it was never given");
+      r->ord_slot = m.ord_issue_slot;
+      r->ord_seq = m.ord_issue_seq;
+      if (m.ord_issue_released) r->ord_release_fs = e;
+    }
+    if (o.in_hold) {   // the tracker takes a request into its hold window
+      Request* r = in_flight(m.ord_in_id);
+      sc_assert(r && "order tracker holds an id it was never given");
+      r->ord_hold_fs = e;
+    }
+    if constexpr (T::kErrors) {
+      o.error = m.m_err_valid;
+      o.error_code = m.m_err_code;
+      if (o.error) {
+        x.errored = in_flight(m.m_err_id);
+        sc_assert(x.errored && "order tracker rejected an id it was never given");
+      }
+    }
+    if (o.report) send_.order.reported();
+  }
+}
+
+template <class Model>
+bool PipelineBridgeOf<Model>::apply(uint64_t e) {
+  Edge& x = edge_;
+  if (x.grant_fire) ctx_.taken();
+  bool fetching = false;   // a fetch is new activity outside the block: stop stepping ahead
+  if constexpr (kSend) {
+    if (x.wb) send_.ram.written_back(x.wb_entry, x.wb_psn);   // (the RTL wrote it at the previous edge)
+    if (x.fill_fire) send_.ram.fill_taken();
+    if (x.credit_offered) send_.payload.credited(x.credit_id);   // taken every cycle
+    if (send_.payload.is_waiting()) {
+      Request* m = in_flight(send_.payload.wait_id());
+      sc_assert(m && "the segmenter waits for payload of an unknown message");
+      fetching = send_.payload.fetch(*m, e, name(), [&](Request& f) { hand_off(e, f, Handoff::Launch); });
+    }
+    if (x.cpl_offered) send_.order.taken();   // the tracker takes a completion every cycle
+    if (x.errored) {   // an error completion: the request ends here, visibly
+      x.errored->error = true;
+      x.errored->error_code = x.ord.error_code;
+      const auto id = static_cast<uint32_t>(x.errored->id);
+      in_flight_.erase(id);
+      ctx_.release(id, e);
+      hand_off(e, *x.errored, Handoff::FinishEarly);
+      send_.order.rejected();
+    }
+  }
+  if (x.in_fire) {
+    Request& r = input_.take(e);
+    in_flight_.emplace(static_cast<uint32_t>(r.id), &r);
+  }
+  if (x.out_fire) {
+    auto it = in_flight_.find(x.out_id);
+    sc_assert(it != in_flight_.end() && "RTL emitted an id it was never given");
+    Request* m = it->second;
+    Request* r = m;
+    if constexpr (kSend) {
+      // the header: the peer its record names, consecutive PSNs per record
+      uint32_t record = m->ctx;   // without a cache: the entry the request names
+      uint32_t want = 0;
+      if (ctx_.attached()) {
+        const CtxGrant* pin = ctx_.pinned(x.out_id);
+        sc_assert(pin && "a packet left without its grant");
+        record = pin->data_key;
+        want = expected_peer_id(ctx_.cache()->stack(), ctx_.cache()->node(), *m);
+      }
+      send_.ram.check(name(), m->id, record, x.header, ctx_.attached() ? &want : nullptr);
+      if (x.out_pkt != 0) r = send_.seg.packet(*m, x.out_pkt);
+      r->psn = x.header.psn;   // the transport checks its engine's PSN against the header's
+      r->has_psn = true;
+      if (x.out_pkt >= m->data_pkts) send_.payload.buffer_sent();   // its payload buffer is being sent from
+    }
+    if (x.out_last) {
+      ctx_.release(x.out_id, e);
+      in_flight_.erase(it);
+      if constexpr (kSend) send_.payload.done(x.out_id);
+    }
+    hand_off(e, *r, Handoff::Forward);
+    ++delivered_;
+    // a response of a tracked request: its completion is known to the
+    // controller's send side from this edge on, once all of its packets
+    // have passed
+    if (completion_sink_) {
+      Request& msg = r->message();
+      if (++msg.rx_done == msg.pkts && msg.ord_slot >= 0) completion_sink_->complete(msg, e);
+    }
+  }
+  return x.out_fire || x.errored || fetching;
+}
+
+template <class Model>
+void PipelineBridgeOf<Model>::on_skipped(uint64_t first, uint64_t count) {
+  if (!m_->quiet || !m_->ctx_wait) return;   // an idle pipeline: nothing to account
+  // the request kept waiting at the gate on every skipped edge (the block's
+  // state and inputs did not change), and so did any request queued at the
+  // refused input from its arrival on
+  waited_for_context(m_->ctx_wait_id, count);
+  input_.refused_while_skipped(first, count);
+}
+
+template <class Model>
+void PipelineBridgeOf<Model>::returned(Request& f) {
+  if constexpr (kSend) send_.payload.fetched(f);   // a payload fetch came back
+  else PipelineBridge::returned(f);
+}
+
+template <class Model>
+void PipelineBridgeOf<Model>::collect_stats(StatsTable& table) const {
+  const uint64_t end = now_fs();
+  const std::string n = name();
+  table.add(n, "accepted", static_cast<double>(input_.accepted()), "ops", "input handshakes of the RTL pipeline");
+  table.add(n, "delivered", static_cast<double>(delivered_), "ops", "packets out of the RTL pipeline (first flits)");
+  collect_clock_stats(table);
+  table.add(n, "stall_cycles", static_cast<double>(input_.stall_cycles()), "cycles",
+            "cycles a queued request was refused by s_ready (back-pressure)");
+  uint64_t errors = 0, completions = 0;
+  if constexpr (kSend) errors = send_.order.errors(), completions = send_.order.completions_taken();
+  table.add(n, "order_errors", static_cast<double>(errors), "ops",
+            "requests rejected by the order tracker (error completion)");
+  table.add(n, "order_completions", static_cast<double>(completions), "ops",
+            "completions taken by the order tracker");
+  table.add(n, "ctx_wait_cycles", static_cast<double>(ctx_wait_cycles_), "cycles",
+            "cycles a request waited at ctx_gate for its context records (cache refill)");
+  if (ctx_.attached())
+    table.add(n, "lookup_credit_waits", static_cast<double>(ctx_.credit_waits()), "ops",
+              "requests whose context-cache lookup waited for a free entry in the grant FIFO");
+  if constexpr (kSend) {
+    table.add(n, "ctx_fills", static_cast<double>(send_.ram.fills_taken()), "records",
+              "refilled records taken into the context RAM's fill buffer");
+    table.add(n, "ctx_fill_wait_cycles", static_cast<double>(ctx_fill_wait_cycles_), "cycles",
+              "cycles a request waited at the context RAM while refill words were written (part of the refill wait)");
+    table.add(n, "ctx_fill_stall_cycles", static_cast<double>(send_.ram.fill_stall_cycles()), "cycles",
+              "cycles a refilled record waited for room in the fill buffer");
+    table.add(n, "later_packets", static_cast<double>(send_.seg.later_packets()), "packets",
+              "packets after the first of a message (segmentation)");
+    table.add(n, "payload_fetches", static_cast<double>(send_.payload.fetches()), "packets",
+              "packet payloads the send engine fetched (beyond what came with the message)");
+    table.add(n, "payload_credits", static_cast<double>(send_.payload.credits()), "packets",
+              "fetched payloads handed to the segmenter");
+  }
+  if (gate_)
+    table.add(n, "output_blocked_cycles", static_cast<double>(output_blocked_cycles_), "cycles",
+              "cycles a packet waited on m_ready: its link paused with a packet already held (link-level pause)");
+  table.add(n, "queue_mean", input_.queue().mean(end), "requests", "time-weighted mean of requests waiting at the input");
+  table.add(n, "queue_max", input_.queue().max(), "requests", "most requests waiting at once");
+}
+
+template class PipelineBridgeOf<Vub_tx_pipeline>;
+template class PipelineBridgeOf<Vroce_tx_pipeline>;
+template class PipelineBridgeOf<Vrx_pipeline>;
+template class SendPipelineBridge<Vub_tx_pipeline>;
+template class SendPipelineBridge<Vroce_tx_pipeline>;
 
 }  // namespace ubsim

@@ -1,152 +1,157 @@
-// Bridges from the TLM fabric to the three verilated pipeline tops. The tops
-// share their stream port names, so one template maps the common ports and
-// each bridge adds only its configuration and input fields.
+// The bridges of the three verilated pipeline tops, one template over the
+// model: the tops share their stream port names, so the template reads and
+// drives them directly (no hook per port), and PipelineTraits<M> adds what
+// differs: how a request drives the input fields, and, for the send
+// pipelines, the context record's PSN field and the packet header.
+//
+// Every edge is drive (the inputs with the clock low) / sample (the settled
+// handshakes) / apply (after the edge: the bookkeeping of what fired), in
+// one fixed order over the parts:
+//   every pipeline: input, context grants, output (and the link's pause);
+//   send pipelines also: the segmenter (packets after the first), the
+//   payload credits, the context RAM (refills in, PSN write-backs out, the
+//   header check) and the order tracker's port (completions in, issue /
+//   hold / error / report out).
+// A pipeline whose only work is a request waiting at its context gate (its
+// input refused meanwhile) changes nothing until a grant (or a completion)
+// arrives: it sleeps; on_skipped accounts the wait.
 #pragma once
 #include <memory>
+#include <type_traits>
 
 #include "verilated_compat.h"
 
 #include "Vroce_tx_pipeline.h"
 #include "Vrx_pipeline.h"
 #include "Vub_tx_pipeline.h"
+#include "context_ram.h"
+#include "order_port.h"
+#include "payload_credits.h"
 #include "pipeline_bridge.h"
+#include "segmenter.h"
 
 namespace ubsim {
 
 template <class Model>
-class VerilatedPipeline : public PipelineBridge {
- public:
-  VerilatedPipeline(sc_core::sc_module_name name, const Config& c)
-      : PipelineBridge(name, c, std::make_unique<VerilatedBlock<Model>>()),
-        m_(&static_cast<VerilatedBlock<Model>&>(block()).model()) {}
+struct PipelineTraits;
 
- protected:
-  bool input_ready() const override { return m_->s_ready; }
-  bool output_valid() const override { return m_->m_valid; }
-  uint32_t output_id() const override { return m_->m_id; }
-  bool output_first() const override { return m_->m_first; }
-  void set_output_ready(bool ready) override { m_->m_ready = ready; }
-  void drive_grant(bool valid, uint32_t id, uint32_t /*entry*/) override {
-    m_->s_grant_valid = valid;
-    m_->s_grant_id = id;
-  }
-  bool grant_ready() const override { return m_->s_grant_ready; }
-  bool ctx_waiting(uint32_t& id) const override {
-    id = m_->ctx_wait_id;
-    return m_->ctx_wait;
-  }
-  bool model_busy() const override { return m_->busy; }
-  bool model_quiet() const override { return m_->quiet; }
-  uint64_t wake_in() const override { return m_->wake_in; }
-
-  Model* const m_;
+template <>
+struct PipelineTraits<Vub_tx_pipeline> {
+  static constexpr bool kSend = true, kErrors = true;
+  static constexpr enc::Field kPsnField = enc::tp_record::next_psn;
+  static void drive_input(Vub_tx_pipeline& m, const Request& head);
+  static ContextRam::Header header(const Vub_tx_pipeline& m) { return {m.m_psn, m.m_peer_tp}; }
+};
+template <>
+struct PipelineTraits<Vroce_tx_pipeline> {
+  static constexpr bool kSend = true, kErrors = false;
+  static constexpr enc::Field kPsnField = enc::qp_context::next_psn;
+  static void drive_input(Vroce_tx_pipeline& m, const Request& head);
+  static ContextRam::Header header(const Vroce_tx_pipeline& m) { return {m.m_psn, m.m_dest_qpn}; }
+};
+template <>
+struct PipelineTraits<Vrx_pipeline> {
+  static constexpr bool kSend = false, kErrors = false;
+  static void drive_input(Vrx_pipeline& m, const Request& head);
 };
 
-// The send pipelines' order-tracker ports: completions in; issue, hold,
-// error (kErrors: the model rejects requests) and report events out. And
-// their context RAM: the grant's entry, refilled records in, PSN
-// write-backs out.
-template <class Model, bool kErrors>
-class OrderedTxBridge : public VerilatedPipeline<Model> {
+// The parts only a send pipeline has.
+struct SendParts {
+  SendParts(uint64_t mtu, uint32_t buffers, enc::Field psn_field) : seg(mtu), payload(buffers, seg), ram(psn_field) {}
+  Segmenter seg;
+  PayloadCredits payload;
+  ContextRam ram;
+  OrderPort order;
+};
+struct NoParts {};
+
+template <class Model>
+class PipelineBridgeOf : public PipelineBridge {
+  using T = PipelineTraits<Model>;
+  static constexpr bool kSend = T::kSend;
+
  public:
-  using VerilatedPipeline<Model>::VerilatedPipeline;
+  PipelineBridgeOf(sc_core::sc_module_name name, const Config& c);
+  void collect_stats(StatsTable& table) const override;
 
  protected:
-  using typename PipelineBridge::OrderEvents;
-  void drive_grant(bool valid, uint32_t id, uint32_t entry) override {
-    auto& m = *this->m_;
-    m.s_grant_valid = valid;
-    m.s_grant_id = id;
-    m.s_grant_entry = entry;
+  bool has_work() const override;
+  void drive(uint64_t e) override;
+  void sample(uint64_t e) override;
+  bool apply(uint64_t e) override;
+  void drive_idle() override;
+  uint64_t wake_in() const override { return m_->wake_in; }
+  void on_skipped(uint64_t first, uint64_t count) override;
+  void entered(Request& r) override {
+    if constexpr (kSend) send_.seg.start(r);
   }
-  bool has_context_ram() const override { return true; }
-  bool segments() const override { return true; }
-  uint32_t output_packet() const override { return this->m_->m_pkt; }
-  bool output_last_packet() const override { return this->m_->m_pkt_last; }
-  bool data_waiting(uint32_t& id) const override {
-    id = this->m_->data_wait_id;
-    return this->m_->data_wait;
-  }
-  void drive_credit(bool valid, uint32_t id) override {
-    this->m_->s_credit_valid = valid;
-    this->m_->s_credit_id = id;
-  }
-  void drive_fill(bool valid, uint32_t entry, const RecordBits* record) override {
-    auto& m = *this->m_;
-    m.s_fill_valid = valid;
-    m.s_fill_entry = entry;
-    if (!record) return;
-    constexpr size_t kWords = sizeof(m.s_fill_data) / sizeof(uint32_t);
-    const auto& w = record->words();
-    for (size_t i = 0; i < kWords; ++i) m.s_fill_data[i] = i < w.size() ? w[i] : 0u;
-  }
-  bool fill_ready() const override { return this->m_->s_fill_ready; }
-  bool ctx_fill_waiting(uint32_t& id) const override {
-    id = this->m_->ctx_fill_wait_id;
-    return this->m_->ctx_fill_wait;
-  }
-  bool context_writeback(uint32_t& entry, uint32_t& psn) const override {
-    const auto& m = *this->m_;
-    entry = m.wb_entry;
-    psn = m.wb_psn;
-    return m.wb_valid;
-  }
-  void drive_completion(bool valid, int slot, int seq) override {
-    auto& m = *this->m_;
-    m.s_cpl_valid = valid;
-    m.s_cpl_slot = static_cast<uint8_t>(slot);
-    m.s_cpl_seq = static_cast<uint8_t>(seq);
-  }
-  OrderEvents order_events() const override {
-    const auto& m = *this->m_;
-    OrderEvents o;
-    o.issue = m.ord_issue;
-    o.issue_id = m.ord_issue_id;
-    o.slot = m.ord_issue_slot;
-    o.seq = m.ord_issue_seq;
-    o.released = m.ord_issue_released;
-    o.in_hold = m.ord_in_hold;
-    o.in_id = m.ord_in_id;
-    o.report = m.m_rep_valid;
-    if constexpr (kErrors) {
-      o.error = m.m_err_valid;
-      o.error_id = m.m_err_id;
-      o.error_code = m.m_err_code;
-    }
-    return o;
-  }
+  void returned(Request& f) override;
+
+  Model* const m_;
+  std::conditional_t<kSend, SendParts, NoParts> send_;
+
+ private:
+  // this edge: what is offered (drive) and what fires (sample)
+  struct Edge {
+    Request* head = nullptr;
+    bool grant_offered = false, cpl_offered = false, fill_offered = false;
+    bool in_fire = false, grant_fire = false, out_fire = false, fill_fire = false, wb = false;
+    bool credit_offered = false, out_last = true, out_ready = true;
+    uint32_t out_pkt = 0, credit_id = 0;
+    uint32_t wb_entry = 0, wb_psn = 0;
+    ContextRam::Header header;
+    uint32_t out_id = 0;
+    Request* errored = nullptr;
+    OrderPort::Events ord;
+  } edge_;
+  uint64_t ctx_fill_wait_cycles_ = 0;
 };
 
 // UB controller send pipeline: URMA async (ub.tx) and Load/Store (ub.load_tx).
-class UbTxBridge : public OrderedTxBridge<Vub_tx_pipeline, true> {
+// PCIe NIC send pipeline (nic.tx): in-order PSN read-modify-write.
+// A send pipeline's context RAM is its cache's data array, and its order
+// tracker takes the completions its node's receive pipeline reports.
+template <class Model>
+class SendPipelineBridge : public PipelineBridgeOf<Model>, public ContextDataArray, public CompletionSink {
  public:
-  UbTxBridge(sc_core::sc_module_name name, const Config& c);
+  using PipelineBridgeOf<Model>::PipelineBridgeOf;
+  // The route a packet's payload is fetched over (its sink must be this bridge).
+  void set_fetch_route(Route r) { this->send_.payload.set_route(std::move(r)); }
+  void fill(uint32_t entry, const RecordBits& record, uint64_t at_fs) override {
+    this->send_.ram.fill(entry, record, at_fs);
+    this->wake(at_fs);
+  }
+  bool entry_dirty(uint32_t entry) const override { return this->send_.ram.dirty(entry); }
+  uint32_t entry_psn(uint32_t entry) const override { return this->send_.ram.psn(entry); }
+  // Request r (issued by this pipeline) completed, known at at_fs (>= now).
+  void complete(const Request& r, uint64_t at_fs) override {
+    this->send_.order.complete(r.ord_slot, r.ord_seq, at_fs);
+    this->wake(at_fs);
+  }
+
  protected:
   void configure() override;
-  void drive_input(const Request* head) override;
-  enc::Field psn_field() const override { return enc::tp_record::next_psn; }
-  Header output_header() const override { return {m_->m_psn, m_->m_peer_tp}; }
 };
 
-// PCIe NIC send pipeline (nic.tx): in-order PSN read-modify-write.
-class RoceTxBridge : public OrderedTxBridge<Vroce_tx_pipeline, false> {
+class UbTxBridge : public SendPipelineBridge<Vub_tx_pipeline> {
  public:
-  RoceTxBridge(sc_core::sc_module_name name, const Config& c);
- protected:
-  void configure() override;
-  void drive_input(const Request* head) override;
-  enc::Field psn_field() const override { return enc::qp_context::next_psn; }
-  Header output_header() const override { return {m_->m_psn, m_->m_dest_qpn}; }
+  using SendPipelineBridge::SendPipelineBridge;
+};
+class RoceTxBridge : public SendPipelineBridge<Vroce_tx_pipeline> {
+ public:
+  using SendPipelineBridge::SendPipelineBridge;
 };
 
 // Receive pipeline of either stack. full_key/short_key name the depths of
 // its two routes (the short one serves ub.load_rx).
-class RxBridge : public VerilatedPipeline<Vrx_pipeline> {
+class RxBridge : public PipelineBridgeOf<Vrx_pipeline> {
  public:
-  RxBridge(sc_core::sc_module_name name, const Config& c, const char* full_key, const char* short_key);
+  RxBridge(sc_core::sc_module_name name, const Config& c, const char* full_key, const char* short_key)
+      : PipelineBridgeOf(name, c), full_key_(full_key), short_key_(short_key) {}
+
  protected:
   void configure() override;
-  void drive_input(const Request* head) override;
+
  private:
   const char* full_key_;
   const char* short_key_;

@@ -30,17 +30,8 @@ void RtlBridge::wake(uint64_t at_fs) {
 
 bool RtlBridge::step_edge(uint64_t k) {
   const uint64_t e = edge_fs(k);
-  // step: inputs with the clock low, settle, decide the handshakes
-  block_->set_now(k);
-  block_->set_clock(false);
-  drive(e);
-  block_->record_cycle();
-  block_->eval();
-  block_->dump((e - period_fs_ / 2) / 1000);
-  sample(e);
-  // apply: the clock edge
-  block_->rise();
-  block_->dump(e / 1000);
+  // step: inputs with the clock low, settle, decide the handshakes; apply: the edge
+  clock_edge(*block_, k, period_fs_, [&] { drive(e); }, [&] { sample(e); });
   const size_t handed = outbox_.size();
   const bool out = apply(e) || outbox_.size() > handed;
   if (out) ProgressWatchdog::note(e);   // something left the block: what it held is free

@@ -157,19 +157,13 @@ class VerilatedBlock final : public ClockedModel {
     model_->clk = 0;
     model_->eval();
   }
-  // One clock cycle for drivers that step the model themselves: inputs are
-  // driven by the caller with the clock low; `sample` runs on the settled
-  // outputs before the edge.
+  // One clock cycle for drivers that step the model themselves (cycles
+  // counted from the reset, on a grid of period_ps): inputs are driven by
+  // the caller with the clock low; `sample` runs on the settled outputs
+  // before the edge. The sequence is clock_edge()'s, as the bridges step.
   template <class Sample>
-  void cycle(Sample&& sample, uint64_t cycle_index = 0, uint64_t period_ps = 0) {
-    set_now(now_ + 1);   // cycles counted from the reset
-    record_cycle();
-    model_->clk = 0;
-    model_->eval();
-    if (trace_) trace_->dump(cycle_index * period_ps - period_ps / 2);
-    sample();
-    ClockEdge<Model>::rise(*model_);
-    if (trace_) trace_->dump(cycle_index * period_ps);
+  void cycle(Sample&& sample, uint64_t /*cycle_index*/ = 0, uint64_t period_ps = 0) {
+    clock_edge(*this, now_ + 1, period_ps * 1000, [] {}, sample);
   }
   void open_trace(const std::string& path) override {
     trace_ = std::make_unique<VerilatedFstC>();
@@ -192,5 +186,23 @@ class VerilatedBlock final : public ClockedModel {
   bool record_checked_ = false;
   uint64_t now_ = 0;
 };
+
+// The one sequence a block is stepped by, edge k of a clock grid of
+// period_fs (every bridge and driver): cfg_now set to k, the inputs driven
+// with the clock low (drive), the recorded stimulus, the block settled and
+// its waveform dumped half a period before the edge, the settled handshakes
+// read (sample), then the rising edge and its dump.
+template <class Block, class Drive, class Sample>
+inline void clock_edge(Block& b, uint64_t k, uint64_t period_fs, Drive&& drive, Sample&& sample) {
+  b.set_now(k);
+  b.set_clock(false);
+  drive();
+  b.record_cycle();
+  b.eval();
+  if (b.tracing()) b.dump((k * period_fs - period_fs / 2) / 1000);
+  sample();
+  b.rise();
+  if (b.tracing()) b.dump(k * period_fs / 1000);
+}
 
 }  // namespace ubsim

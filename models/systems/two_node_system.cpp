@@ -229,7 +229,7 @@ void TwoNodeSystem::build_transport(const std::vector<HopSpec>& hops) {
   data_ba_->on_sent = [this](const Packet& p, uint64_t s, uint64_t e) { transport_ba_->sent(p, s, e); };
   // A failed request ends at node A: its order-tracker entry is released
   // as a completion would (once: the receive side skips it from here on).
-  PipelineBridge* tx = roce ? static_cast<PipelineBridge*>(nodes_[0].nic_tx.get()) : nodes_[0].ub_tx.get();
+  CompletionSink* tx = roce ? static_cast<CompletionSink*>(nodes_[0].nic_tx.get()) : nodes_[0].ub_tx.get();
   const auto release = [tx](Request& m) {
     if (m.ord_slot < 0) return;
     tx->complete(m, now_fs());

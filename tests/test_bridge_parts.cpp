@@ -1,0 +1,176 @@
+// The pipeline bridges' parts (models/bridges/parts/), each by itself
+// against a fake neighbour: the bridge that drives it edge by edge is the
+// test, the context cache is a fake that records lookups and releases.
+#include <catch2/catch.hpp>
+
+#include <deque>
+#include <vector>
+
+#include "context_client.h"
+#include "context_ram.h"
+#include "order_port.h"
+#include "payload_credits.h"
+#include "request_input.h"
+#include "segmenter.h"
+
+namespace {
+
+using namespace ubsim;
+
+constexpr uint64_t kPeriod = 1000;   // fs
+
+// A route of one send hop on node A, then a wire hop.
+Route send_route() {
+  Route r;
+  r.hops = {{Op::UbTx, NodeId::A, "send"}, {Op::WireRequest, NodeId::A, "wire"}};
+  r.component = {0, 1};
+  return r;
+}
+
+void init(Request& r, const Route& route, uint64_t id, uint64_t arrive_fs) {
+  r.reset(&route);
+  r.id = id;
+  r.now_times().arrive_fs = arrive_fs;
+}
+
+struct FakeCache : ContextCacheService {
+  std::vector<uint64_t> looked_up;
+  std::vector<std::pair<uint32_t, uint64_t>> released;   // (id, at)
+  void lookup(const Request& r, GrantSink*) override { looked_up.push_back(r.id); }
+  void release(const CtxGrant& g, uint64_t at_fs) override { released.emplace_back(g.id, at_fs); }
+  Stack stack() const override { return Stack::Ub; }
+  NodeId node() const override { return NodeId::A; }
+};
+
+}  // namespace
+
+TEST_CASE("bridge part RequestInput: offered after arrival, taken with its alignment, refusals counted", "[bridge]") {
+  const Route route = send_route();
+  RequestInput in(kPeriod);
+  Request a, b;
+  init(a, route, 1, 2500);
+  init(b, route, 2, 2500);
+  in.push(a, 2500);
+  in.push(b, 2500);
+  CHECK(in.offered(2000) == nullptr);    // not before it arrived
+  CHECK(in.offered(2500) == nullptr);    // nor at its arrival instant
+  CHECK(in.offered(3000) == &a);         // the first edge strictly after
+  in.refused();                          // edge 3000: s_ready low
+  Request& t = in.take(4000);
+  CHECK(&t == &a);
+  CHECK(t.now_times().start_fs == 4000);
+  CHECK(t.now_times().align_fs == 500);  // arrival 2500 to the first edge after it
+  CHECK(in.offered(4000) == &b);
+  // skipped edges 5..9 while refusing: b was refused at each
+  in.refused_while_skipped(5, 5);
+  CHECK(in.stall_cycles() == 1 + 5);
+  CHECK(in.accepted() == 1);
+  CHECK(in.queue().max() == 2);
+}
+
+TEST_CASE("bridge part ContextClient: lookups bounded by the grant FIFO, pins released once", "[bridge]") {
+  const Route route = send_route();
+  FakeCache cache;
+  ContextClient c(2);   // two grant-FIFO entries
+  c.attach(&cache, nullptr);
+  std::deque<Request> rs(4);
+  for (uint64_t i = 0; i < 4; ++i) init(rs[i], route, i + 10, 0);
+  for (auto& r : rs) c.request(r);
+  REQUIRE(cache.looked_up == std::vector<uint64_t>{10, 11});   // the FIFO holds two
+  CHECK(c.credit_waits() == 2);
+  CtxGrant g;
+  g.id = 10;
+  c.granted(g, 1500);
+  CHECK(c.offered(1500) == nullptr);
+  REQUIRE(c.offered(2000) != nullptr);
+  c.taken();   // the gate took it: its entry is free, the next lookup goes out
+  CHECK(cache.looked_up == std::vector<uint64_t>{10, 11, 12});
+  REQUIRE(c.pinned(10) != nullptr);
+  c.release(10, 7000);
+  c.release(10, 8000);   // released once
+  CHECK(cache.released == std::vector<std::pair<uint32_t, uint64_t>>{{10, 7000}});
+  CHECK(c.pinned(10) == nullptr);
+}
+
+TEST_CASE("bridge part ContextRam: the PSN mirror follows fills and write-backs, the header check catches gaps", "[bridge]") {
+  ContextRam ram(enc::tp_record::next_psn);
+  RecordBits rec(enc::tp_record::kBits);
+  rec.set(enc::tp_record::next_psn, 41);
+  ram.fill(7, rec, 100);
+  CHECK(ram.offered(100) == nullptr);
+  REQUIRE(ram.offered(1000) != nullptr);
+  ram.fill_refused();
+  ram.fill_taken();
+  CHECK(ram.psn(7) == 41);
+  CHECK_FALSE(ram.dirty(7));
+  ram.written_back(7, 42);
+  CHECK(ram.psn(7) == 42);
+  CHECK(ram.dirty(7));
+  CHECK(ram.fills_taken() == 1);
+  CHECK(ram.fill_stall_cycles() == 1);
+  // consecutive PSNs per record pass; a repeated one does not; a wrong peer does not
+  const uint32_t peer = 0x55;
+  ram.check("tx", 1, 3, {100, peer}, &peer);
+  ram.check("tx", 2, 3, {101, peer}, &peer);
+  CHECK_THROWS_WITH(ram.check("tx", 3, 3, {101, peer}, &peer), Catch::Contains("carries PSN 101, its record's next PSN is 102"));
+  const uint32_t other = 0x66;
+  CHECK_THROWS_WITH(ram.check("tx", 4, 4, {0, peer}, &other), Catch::Contains("a stale context record"));
+}
+
+TEST_CASE("bridge part Segmenter and PayloadCredits: packets of a message, fetches bounded by the buffers", "[bridge]") {
+  const Route route = send_route();
+  Segmenter seg(4096);
+  PayloadCredits pay(2, seg);
+  Route fetch;
+  fetch.hops = {{Op::BusTraversal, NodeId::A, "fetch"}};
+  fetch.component = {2};
+  pay.set_route(fetch);
+  Request m;
+  init(m, route, 5, 0);
+  m.verb = Verb::Write;   // a write from node A carries its payload: 3 packets, none inline
+  m.size = 3 * 4096 - 100;
+  seg.start(m);
+  CHECK(m.pkts == 3);
+  CHECK(m.data_pkts == 0);
+  CHECK(m.payload_bytes == 4096);
+  // the segmenter names it waiting: two fetches start (two buffers), then none
+  pay.waiting(5);
+  std::vector<Request*> launched;
+  CHECK(pay.fetch(m, 9000, "tx", [&](Request& f) { launched.push_back(&f); }));
+  REQUIRE(launched.size() == 2);
+  CHECK_FALSE(pay.fetch(m, 10000, "tx", [&](Request& f) { launched.push_back(&f); }));
+  CHECK(launched[1]->pkt == 1);
+  CHECK(launched[1]->issued_fs == 9000);
+  CHECK_FALSE(pay.credit_due());
+  pay.fetched(*launched[0]);
+  CHECK(pay.credit_due());
+  pay.credited(5);
+  CHECK_FALSE(pay.credit_due());
+  // packet 1 leaves as a child of the message; its buffer frees a fetch
+  Request* p1 = seg.packet(m, 1);
+  CHECK(p1->parent == &m);
+  CHECK(p1->payload_bytes == 4096);
+  pay.buffer_sent();
+  CHECK(pay.fetch(m, 11000, "tx", [&](Request& f) { launched.push_back(&f); }));
+  CHECK(launched.back()->pkt == 2);
+  CHECK(launched.back()->payload_bytes == 4096 - 100);
+  pay.done(5);
+  CHECK_FALSE(pay.is_waiting());
+  CHECK(seg.later_packets() == 1);
+  CHECK(pay.fetches() == 3);
+}
+
+TEST_CASE("bridge part OrderPort: one completion offered per edge after it is known", "[bridge]") {
+  OrderPort o;
+  o.complete(1, 7, 2000);
+  o.complete(2, 3, 2000);
+  CHECK(o.offered(2000) == nullptr);
+  REQUIRE(o.offered(3000) != nullptr);
+  CHECK(o.offered(3000)->seq == 7);
+  o.taken();
+  REQUIRE(o.offered(4000) != nullptr);
+  CHECK(o.offered(4000)->slot == 2);
+  o.taken();
+  CHECK_FALSE(o.pending());
+  CHECK(o.completions_taken() == 2);
+}
