@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "experiment.h"
+#include "simulation_run.h"
 #include "fabric.h"
 #include "fabric_network.h"
 #include "rate_limiter_bridge.h"
@@ -379,6 +380,7 @@ V feedback_of(const FabricNetwork& net, const Topology& t, const std::vector<std
 
 V measure(const Config& cfg, const Point& p, size_t bins) {
   return rows_in_child([&] {
+           SimulationRun run;
            std::vector<FlowRecord> flows;
            const Topology t = topology_of(p, flows);
            FabricOptions o;
@@ -429,7 +431,8 @@ V measure(const Config& cfg, const Point& p, size_t bins) {
                if (t.devices[d].kind == TopoDevice::Kind::Source && !t.ports()[d].empty() && static_cast<int>(d) != t.find("sink"))
                  net.egress(static_cast<int>(d), 0).record_bins(width, bins);
            }
-           sc_core::sc_start();
+           run.run();
+           run.finish();
            const int sw = t.find("sw");
            const FabricLink& egress = net.egress(sw, 0);
            // t = 0: a sender's first packet in the queue (its first byte out, then

@@ -10,6 +10,7 @@
 
 #include "deadlock_system.h"
 #include "experiment.h"
+#include "simulation_run.h"
 
 namespace ubsim {
 
@@ -54,9 +55,10 @@ ResultSet run(Config& cfg, const Options& o) {
                         fmt::format("{} slots leave none for requests with {} reserved for responses",
                                     c.count("deadlock.slots"), c.count("deadlock.reserved_response_slots")));
     V row = rows_in_child([&] {
-              sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
+              SimulationRun run;
               auto& sys = *new DeadlockSystem("sys", c);   // lives until the child exits
-              sc_core::sc_start();   // until nothing is left to happen
+              run.run();   // until nothing is left to happen
+              run.finish();
               const bool stuck = sys.completed() < sys.requested();
               V cycle = V::array();
               bool deadlock = false;

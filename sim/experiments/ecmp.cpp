@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "experiment.h"
+#include "simulation_run.h"
 #include "fabric_network.h"
 #include "flow_hash.h"
 
@@ -115,13 +116,15 @@ std::vector<uint32_t> placement(const Topology& t, const std::vector<FlowRecord>
 // its flows and busy time.
 V simulate(const Topology& t, std::vector<FlowRecord> flows, const Config& cfg, EcmpMode mode, uint64_t seed) {
   return rows_in_child([&] {
+           SimulationRun run;
            FabricOptions o;
            o.ecmp = mode;
            o.hash_seed = seed;
            o.mtu = static_cast<uint32_t>(cfg.count("transport.mtu"));
            o.header_bytes = static_cast<uint32_t>(cfg.count("transport.header_bytes"));
            FabricNetwork net("fabric", t, std::move(flows), o);
-           sc_core::sc_start();
+           run.run();
+           run.finish();
            uint64_t first = UINT64_MAX, last = 0, delivered = 0, sent = 0;
            for (const auto& f : net.flows()) {
              first = std::min(first, f.first_sent_fs);

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "experiment.h"
+#include "simulation_run.h"
 #include "fabric_network.h"
 
 namespace ubsim {
@@ -52,9 +53,11 @@ ResultSet run(Config& cfg, const Options& o) {
   const bool series = !o.flag("--no-series");
   ResultSet rs;
   rs.rows = rows_in_child([&] {
+    SimulationRun run;
     const FabricOptions fo = fabric_options(cfg, series);
     FabricNetwork net("fabric", t, flow_records(t), fo);
-    sc_core::sc_start();
+    run.run();
+    run.finish();
     const uint64_t end = sc_core::sc_time_stamp().value();
     std::vector<V> rows;
     for (size_t i = 0; i < net.flows().size(); ++i) {

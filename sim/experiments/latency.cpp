@@ -27,6 +27,8 @@
 #include "rtl_variant.h"
 #include "routes.h"
 #include "safe_file.h"
+#include "simulation_run.h"
+#include "timeline.h"
 #include "subprocess.h"
 #include "two_node_system.h"
 #include "ubsim_build_info.h"
@@ -36,104 +38,6 @@ namespace ubsim {
 using sc_core::SC_FS;
 
 namespace {
-
-// Perfetto / Chrome trace events of the first requests, one event per line,
-// into a part file the run's trace is assembled from (one per path). A
-// process per node (per path), a thread per component (CPU cores, PCIe link,
-// bus, DRAM, each RTL pipeline, cache, wire direction or transport), a
-// slice per stage a request spends there with flow arrows between its
-// stages, and an async slice per request from issue to completion.
-class TimelineWriter {
- public:
-  TimelineWriter(std::string part, uint64_t max_ops, std::string path, int path_index, const TwoNodeSystem& sys)
-      : part_(std::move(part)), out_(part_), max_ops_(max_ops), path_(std::move(path)), pid_base_(2 * path_index) {
-    if (!out_) throw std::runtime_error("option --timeline: cannot write " + part_);
-    for (StageComponent* c : sys.components()) names_.push_back(c->basename());
-    for (int node = 0; node < 2; ++node) {
-      line(fmt::format(R"({{"ph": "M", "name": "process_name", "pid": {}, "args": {{"name": {}}}}})", pid(node),
-                       json::str(fmt::format("{}: node {}", path_, node == 0 ? 'A' : 'B'))));
-      line(fmt::format(R"({{"ph": "M", "name": "process_sort_index", "pid": {}, "args": {{"sort_index": {}}}}})",
-                       pid(node), pid(node)));
-    }
-  }
-  ~TimelineWriter() {
-    if (!finished_) std::remove(part_.c_str());
-  }
-  void add(const Request& r) {
-    if (r.id >= max_ops_) return;
-    const auto us = [](uint64_t fs) { return static_cast<double>(fs) / 1e9; };
-    // the request's async slice on node A: begin at issue, end at completion
-    const std::string name = json::str(fmt::format("{} #{}", r.verb == Verb::Read ? "read" : "write", r.id));
-    const std::string id = json::str(fmt::format("{}-{}", path_, r.id));
-    for (const auto& [ph, fs] : {std::pair{'b', r.issued_fs}, std::pair{'e', r.completed_fs}})
-      line(fmt::format(R"({{"ph": "{}", "cat": "request", "name": {}, "id": {}, "pid": {}, "tid": 0, "ts": {:.6f}}})",
-                       ph, name, id, pid(0), us(fs)));
-    int prev_pid = -1, prev_tid = -1;
-    uint64_t prev_ts = 0;
-    for (size_t i = 0; i < r.times.size(); ++i) {
-      const HopTimes& t = r.times[i];
-      const HopSpec& h = r.route->hops[i];
-      if (t.depart_fs == 0 && t.arrive_fs == 0) continue;   // not visited (an error completion)
-      const int p = pid(h.node == NodeId::A ? 0 : 1);
-      const int tid = r.route->component[i] + 1;
-      thread_name(p, tid, static_cast<size_t>(r.route->component[i]));
-      line(fmt::format(R"({{"name": {}, "cat": {}, "ph": "X", "pid": {}, "tid": {}, "ts": {:.6f}, "dur": {:.6f}, )"
-                       R"("args": {{"request": {}, "waited_ns": {:.3f}}}}})",
-                       json::str(h.label), json::str(op_info(h.op).category), p, tid, us(t.arrive_fs),
-                       us(t.depart_fs - t.arrive_fs), r.id, static_cast<double>(t.start_fs - t.arrive_fs) / 1e6));
-      if (prev_pid >= 0) {   // an arrow from the previous stage to this one
-        ++flow_;
-        line(fmt::format(R"({{"ph": "s", "cat": "flow", "name": "request", "id": {}, "pid": {}, "tid": {}, "ts": {:.6f}}})",
-                         flow_, prev_pid, prev_tid, us(prev_ts)));
-        line(fmt::format(R"({{"ph": "f", "bp": "e", "cat": "flow", "name": "request", "id": {}, "pid": {}, "tid": {}, )"
-                         R"("ts": {:.6f}}})",
-                         flow_, p, tid, us(t.arrive_fs)));
-      }
-      prev_pid = p;
-      prev_tid = tid;
-      prev_ts = t.arrive_fs;
-    }
-  }
-  void finish() {
-    out_.close();
-    if (!out_) throw std::runtime_error("option --timeline: writing " + part_ + " failed: " + std::strerror(errno));
-    finished_ = true;
-  }
-
- private:
-  int pid(int node) const { return pid_base_ + node + 1; }
-  void thread_name(int p, int tid, size_t component) {
-    if (!named_.insert({p, tid}).second) return;
-    line(fmt::format(R"({{"ph": "M", "name": "thread_name", "pid": {}, "tid": {}, "args": {{"name": {}}}}})", p, tid,
-                     json::str(component < names_.size() ? names_[component] : "?")));
-  }
-  void line(const std::string& event) { out_ << event << "\n"; }
-  std::string part_;
-  std::ofstream out_;
-  uint64_t max_ops_;
-  std::string path_;
-  int pid_base_;
-  std::vector<std::string> names_;
-  std::set<std::pair<int, int>> named_;
-  uint64_t flow_ = 0;
-  bool finished_ = false;
-};
-
-// The run's trace from its paths' parts, written whole or not at all.
-void assemble_timeline(const std::string& path, const std::vector<std::string>& parts) {
-  std::string out = "{\"traceEvents\": [\n";
-  bool first = true;
-  for (const auto& part : parts) {
-    std::ifstream in(part);
-    if (!in) throw std::runtime_error("option --timeline: the part " + part + " was not written");
-    for (std::string ev; std::getline(in, ev);) {
-      out += (first ? "" : ",\n") + ev;
-      first = false;
-    }
-  }
-  out += "\n], \"displayTimeUnit\": \"ns\"}\n";
-  safe_file::write_whole(path, out, "option --timeline");
-}
 
 // Whether the file system holding `dir` is (nearly) full.
 bool disk_full(const std::string& dir) {
@@ -271,7 +175,7 @@ static double derive_fabric_ns(const Config& cfg, const Topology& t, int a, int 
 LatencyResult run_latency(const Config& cfg, const LatencyOptions& o) { return run_latency_sessions(cfg, o).front(); }
 
 std::vector<LatencyResult> run_latency_sessions(const Config& cfg, const LatencyOptions& o) {
-  sc_core::sc_set_time_resolution(1, SC_FS);   // before any sc_time exists (docs/toolchain.md, time resolution)
+  SimulationRun run;   // before any sc_time exists
   validate_config(cfg);
   check_horizon(cfg, o.path, o.verb);
   const std::string verb = o.verb == Verb::Read ? "read" : "write";
@@ -290,7 +194,11 @@ std::vector<LatencyResult> run_latency_sessions(const Config& cfg, const Latency
   }
   std::unique_ptr<TimelineWriter> timeline;
   if (!o.timeline_path.empty())
-    timeline = std::make_unique<TimelineWriter>(o.timeline_path, o.timeline_ops, o.path, o.timeline_index, sys);
+    {
+    std::vector<std::string> names;
+    for (StageComponent* c : sys.components()) names.push_back(c->basename());
+    timeline = std::make_unique<TimelineWriter>(o.timeline_path, o.timeline_ops, o.path, o.timeline_index, names);
+  }
   // Cache counters at the end of the warm-up, so the window's are a difference.
   std::vector<CacheCounters> at_warmup;
   for (CtxCacheBridge* c : sys.caches()) at_warmup.push_back(c->counters());
@@ -302,23 +210,10 @@ std::vector<LatencyResult> run_latency_sessions(const Config& cfg, const Latency
       for (CtxCacheBridge* c : sys.caches()) at_warmup.push_back(c->counters());
     }
   };
-  sc_core::sc_start(sc_core::SC_ZERO_TIME);
-  if (!o.trace_prefix.empty()) sys.open_traces(o.trace_prefix);
-  const double cpu0 = cpu_seconds();
-  const auto t0 = std::chrono::steady_clock::now();
-  sc_core::sc_start();
-  const auto t1 = std::chrono::steady_clock::now();
-  const double cpu1 = cpu_seconds();
-  sys.close_traces();
-  sys.watchdog().check();   // stopped for want of progress: exit status 4
+  run.trace_all(sys.bridges(), o.trace_prefix);
+  run.run();
+  run.finish(&sys.watchdog());
   if (timeline) timeline->finish();
-  if (!o.trace_prefix.empty())
-    for (RtlBridge* b : sys.bridges()) {
-      const std::string f = o.trace_prefix + "." + b->basename() + ".fst";
-      std::error_code ec;
-      if (std::filesystem::file_size(f, ec) == 0 || ec)
-        throw std::runtime_error("option --trace: the waveform " + f + " was not written");
-    }
   if (!o.trace_prefix.empty() && sys.transport_from(NodeId::A)) {
     // one view of the first connection's transport beside node A's send
     // pipeline (its order tracker inside): their FSTs merged on one time axis
@@ -347,8 +242,8 @@ std::vector<LatencyResult> run_latency_sessions(const Config& cfg, const Latency
   r.ops = ops;
   r.outstanding = static_cast<int>(cfg.count("workload.outstanding"));
   r.clock_mhz = cfg.value("clock") / 1e6;
-  r.wall_s = std::chrono::duration<double>(t1 - t0).count();
-  r.cpu_s = cpu1 - cpu0;
+  r.wall_s = run.wall_s();
+  r.cpu_s = run.cpu_s();
   r.sim_time_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
   const LatencyRecord& rec = app.record();
   r.measured = rec.measured_ops;

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "experiment.h"
+#include "simulation_run.h"
 #include "histogram.h"
 #include "rtl_variant.h"
 #include "transport_system.h"
@@ -59,7 +60,7 @@ void check_loss_horizon(const Config& c) {
 
 LossPoint run_loss_point(const Config& base, const std::string& mode, double loss,
                          const std::vector<uint32_t>& drop_once, const std::string& trace_prefix) {
-  sc_core::sc_set_time_resolution(1, sc_core::SC_FS);   // before any sc_time exists
+  SimulationRun run;   // before any sc_time exists
   validate_config(base);
   check_loss_config(base);
   check_loss_horizon(base);
@@ -120,20 +121,19 @@ LossPoint run_loss_point(const Config& base, const std::string& mode, double los
       if (++distinct == packets) complete_fs = at;
     }
   };
-  sc_core::sc_start(sc_core::SC_ZERO_TIME);
   if (!trace_prefix.empty()) {
-    sys.sender().open_trace(trace_prefix + "." + mode + ".sack_tx.fst");
-    sys.receiver().open_trace(trace_prefix + "." + mode + ".sack_rx.fst");
+    run.trace(sys.sender(), trace_prefix + "." + mode + ".sack_tx.fst");
+    run.trace(sys.receiver(), trace_prefix + "." + mode + ".sack_rx.fst");
   }
+  run.start();
   for (uint64_t i = 0; i < messages; ++i)
     for (uint32_t k = 0; k < pkts; ++k)
       sys.sender().submit(static_cast<uint32_t>(i * pkts + k), packet_payload(size, mtu, k), 0);
   // Watchdog: beyond any recovery the retry budget allows (the longest
   // backoff series), plus the time to send everything many times over.
   const double limit_s = loss_watchdog_s(base);
-  sc_core::sc_start(sc_core::sc_time(limit_s, sc_core::SC_SEC));
-  sys.sender().close_trace();
-  sys.receiver().close_trace();
+  run.run(sc_core::sc_time(limit_s, sc_core::SC_SEC).value());
+  run.finish();
 
   LossPoint p;
   p.mode = mode;

@@ -19,6 +19,7 @@
 
 #include "area.h"
 #include "experiment.h"
+#include "simulation_run.h"
 #include "latency.h"
 #include "units.h"
 #include "multipath_system.h"
@@ -203,7 +204,7 @@ Measured measured_from(const V& r) {
 
 Measured simulate(const Config& base, const Case& c, bool gbn, size_t gantt_max) {
   const auto rows = rows_in_child([&] {
-    sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
+    SimulationRun run;
     Config cfg = base;
     cfg.apply("sack.rto", fmt::format("{}us", c.rto_us), "multipath case " + c.name);
     cfg.apply("sack.fast_retransmit", c.fast_rtx ? "true" : "false", "multipath case " + c.name);
@@ -250,10 +251,11 @@ Measured simulate(const Config& base, const Case& c, bool gbn, size_t gantt_max)
       next = msg + 1;
       last = std::max(last, at);
     };
-    sc_core::sc_start(sc_core::SC_ZERO_TIME);
+    run.start();
     const uint32_t payload = static_cast<uint32_t>(cfg.count("transport.mtu"));
     for (uint32_t i = 0; i < n; ++i) sys.sender().submit(i, payload, 0);
-    sc_core::sc_start(sc_core::sc_time(0.1, sc_core::SC_SEC));
+    run.run(sc_core::sc_time(0.1, sc_core::SC_SEC).value());
+    run.finish();
     bool once = !bogus;
     for (uint32_t i = 0; i < n; ++i) once = once && deliveries[i] == 1;
     V gantt = V::array();

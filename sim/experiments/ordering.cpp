@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "experiment.h"
+#include "simulation_run.h"
 #include "scripted_tx.h"
 #include "two_node_system.h"
 
@@ -160,7 +161,7 @@ void isolation(const Config& p, const OrderingOptions& o, std::vector<OrderingRo
 // Two-node model, ub-async: n reads then an SO read of the same Jetty, all
 // posted at once (the CPU core serializes their software stages).
 OrderingRow end_to_end_point(const Config& base, int n) {
-  sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
+  SimulationRun run;
   Config cfg = base;
   cfg.apply_set(fmt::format("workload.ops={}", n + 1));
   cfg.apply_set(fmt::format("workload.outstanding={}", n + 1));
@@ -182,8 +183,8 @@ OrderingRow end_to_end_point(const Config& base, int n) {
     r.wait_ns = r.held ? static_cast<double>(q.ord_release_fs - q.ord_hold_fs) / 1e6 : 0.0;
     r.latency_ns = static_cast<double>(q.completed_fs - q.issued_fs) / 1e6;
   };
-  sc_core::sc_start();
-  sys.watchdog().check();
+  run.run();
+  run.finish(&sys.watchdog());
   if (sys.app().completed() != static_cast<uint64_t>(n + 1))
     throw std::runtime_error("end-to-end-so: requests did not complete");
   return r;

@@ -12,7 +12,9 @@
 #include <fmt/format.h>
 
 #include "experiment.h"
+#include "simulation_run.h"
 #include "pipeline_limits.h"
+#include "pcie_drivers.h"
 #include "pcie_link.h"
 #include "transaction.h"
 
@@ -25,58 +27,13 @@ struct PcieRun {
   double tag_waits = 0, credit_waits = 0, tags_max = 0, credits_max = 0;
 };
 
-// The NIC's DMA engine: K operations in flight, the next one issued when
-// one finishes (a read when its data is back, a write when it is visible).
-class DmaEngine : public sc_core::sc_module {
- public:
-  DmaEngine(sc_core::sc_module_name name, PcieLink& link, bool read, uint32_t bytes, uint64_t k, uint64_t ops,
-            uint64_t seed)
-      : sc_module(name), link_(link), read_(read), bytes_(bytes), k_(k), ops_(ops), rng_(seed) {
-    SC_HAS_PROCESS(DmaEngine);
-    SC_METHOD(start);
-  }
-  uint64_t window_ops = 0, window_start_fs = 0, window_end_fs = 0;
-  long double rtt_sum_fs = 0;
-  uint64_t rtt_n = 0;
-
- private:
-  void start() {
-    for (uint64_t i = 0; i < std::min(k_, ops_); ++i) issue();
-  }
-  void issue() {
-    ++issued_;
-    const uint64_t addr = (rng_() % (1ull << 30)) & ~63ull;   // random, 64 B aligned, within 1 GiB
-    const uint64_t t0 = now_fs();
-    auto done = [this, t0] { finish(t0); };
-    if (read_) link_.dma_read(addr, bytes_, done);
-    else link_.dma_write(addr, bytes_, done);
-  }
-  void finish(uint64_t t0) {
-    ++completed_;
-    const uint64_t warm = ops_ / 10;
-    if (completed_ == warm) window_start_fs = now_fs();
-    if (completed_ > warm && completed_ <= ops_ - warm) {
-      ++window_ops;
-      window_end_fs = now_fs();
-      rtt_sum_fs += now_fs() - t0;
-      ++rtt_n;
-    }
-    if (issued_ < ops_) issue();
-  }
-  PcieLink& link_;
-  const bool read_;
-  const uint32_t bytes_;
-  const uint64_t k_, ops_;
-  std::mt19937_64 rng_;
-  uint64_t issued_ = 0, completed_ = 0;
-};
-
 PcieRun run_point(const Config& cfg, bool read, uint32_t bytes, uint64_t k, uint64_t ops) {
   const auto rows = rows_in_child([&] {
-    sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
+    SimulationRun run;
     auto& link = *new PcieLink("nic_pcie", cfg);
     auto& dma = *new DmaEngine("nic_dma", link, read, bytes, k, ops, cfg.count("seed"));
-    sc_core::sc_start();
+    run.run();
+    run.finish();
     const double window_s = static_cast<double>(dma.window_end_fs - dma.window_start_fs) / 1e15;
     using V = json::Value;
     return std::vector<V>{V::object()

@@ -16,65 +16,15 @@
 #include <fmt/format.h>
 
 #include "experiment.h"
+#include "simulation_run.h"
 #include "pipeline_limits.h"
+#include "pcie_drivers.h"
 #include "pcie_link.h"
 #include "transaction.h"
 
 namespace ubsim {
 
 namespace {
-
-class ContentionDriver : public sc_core::sc_module {
- public:
-  ContentionDriver(sc_core::sc_module_name name, PcieLink& link, bool into_nic, uint32_t bytes, double write_rate,
-                   uint64_t k, uint64_t window_from_fs, uint64_t window_to_fs)
-      : sc_module(name), link_(link), into_(into_nic), bytes_(bytes), k_(k), from_(window_from_fs),
-        to_(window_to_fs), gap_fs_(write_rate > 0 ? static_cast<uint64_t>(std::llround(1e15 / write_rate)) : 0) {
-    SC_HAS_PROCESS(ContentionDriver);
-    SC_METHOD(start);
-    SC_METHOD(next_write);
-    sensitive << write_event_;
-    dont_initialize();
-  }
-  double write_bytes = 0, read_bytes = 0;
-  long double rtt_sum_fs = 0;
-  uint64_t rtt_n = 0;
-
- private:
-  bool in_window(uint64_t t) const { return t >= from_ && t < to_; }
-  void start() {
-    for (uint64_t i = 0; i < k_; ++i) read();
-    if (gap_fs_ > 0) write_event_.notify(sc_core::SC_ZERO_TIME);
-  }
-  void next_write() {
-    if (now_fs() >= to_) return;
-    auto visible = [this] {
-      if (in_window(now_fs())) write_bytes += bytes_;
-    };
-    if (into_) link_.host_write(bytes_, visible);
-    else link_.dma_write(0, bytes_, visible);
-    write_event_.notify(delay_fs(gap_fs_));
-  }
-  void read() {
-    if (now_fs() >= to_) return;
-    const uint64_t t0 = now_fs();
-    auto done = [this, t0] {
-      if (in_window(now_fs())) {
-        read_bytes += bytes_;
-        rtt_sum_fs += now_fs() - t0;
-        ++rtt_n;
-      }
-      read();
-    };
-    if (into_) link_.dma_read(0, bytes_, done);
-    else link_.host_read(bytes_, done);
-  }
-  PcieLink& link_;
-  const bool into_;
-  const uint32_t bytes_;
-  const uint64_t k_, from_, to_, gap_fs_;
-  sc_core::sc_event write_event_;
-};
 
 ResultSet run(Config& cfg, const Options& o) {
   validate_config(cfg);
@@ -94,10 +44,11 @@ ResultSet run(Config& cfg, const Options& o) {
     for (double f : o.reals("--offered")) {
       const double write_rate = f * link_payload / m;   // writes per second
       const auto rows = rows_in_child([&] {
-        sc_core::sc_set_time_resolution(1, sc_core::SC_FS);
+        SimulationRun run;
         auto& link = *new PcieLink("nic_pcie", cfg);
         auto& drv = *new ContentionDriver("agents", link, dir == "into-nic", m, write_rate, k, span_fs / 4, span_fs);
-        sc_core::sc_start(sc_core::sc_time(static_cast<double>(span_fs), sc_core::SC_FS));
+        run.run(span_fs);
+        run.finish();
         const double window_s = static_cast<double>(span_fs - span_fs / 4) / 1e15;
         return std::vector<V>{V::object()
                                   .add("w", V::number(drv.write_bytes / window_s / 1e9))
