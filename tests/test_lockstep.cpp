@@ -120,6 +120,56 @@ struct Grants {
   struct has_entry<M, std::void_t<decltype(std::declval<M&>().s_grant_entry)>> : std::true_type {};
 };
 
+// The rest of a send pipeline's random stimulus, the same for both tops:
+// context grants, back-pressure on m_*, completions of issued requests, a
+// payload credit for the message that waited for one, context-RAM fills;
+// and, once the inputs settled, what fired at the edge.
+struct SendSide {
+  Grants grants;
+  std::vector<std::pair<int, int>> in_flight;   // (slot, seq) issued, not completed
+  std::pair<bool, uint32_t> wait{false, 0};     // data_wait / data_wait_id as last settled
+  uint64_t packets = 0, issued = 0, credits = 0, fills = 0;
+  uint32_t entries;
+  explicit SendSide(uint32_t fill_entries) : entries(fill_entries) {}
+
+  template <class M, class Rng, class U>
+  void drive(M& o, uint64_t c, Rng& rng, U& u) {
+    grants.drive(o, c);
+    o.m_ready = u(rng) < 0.8;
+    o.s_cpl_valid = 0;
+    if (!in_flight.empty() && u(rng) < 0.2) {
+      const size_t k = rng() % in_flight.size();
+      o.s_cpl_valid = 1;
+      o.s_cpl_slot = static_cast<uint8_t>(in_flight[k].first);
+      o.s_cpl_seq = static_cast<uint8_t>(in_flight[k].second);
+      in_flight.erase(in_flight.begin() + static_cast<std::ptrdiff_t>(k));
+    }
+    // a payload credit for the message whose next packet waited for one last
+    // cycle (as a bridge hands it: sampled, then driven at the next edge)
+    o.s_credit_valid = wait.first && u(rng) < 0.4;
+    o.s_credit_id = wait.second;
+    o.s_fill_valid = o.s_fill_ready && u(rng) < 0.05;
+    if (o.s_fill_valid) {
+      o.s_fill_entry = static_cast<uint16_t>(rng() % entries);
+      for (int w = 0; w < static_cast<int>(sizeof(o.s_fill_data) / sizeof(uint32_t)); ++w) o.s_fill_data[w] = static_cast<uint32_t>(rng());
+    }
+  }
+  template <class M, class Rng, class U>
+  void settled(const M& o, uint64_t c, Rng& rng, U& u) {
+    wait = {o.data_wait && !o.s_credit_valid, o.data_wait_id};
+    if (o.s_valid && o.s_ready && o.cfg_ctx_gate)
+      grants.q.push_back({o.s_id, c + 1 + (u(rng) < 0.7 ? 0 : rng() % 30), static_cast<uint32_t>(rng() % entries)});
+    if (o.s_grant_valid && o.s_grant_ready) grants.q.pop_front();
+    if (o.ord_issue) {
+      in_flight.emplace_back(o.ord_issue_slot, o.ord_issue_seq);
+      ++issued;
+    }
+    packets += o.m_valid && o.m_ready && o.m_last;
+    credits += o.s_credit_valid;
+    fills += o.s_fill_valid && o.s_fill_ready;
+  }
+};
+
 // ---------------- the UB send pipeline ----------------
 void random_ub_tx(uint64_t run, uint64_t cycles) {
   Vub_tx_pipeline n(&ubsim::shared_verilated_context(), "new_ub");
@@ -138,15 +188,12 @@ void random_ub_tx(uint64_t run, uint64_t cycles) {
   o.cfg_depth_async = static_cast<uint8_t>(o.fixed_async + (run == 1 ? 0 : 3 + rng() % 20));
   o.cfg_depth_load = static_cast<uint8_t>(o.fixed_load + (run == 1 ? 0 : rng() % 10));
   ls.reset(4);
-  Grants grants;
-  std::vector<std::pair<int, int>> in_flight;
   const int jetties = 10;
   std::vector<int> mode(jetties);
   for (int& m : mode) m = static_cast<int>(rng() % 3);   // ROI / ROT / ROL (UNO errors are the tracker test's)
   const uint32_t entries = 64;
-  uint64_t packets = 0, issued = 0, credits = 0, fills = 0;
+  SendSide side(entries);
   bool taken = true;
-  std::pair<bool, uint32_t> wait{false, 0};   // data_wait / data_wait_id as last settled
   uint32_t id = 0;
   for (uint64_t c = 1; c <= cycles; ++c) {
     o.cfg_now = static_cast<uint16_t>(c);
@@ -168,47 +215,19 @@ void random_ub_tx(uint64_t run, uint64_t cycles) {
         o.s_ord_payload = len;
       }
     }
-    grants.drive(o, c);
-    o.m_ready = u(rng) < 0.8;
-    o.s_cpl_valid = 0;
-    if (!in_flight.empty() && u(rng) < 0.2) {
-      const size_t k = rng() % in_flight.size();
-      o.s_cpl_valid = 1;
-      o.s_cpl_slot = static_cast<uint8_t>(in_flight[k].first);
-      o.s_cpl_seq = static_cast<uint8_t>(in_flight[k].second);
-      in_flight.erase(in_flight.begin() + static_cast<std::ptrdiff_t>(k));
-    }
-    // a payload credit for the message whose next packet waited for one last
-    // cycle (as a bridge hands it: sampled, then driven at the next edge)
-    o.s_credit_valid = wait.first && u(rng) < 0.4;
-    o.s_credit_id = wait.second;
-    o.s_fill_valid = o.s_fill_ready && u(rng) < 0.05;
-    if (o.s_fill_valid) {
-      o.s_fill_entry = static_cast<uint16_t>(rng() % entries);
-      for (int w = 0; w < static_cast<int>(sizeof(o.s_fill_data) / sizeof(uint32_t)); ++w) o.s_fill_data[w] = static_cast<uint32_t>(rng());
-    }
+    side.drive(o, c, rng, u);
     std::string d = ls.settle();
     if (d.empty()) {
       taken = !o.s_valid || o.s_ready;
-      wait = {o.data_wait && !o.s_credit_valid, o.data_wait_id};
-      if (o.s_valid && o.s_ready && o.cfg_ctx_gate)
-        grants.q.push_back({o.s_id, c + 1 + (u(rng) < 0.7 ? 0 : rng() % 30), static_cast<uint32_t>(rng() % entries)});
-      if (o.s_grant_valid && o.s_grant_ready) grants.q.pop_front();
-      if (o.ord_issue) {
-        in_flight.emplace_back(o.ord_issue_slot, o.ord_issue_seq);
-        ++issued;
-      }
-      packets += o.m_valid && o.m_ready && o.m_last;
-      credits += o.s_credit_valid;
-      fills += o.s_fill_valid && o.s_fill_ready;
+      side.settled(o, c, rng, u);
       d = ls.edge();
     }
     if (!d.empty()) FAIL(d);
   }
-  CHECK(packets > cycles / 20);
-  CHECK(issued > cycles / 50);
-  CHECK(credits > 100);
-  CHECK(fills > 100);
+  CHECK(side.packets > cycles / 20);
+  CHECK(side.issued > cycles / 50);
+  CHECK(side.credits > 100);
+  CHECK(side.fills > 100);
   CHECK(o.ctx_forwards > 0);
   if (o.cfg_ctx_gate) CHECK(o.ctx_hazard_cycles > 0);
 }
@@ -229,12 +248,9 @@ void random_roce_tx(uint64_t run, uint64_t cycles) {
   o.clk = 0; o.eval();
   o.cfg_depth = static_cast<uint8_t>(o.fixed_depth + (run == 1 ? 0 : 3 + rng() % 20));
   ls.reset(4);
-  Grants grants;
-  std::vector<std::pair<int, int>> in_flight;
   const uint32_t qps = 12;
-  uint64_t packets = 0, issued = 0, credits = 0, fills = 0;
+  SendSide side(qps);
   bool taken = true;
-  std::pair<bool, uint32_t> wait{false, 0};   // data_wait / data_wait_id as last settled
   uint32_t id = 0;
   for (uint64_t c = 1; c <= cycles; ++c) {
     o.cfg_now = static_cast<uint16_t>(c);
@@ -250,45 +266,19 @@ void random_roce_tx(uint64_t run, uint64_t cycles) {
         o.s_ord_fence = u(rng) < 0.05; o.s_ord_comp_order = u(rng) < 0.05; o.s_ord_rdat = u(rng) < 0.3;
       }
     }
-    grants.drive(o, c);
-    o.m_ready = u(rng) < 0.8;
-    o.s_cpl_valid = 0;
-    if (!in_flight.empty() && u(rng) < 0.2) {
-      const size_t k = rng() % in_flight.size();
-      o.s_cpl_valid = 1;
-      o.s_cpl_slot = static_cast<uint8_t>(in_flight[k].first);
-      o.s_cpl_seq = static_cast<uint8_t>(in_flight[k].second);
-      in_flight.erase(in_flight.begin() + static_cast<std::ptrdiff_t>(k));
-    }
-    o.s_credit_valid = wait.first && u(rng) < 0.4;
-    o.s_credit_id = wait.second;
-    o.s_fill_valid = o.s_fill_ready && u(rng) < 0.05;
-    if (o.s_fill_valid) {
-      o.s_fill_entry = static_cast<uint16_t>(rng() % qps);
-      for (int w = 0; w < static_cast<int>(sizeof(o.s_fill_data) / sizeof(uint32_t)); ++w) o.s_fill_data[w] = static_cast<uint32_t>(rng());
-    }
+    side.drive(o, c, rng, u);
     std::string d = ls.settle();
     if (d.empty()) {
       taken = !o.s_valid || o.s_ready;
-      wait = {o.data_wait && !o.s_credit_valid, o.data_wait_id};
-      if (o.s_valid && o.s_ready && o.cfg_ctx_gate)
-        grants.q.push_back({o.s_id, c + 1 + (u(rng) < 0.7 ? 0 : rng() % 30), static_cast<uint32_t>(rng() % qps)});
-      if (o.s_grant_valid && o.s_grant_ready) grants.q.pop_front();
-      if (o.ord_issue) {
-        in_flight.emplace_back(o.ord_issue_slot, o.ord_issue_seq);
-        ++issued;
-      }
-      packets += o.m_valid && o.m_ready && o.m_last;
-      credits += o.s_credit_valid;
-      fills += o.s_fill_valid && o.s_fill_ready;
+      side.settled(o, c, rng, u);
       d = ls.edge();
     }
     if (!d.empty()) FAIL(d);
   }
-  CHECK(packets > cycles / 50);
-  CHECK(issued > cycles / 100);
-  CHECK(credits > 100);
-  CHECK(fills > 100);
+  CHECK(side.packets > cycles / 50);
+  CHECK(side.issued > cycles / 100);
+  CHECK(side.credits > 100);
+  CHECK(side.fills > 100);
 }
 
 // ---------------- the receive pipeline ----------------
