@@ -109,13 +109,16 @@ module order_tracker #(
     localparam int CW = WIN_W + 1;             // per-slot counters
 
     // ---------------- per-slot state (packed: one value per slot) ----------------
-    logic [SLOTS-1:0][SEQ_W-1:0] base;         // oldest sequence number still in the window
-    logic [SLOTS-1:0][SEQ_W-1:0] next_seq;
-    logic [SLOTS-1:0][CW-1:0]    roso_out;     // RO/SO accepted, not completed
-    logic [SLOTS-1:0][CW-1:0]    rdat_out;     // Read/Atomic accepted, not completed
-    logic [SLOTS-1:0][CW-1:0]    held_cnt;
-    logic [SLOTS-1:0][CW-1:0]    fence_held;   // held Fences (queue barriers)
-    logic [SLOTS-1:0][CW-1:0]    unrep_done;   // done, not yet reported
+    // Flat vectors, slot i's value at [i*SEQ_W +: SEQ_W] (or CW): yosys 0.23
+    // reads `logic [A][B] x` as a syntax error and a packed array of a typedef
+    // as one element, so the 2-D packed form would not synthesize.
+    logic [SLOTS*SEQ_W-1:0] base;         // oldest sequence number still in the window
+    logic [SLOTS*SEQ_W-1:0] next_seq;
+    logic [SLOTS*CW-1:0]    roso_out;     // RO/SO accepted, not completed
+    logic [SLOTS*CW-1:0]    rdat_out;     // Read/Atomic accepted, not completed
+    logic [SLOTS*CW-1:0]    held_cnt;
+    logic [SLOTS*CW-1:0]    fence_held;   // held Fences (queue barriers)
+    logic [SLOTS*CW-1:0]    unrep_done;   // done, not yet reported
     logic [SLOTS-1:0]            unrep_any;    // unrep_done != 0 per slot (kept with it)
 
     // ---------------- window entries ----------------
@@ -151,17 +154,17 @@ module order_tracker #(
     assign oversize  = s_track && s_mode == MODE_UNO && s_payload > cfg_mtu;
     assign illegal   = s_track && s_mode == MODE_UNO && (s_tag != TAG_NO || s_fence || s_comp_order || oversize);
     assign has_slot  = !s_track || hit || free_found;
-    assign has_room  = !s_track || !hit || SEQ_W'(next_seq[in_slot] - base[in_slot]) < SEQ_W'(WIN);
+    assign has_room  = !s_track || !hit || SEQ_W'(next_seq[(in_slot)*SEQ_W +: SEQ_W] - base[(in_slot)*SEQ_W +: SEQ_W]) < SEQ_W'(WIN);
     always_comb begin
         if (!s_track || !hit) begin
             must_hold = 1'b0;   // an empty queue: nothing earlier to wait for
         end else if (cfg_strict) begin
-            must_hold = held_cnt[in_slot] != '0
-                        || ((s_tag == TAG_SO || s_fence) && rdat_out[in_slot] != '0);
+            must_hold = held_cnt[(in_slot)*CW +: CW] != '0
+                        || ((s_tag == TAG_SO || s_fence) && rdat_out[(in_slot)*CW +: CW] != '0);
         end else begin
-            must_hold = fence_held[in_slot] != '0
-                        || (s_fence && rdat_out[in_slot] != '0)
-                        || (s_mode == MODE_ROI && s_tag == TAG_SO && roso_out[in_slot] != '0);
+            must_hold = fence_held[(in_slot)*CW +: CW] != '0
+                        || (s_fence && rdat_out[(in_slot)*CW +: CW] != '0)
+                        || (s_mode == MODE_ROI && s_tag == TAG_SO && roso_out[(in_slot)*CW +: CW] != '0);
         end
     end
 
@@ -185,9 +188,9 @@ module order_tracker #(
             for (int i = 0; i < SLOTS; i++) begin
                 if (held_any[i] && !rel_found) begin
                     r_roso_pend = 1'b0; r_rdat_pend = 1'b0; r_held_before = 1'b0; r_fence_before = 1'b0;
-                    r_s = base[i];
+                    r_s = base[(i)*SEQ_W +: SEQ_W];
                     for (int k = 0; k < WIN; k++) begin
-                        if (!rel_found && r_s != next_seq[i]) begin
+                        if (!rel_found && r_s != next_seq[(i)*SEQ_W +: SEQ_W]) begin
                             r_e = ent(SLOT_W'(i), r_s);
                             if (e_held[r_e]) begin
                                 if (cfg_strict)
@@ -228,9 +231,9 @@ module order_tracker #(
             for (int i = 0; i < SLOTS; i++) begin
                 if (unrep_any[i] && !rep_found) begin
                     p_earlier = 1'b0;
-                    p_s = base[i];
+                    p_s = base[(i)*SEQ_W +: SEQ_W];
                     for (int k = 0; k < WIN; k++) begin
-                        if (!rep_found && p_s != next_seq[i]) begin
+                        if (!rep_found && p_s != next_seq[(i)*SEQ_W +: SEQ_W]) begin
                             p_e = ent(SLOT_W'(i), p_s);
                             if (e_done[p_e] && !e_rep[p_e] && (!e_attr[p_e][A_CORDER] || !p_earlier)) begin
                                 rep_found = 1'b1; rep_slot = SLOT_W'(i); rep_seq = p_s;
@@ -273,13 +276,13 @@ module order_tracker #(
         retiring = 1'b0;
         if (tidy_q)
             for (int i = 0; i < SLOTS; i++)
-                if (slot_valid[i] && (base[i] == next_seq[i]
-                                      || (e_rep[ent(SLOT_W'(i), base[i])] && !e_held[ent(SLOT_W'(i), base[i])])))
+                if (slot_valid[i] && (base[(i)*SEQ_W +: SEQ_W] == next_seq[(i)*SEQ_W +: SEQ_W]
+                                      || (e_rep[ent(SLOT_W'(i), base[(i)*SEQ_W +: SEQ_W])] && !e_held[ent(SLOT_W'(i), base[(i)*SEQ_W +: SEQ_W])])))
                     retiring = 1'b1;
     end
 
     logic [EI_W-1:0] new_e;
-    assign new_e = ent(in_slot, next_seq[in_slot]);
+    assign new_e = ent(in_slot, next_seq[(in_slot)*SEQ_W +: SEQ_W]);
 
     // this block's clock, gated by its own activity (clock_gate.sv): a request offered, a completion, or its own work (busy)
     logic gclk;
@@ -334,7 +337,7 @@ module order_tracker #(
                     e_held[new_e] <= take_hold;
                     e_done[new_e] <= 1'b0;
                     e_rep[new_e]  <= 1'b0;
-                    next_seq[in_slot] <= next_seq[in_slot] + 1'b1;
+                    next_seq[(in_slot)*SEQ_W +: SEQ_W] <= next_seq[(in_slot)*SEQ_W +: SEQ_W] + 1'b1;
                     if (!hit) begin
                         slot_valid[in_slot] <= 1'b1;
                         slot_queues[in_slot*QID_W +: QID_W] <= s_queue;
@@ -347,8 +350,8 @@ module order_tracker #(
                 // counters: several events may touch one slot in a cycle
                 for (int i = 0; i < SLOTS; i++) begin
                     logic [CW-1:0] roso_d, rdat_d, held_d, fence_d, unrep_d;
-                    roso_d = roso_out[i]; rdat_d = rdat_out[i]; held_d = held_cnt[i];
-                    fence_d = fence_held[i]; unrep_d = unrep_done[i];
+                    roso_d = roso_out[(i)*CW +: CW]; rdat_d = rdat_out[(i)*CW +: CW]; held_d = held_cnt[(i)*CW +: CW];
+                    fence_d = fence_held[(i)*CW +: CW]; unrep_d = unrep_done[(i)*CW +: CW];
                     if (s_cpl_valid && s_cpl_slot == SLOT_W'(i)) begin
                         if (e_attr[ent(s_cpl_slot, s_cpl_seq)][A_ROSO]) roso_d = roso_d - 1'b1;
                         if (e_attr[ent(s_cpl_slot, s_cpl_seq)][A_RDAT]) rdat_d = rdat_d - 1'b1;
@@ -367,8 +370,8 @@ module order_tracker #(
                         if (e_attr[ent(rel_slot, rel_seq)][A_FENCE]) fence_d = fence_d - 1'b1;
                     end
                     if (rep_take && rep_slot == SLOT_W'(i)) unrep_d = unrep_d - 1'b1;
-                    roso_out[i] <= roso_d; rdat_out[i] <= rdat_d; held_cnt[i] <= held_d;
-                    fence_held[i] <= fence_d; unrep_done[i] <= unrep_d;
+                    roso_out[(i)*CW +: CW] <= roso_d; rdat_out[(i)*CW +: CW] <= rdat_d; held_cnt[(i)*CW +: CW] <= held_d;
+                    fence_held[(i)*CW +: CW] <= fence_d; unrep_done[(i)*CW +: CW] <= unrep_d;
                     held_any[i] <= held_d != '0;
                     unrep_any[i] <= unrep_d != '0;
                 end
@@ -378,7 +381,7 @@ module order_tracker #(
                 m_data     <= s_data;
                 m_id       <= s_id;
                 m_slot     <= in_slot;
-                m_seq      <= next_seq[in_slot];
+                m_seq      <= next_seq[(in_slot)*SEQ_W +: SEQ_W];
                 m_released <= 1'b0;
                 m_tracked  <= s_track;
             end
@@ -389,10 +392,10 @@ module order_tracker #(
             tidy_q <= event_now || retiring;
             if (tidy_q) begin
                 for (int i = 0; i < SLOTS; i++) begin
-                    if (slot_valid[i] && base[i] != next_seq[i] && e_rep[ent(SLOT_W'(i), base[i])]
-                        && !e_held[ent(SLOT_W'(i), base[i])])
-                        base[i] <= base[i] + 1'b1;
-                    else if (slot_valid[i] && base[i] == next_seq[i]
+                    if (slot_valid[i] && base[(i)*SEQ_W +: SEQ_W] != next_seq[(i)*SEQ_W +: SEQ_W] && e_rep[ent(SLOT_W'(i), base[(i)*SEQ_W +: SEQ_W])]
+                        && !e_held[ent(SLOT_W'(i), base[(i)*SEQ_W +: SEQ_W])])
+                        base[(i)*SEQ_W +: SEQ_W] <= base[(i)*SEQ_W +: SEQ_W] + 1'b1;
+                    else if (slot_valid[i] && base[(i)*SEQ_W +: SEQ_W] == next_seq[(i)*SEQ_W +: SEQ_W]
                              && !(take_new && in_slot == SLOT_W'(i)))
                         slot_valid[i] <= 1'b0;
                 end
@@ -417,11 +420,11 @@ module order_tracker #(
     assign cv_new      = s_valid && s_ready && s_track && hit;   // a queue with requests in flight
     assign cv_relaxed  = cv_new && !cfg_strict && !illegal;
     assign cv_strict   = cv_new && cfg_strict && !illegal;
-    assign cv_why_fence       = fence_held[in_slot] != '0;
-    assign cv_why_rdat        = s_fence && rdat_out[in_slot] != '0;
-    assign cv_why_roso        = s_mode == MODE_ROI && s_tag == TAG_SO && roso_out[in_slot] != '0;
-    assign cv_why_held        = held_cnt[in_slot] != '0;
-    assign cv_why_strict_rdat = (s_tag == TAG_SO || s_fence) && rdat_out[in_slot] != '0;
+    assign cv_why_fence       = fence_held[(in_slot)*CW +: CW] != '0;
+    assign cv_why_rdat        = s_fence && rdat_out[(in_slot)*CW +: CW] != '0;
+    assign cv_why_roso        = s_mode == MODE_ROI && s_tag == TAG_SO && roso_out[(in_slot)*CW +: CW] != '0;
+    assign cv_why_held        = held_cnt[(in_slot)*CW +: CW] != '0;
+    assign cv_why_strict_rdat = (s_tag == TAG_SO || s_fence) && rdat_out[(in_slot)*CW +: CW] != '0;
     localparam logic [1:0] MODE_ROT = 2'(ubsim_pkg::MODE_ROT), MODE_ROL = 2'(ubsim_pkg::MODE_ROL);
     localparam logic [1:0] TAG_RO = 2'(ubsim_pkg::TAG_RO);
     logic cv_unrep_any, cv_slot_freed;   // done and unreported somewhere; a queue gives its slot back
@@ -429,7 +432,7 @@ module order_tracker #(
         cv_unrep_any = unrep_any != '0;
         cv_slot_freed = 1'b0;
         for (int i = 0; i < SLOTS; i++)
-            if (tidy_q && slot_valid[i] && base[i] == next_seq[i] && !(take_new && in_slot == SLOT_W'(i)))
+            if (tidy_q && slot_valid[i] && base[(i)*SEQ_W +: SEQ_W] == next_seq[(i)*SEQ_W +: SEQ_W] && !(take_new && in_slot == SLOT_W'(i)))
                 cv_slot_freed = 1'b1;
     end
 
@@ -490,8 +493,8 @@ module order_tracker #(
         else $error("order_tracker: WIN must be a power of two no larger than 2^(SEQ_W-1)");
     always_ff @(posedge gclk) begin
         if (!rst && s_cpl_valid) begin
-            assert (slot_valid[s_cpl_slot] && SEQ_W'(s_cpl_seq - base[s_cpl_slot])
-                    < SEQ_W'(next_seq[s_cpl_slot] - base[s_cpl_slot])
+            assert (slot_valid[s_cpl_slot] && SEQ_W'(s_cpl_seq - base[(s_cpl_slot)*SEQ_W +: SEQ_W])
+                    < SEQ_W'(next_seq[(s_cpl_slot)*SEQ_W +: SEQ_W] - base[(s_cpl_slot)*SEQ_W +: SEQ_W])
                     && !e_done[ent(s_cpl_slot, s_cpl_seq)] && !e_held[ent(s_cpl_slot, s_cpl_seq)])
                 else $error("order_tracker: completion of slot %0d seq %0d that is not in flight",
                             s_cpl_slot, s_cpl_seq);

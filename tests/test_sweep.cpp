@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "run_command.h"
+#include "verilated_block.h"   // the generated port tables: GatedClocks<M>
 
 namespace {
 
@@ -212,6 +213,34 @@ TEST_CASE("area: the context cache's synthesized state follows its entries exact
   const Run again_csv = sh(kBin + " area --blocks ctx_cache --format csv --cache " + cache.string() +
                            " --rtl UBSIM_RTL_CACHE_ENTRIES=64");
   CHECK(area_of(again_csv.out, "ctx_cache").ff_bits == at[64].ff_bits);
+}
+
+// Every block `scripts/reproduce --area` synthesizes must read in the
+// Debian yosys (its SystemVerilog subset is narrower than Verilator's: a
+// packed array declared `logic [A][B] x` is a syntax error there), and the
+// only latches in it must be its clock gates' (rtl/clock_gate.sv), as many
+// as Verilator found gated clocks in the same block.
+TEST_CASE("area: the synthesized blocks read in yosys, and their only latches are the clock gates", "[area]") {
+  const fs::path cache = fresh("area_small");
+  const Run r = sh(kBin + " area --blocks order_tracker,rx_pipeline,ub_tx_pipeline,roce_tx_pipeline,rate_limiter "
+                   "--format csv --cache " + cache.string() +
+                   " --rtl UBSIM_RTL_CACHE_ENTRIES=32 --rtl UBSIM_RTL_ORDER_SLOTS=2 --rtl UBSIM_RTL_ORDER_WIN=4"
+                   " --rtl UBSIM_RTL_MAX_CHAIN=4");
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  const std::map<std::string, int> gates = {{"order_tracker", ubsim::GatedClocks<Vorder_tracker>::kCount},
+                                            {"rx_pipeline", ubsim::GatedClocks<Vrx_pipeline>::kCount},
+                                            {"ub_tx_pipeline", ubsim::GatedClocks<Vub_tx_pipeline>::kCount},
+                                            {"roce_tx_pipeline", ubsim::GatedClocks<Vroce_tx_pipeline>::kCount},
+                                            {"rate_limiter", 0}};
+  for (const auto& [block, count] : gates) {
+    INFO(block);
+    const Area a = area_of(r.out, block);
+    CHECK(a.cells > 0);
+    CHECK(a.ff_bits > 0);
+    CHECK(a.latch_bits == count);
+  }
+  CHECK(gates.at("ub_tx_pipeline") > 0);   // the send pipelines gate their idle units
 }
 
 TEST_CASE("area: bad blocks and RTL options fail in one line, exit 2", "[area]") {
