@@ -35,7 +35,8 @@ const Value& point(const Value& rows, const std::string& label) {
 }  // namespace
 
 TEST_CASE("congestion: backlog, full time, drops and drain against the fluid model of spec 17", "[congestion]") {
-  const auto run = ubsim::test::run_command(std::string(UBSIM_BIN) + " congestion --format json");
+  const auto run =
+      ubsim::test::run_command(std::string(UBSIM_BIN) + " congestion --scenarios two-jobs,step,incast --format json");
   INFO(run.out);
   REQUIRE(run.status == 0);
   const Value rows = *ubsim::json::parse(run.out).get("results");
@@ -105,6 +106,47 @@ TEST_CASE("pause: incast over 30 m cables needs the headroom the one-hop feedbac
     CHECK(sized.num("dropped_packets") == 0);
     CHECK(sized.num("delivered_packets") == free.num("delivered_packets"));
   }
+}
+
+TEST_CASE("pause-switch: 1500 B packets over 30 m, XOFF on the bytes held in all: the spec's headroom, and the "
+          "boundary of loss within a packet of it", "[congestion]") {
+  const auto run = ubsim::test::run_command(std::string(UBSIM_BIN) +
+                                            " congestion --scenarios pause-switch --series-bins 0 --format json");
+  INFO(run.out);
+  REQUIRE(run.status == 0);
+  const Value rows = *ubsim::json::parse(run.out).get("results");
+  // spec 17: one-hop feedback 150 + 150 ns of cable + 30 ns for the 1500 B
+  // packet on the wire = 0.33 us (and the 64 B pause frame, 1.28 ns);
+  // headroom (N - 2) x 50 GB/s x 0.33 us = 99 / 231 / 1023 KB
+  const std::map<int, double> spec_headroom{{8, 99e3}, {16, 231e3}, {64, 1023e3}};
+  for (const auto& [n, kb] : spec_headroom) {
+    INFO("N = " << n);
+    const std::string at = "N=" + std::to_string(n) + " 1500 B packets, ";
+    const Value& sized = point(rows, at + "XOFF = free - headroom");
+    CHECK(sized.num("packet_bytes") == 1500);
+    CHECK(sized.num("feedback_us_derived") == Approx(0.33128).margin(1e-5));
+    CHECK(sized.num("feedback_us") == Approx(0.33).epsilon(0.01));
+    CHECK(sized.num("headroom_bytes_derived") == Approx(kb).epsilon(0.01));
+    // the worst phase of the senders' packets takes the derived headroom, to 1 %
+    CHECK(sized.num("headroom_bytes") == Approx(sized.num("headroom_bytes_derived")).epsilon(0.01));
+    CHECK(sized.num("headroom_bytes") == Approx(kb).epsilon(0.01));
+    CHECK(sized.num("pause_xoff_bytes") ==
+          Approx(1048576 - std::ceil(sized.num("headroom_bytes_derived"))).margin(1));
+    // at most the frame the egress is still sending beyond the fluid headroom
+    CHECK(sized.num("dropped_bytes") <= 1500);
+    // one packet more headroom loses nothing in any phase; one packet less loses
+    const Value& more = point(rows, at + "one packet more headroom");
+    CHECK(more.num("dropped_bytes") == 0);
+    CHECK(more.num("pauses_sent") > 0);
+    CHECK(more.num("resumes_sent") == more.num("pauses_sent"));
+    CHECK(point(rows, at + "one packet less headroom").num("dropped_bytes") > 0);
+  }
+  // at the default 4 KiB packets the feedback is 0.38 us: the headroom sized
+  // for 1500 B loses about what the longer feedback brings in
+  const Value& big = point(rows, "N=64 4128 B packets, XOFF = free - the 1500 B headroom");
+  CHECK(big.num("feedback_us_derived") == Approx(0.38384).margin(1e-5));
+  CHECK(big.num("dropped_bytes_derived") == Approx(62 * 50e3 * (0.38384 - 0.33128)).epsilon(0.001));
+  CHECK(big.num("dropped_bytes") == Approx(big.num("dropped_bytes_derived")).epsilon(0.05));
 }
 
 namespace {

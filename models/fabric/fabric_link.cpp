@@ -186,6 +186,7 @@ void FabricLink::start_next(uint64_t now) {
   f.serialized_fs += ser;
   f.propagated_fs += delay_fs_;
   if (!current_control_ && frames_ == 0) first_start_fs_ = now;
+  if (!current_control_ && on_start) on_start(f.bytes, now + delay_fs_, now + ser + delay_fs_);
   // ECN as it leaves (so the mark does not wait behind the queue it reports):
   // the queue's occupancy now, this frame included
   if (ecn_.enabled && !current_control_ && !f.cnp && level_ > ecn_.kmin) {

@@ -59,6 +59,9 @@ class FabricLink : public sc_core::sc_module {
   // resumed), or resumed it: the frame in serialization finishes, no new
   // data frame starts while paused.
   void pause(bool xoff, uint64_t quanta_fs);
+  // A data frame started serializing: its bytes, when its first and its last
+  // byte reach the far device (a switch counting bytes as they arrive).
+  std::function<void(uint64_t bytes, uint64_t head_fs, uint64_t tail_fs)> on_start;
   // A data frame finished serializing here (the sending device's accounting).
   std::function<void(Frame&)> on_departed;
   uint64_t paused_fs() const;            // time spent paused

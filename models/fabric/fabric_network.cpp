@@ -17,6 +17,7 @@ FabricOptions fabric_options(const Config& c, bool record_series) {
   o.pause.xoff = c.count("fabric.pause_xoff");
   o.pause.xon = c.count("fabric.pause_xon");
   o.pause.quanta_fs = c.fs("fabric.pause_quanta");
+  o.pause.switch_wide = c.choice("fabric.pause_scope") == "switch";
   o.shared_buffer = c.count("fabric.shared_buffer");
   o.ecn.enabled = c.flag("fabric.ecn");
   o.ecn.kmin = c.count("fabric.ecn_kmin");
@@ -96,6 +97,16 @@ FabricNetwork::FabricNetwork(sc_core::sc_module_name name, const Topology& topo,
       egress_[d].push_back(std::move(link));
     }
   }
+  // a switch whose pause counts the bytes it holds in all counts them as they arrive
+  if (o.pause.enabled && o.pause.switch_wide)
+    for (size_t d = 0; d < n; ++d)
+      for (size_t p = 0; p < egress_[d].size(); ++p) {
+        const TopoPort& port = topo_.ports()[d][p];
+        if (FabricSwitch* far = switches_[port.peer].get())
+          egress_[d][p]->on_start = [far, q = port.peer_port](uint64_t bytes, uint64_t head, uint64_t tail) {
+            far->incoming(q, bytes, head, tail);
+          };
+      }
   for (size_t f = 0; f < flows_.size(); ++f) endpoints_[flows_[f].src]->add_flow(static_cast<uint32_t>(f));
 }
 

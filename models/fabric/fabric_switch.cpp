@@ -21,13 +21,87 @@ FabricSwitch::FabricSwitch(sc_core::sc_module_name name, const Topology& topo, i
       in_bytes_(egress_.size(), 0),
       in_peak_(egress_.size(), 0),
       xoff_(egress_.size(), false),
-      refresh_at_(egress_.size(), 0) {
+      refresh_at_(egress_.size(), 0),
+      ramps_(topo.ports()[self].size()) {
   in.bind(*this);
   sc_assert(!pause_.enabled || pool_);
   SC_HAS_PROCESS(FabricSwitch);
   SC_METHOD(refresh);
   sensitive << refresh_event_;
   dont_initialize();
+  SC_METHOD(check_xoff);
+  sensitive << xoff_check_;
+  dont_initialize();
+}
+
+double FabricSwitch::held_at(uint64_t t) const {
+  double held = static_cast<double>(held_);
+  for (const auto& port : ramps_)
+    for (const Ramp& r : port) {
+      if (t <= r.head_fs) break;   // later frames on this port start later still
+      held += t >= r.tail_fs ? static_cast<double>(r.bytes)
+                             : static_cast<double>(r.bytes) * static_cast<double>(t - r.head_fs) /
+                                   static_cast<double>(r.tail_fs - r.head_fs);
+    }
+  return held;
+}
+
+// Between changes the bytes held only grow (departures are changes), so the
+// crossing lies between two of the frames' head or tail times, on a line.
+void FabricSwitch::predict_xoff() {
+  xoff_check_.cancel();
+  if (paused_all_) return;
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  const double xoff = static_cast<double>(pause_.xoff);
+  double before = held_at(now);
+  if (before > xoff) {
+    pause_all();
+    return;
+  }
+  std::vector<uint64_t> times;
+  for (const auto& port : ramps_)
+    for (const Ramp& r : port) {
+      if (r.head_fs > now) times.push_back(r.head_fs);
+      if (r.tail_fs > now) times.push_back(r.tail_fs);
+    }
+  std::sort(times.begin(), times.end());
+  uint64_t from = now;
+  for (uint64_t t : times) {
+    const double after = held_at(t);
+    if (after > xoff) {
+      const double cross = static_cast<double>(from) + (xoff - before) / (after - before) * static_cast<double>(t - from);
+      const uint64_t at = std::min(t, std::max(now + 1, static_cast<uint64_t>(cross) + 1));
+      xoff_check_.notify(sc_core::sc_time::from_value(at - now));
+      return;
+    }
+    from = t;
+    before = after;
+  }
+}
+
+void FabricSwitch::check_xoff() {
+  if (!paused_all_ && held_at(sc_core::sc_time_stamp().value()) > static_cast<double>(pause_.xoff)) pause_all();
+  else predict_xoff();
+}
+
+void FabricSwitch::pause_all() {
+  const uint64_t now = sc_core::sc_time_stamp().value();
+  note_first_xoff(static_cast<uint64_t>(held_at(now)));
+  paused_all_ = true;
+  for (size_t q = 0; q < xoff_.size(); ++q)
+    if (!xoff_[q] && (in_bytes_[q] > 0 || !ramps_[q].empty())) {
+      xoff_[q] = true;
+      send_pause(static_cast<int>(q), true);
+    }
+}
+
+void FabricSwitch::incoming(int port, uint64_t bytes, uint64_t head_fs, uint64_t tail_fs) {
+  ramps_[static_cast<size_t>(port)].push_back({bytes, head_fs, tail_fs});
+  if (paused_all_ && !xoff_[static_cast<size_t>(port)]) {   // a port starting to receive while paused
+    xoff_[static_cast<size_t>(port)] = true;
+    send_pause(port, true);
+  }
+  predict_xoff();
 }
 
 void FabricSwitch::send_pause(int port, bool xoff) {
@@ -68,10 +142,32 @@ void FabricSwitch::departed(const Frame& f) {
   const auto p = static_cast<size_t>(f.in_port);
   in_bytes_[p] -= f.bytes;
   held_ -= f.bytes;
-  if (pause_.enabled && xoff_[p] && in_bytes_[p] <= pause_.xon) {
-    xoff_[p] = false;
-    send_pause(static_cast<int>(p), false);
+  if (!pause_.enabled) return;
+  if (!pause_.switch_wide) {
+    if (xoff_[p] && in_bytes_[p] <= pause_.xon) {
+      xoff_[p] = false;
+      send_pause(static_cast<int>(p), false);
+    }
+    return;
   }
+  if (!paused_all_) {
+    predict_xoff();
+    return;
+  }
+  if (held_at(sc_core::sc_time_stamp().value()) > static_cast<double>(pause_.xon)) return;
+  paused_all_ = false;
+  for (size_t q = 0; q < xoff_.size(); ++q)
+    if (xoff_[q]) {
+      xoff_[q] = false;
+      send_pause(static_cast<int>(q), false);
+    }
+  predict_xoff();
+}
+
+void FabricSwitch::note_first_xoff(uint64_t held) {
+  if (xoffs_ != 0) return;
+  first_xoff_fs_ = sc_core::sc_time_stamp().value();
+  held_at_first_xoff_ = held;
 }
 
 int FabricSwitch::hash_choice(uint32_t src, uint32_t dst, uint32_t entropy, const std::vector<int>& group,
@@ -105,11 +201,16 @@ void FabricSwitch::put(Frame& f, int port) {
     held_peak_ = held_;
     held_peak_fs_ = sc_core::sc_time_stamp().value();
   }
-  if (pause_.enabled && !xoff_[port] && in_bytes_[port] > pause_.xoff) {
-    if (xoffs_ == 0) {
-      first_xoff_fs_ = sc_core::sc_time_stamp().value();
-      held_at_first_xoff_ = held_;
+  if (pause_.enabled && pause_.switch_wide) {
+    auto& ramps = ramps_[static_cast<size_t>(port)];
+    if (!ramps.empty()) ramps.pop_front();   // its bytes are in held_ now
+    if (paused_all_ && !xoff_[port]) {       // (a frame no ramp announced)
+      xoff_[port] = true;
+      send_pause(port, true);
     }
+    predict_xoff();
+  } else if (pause_.enabled && !xoff_[port] && in_bytes_[port] > pause_.xoff) {
+    note_first_xoff(held_);
     xoff_[port] = true;
     send_pause(port, true);
   }

@@ -12,9 +12,17 @@
 // that port (next after the frame in serialization there), and one going
 // back to `xon` or below sends a resume. With quanta the pause lasts that
 // long unless refreshed: the switch sends it again every half quantum
-// while the port stays above xon.
+// while the port stays above xon. Switch-wide (PausePolicy::switch_wide) the
+// bytes held in all are compared instead, counted as they arrive (the
+// buffer fills while a frame is received: each upstream link reports a data
+// frame as it starts, `incoming`, and its bytes count from its first byte's
+// arrival to its last's), so XOFF is decided the instant the bytes held
+// pass it, not a whole frame later. Passing xoff pauses every ingress port
+// that holds or receives bytes (and any that starts receiving while the
+// switch is paused); going back to xon resumes them all.
 #pragma once
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <unordered_map>
 #include <vector>
@@ -33,6 +41,10 @@ struct PausePolicy {
   bool enabled = false;
   uint64_t xoff = 0, xon = 0;      // bytes held per ingress port
   uint64_t quanta_fs = 0;          // 0: until resumed
+  // false: xoff/xon count the bytes held per ingress port, each port pausing
+  // its own upstream; true: the bytes held in all, and every ingress port
+  // holding bytes is paused at once (a shared buffer's pause)
+  bool switch_wide = false;
   uint32_t frame_bytes = 64;       // a pause frame on the wire
 };
 
@@ -57,6 +69,9 @@ class FabricSwitch : public sc_core::sc_module, public FrameIn {
   uint64_t held_at_first_xoff() const { return held_at_first_xoff_; }
   void attach(int port, FabricLink* egress) { egress_[port] = egress; }
   void put(Frame& f, int port) override;
+  // Switch-wide pause: a data frame of `bytes` started towards port `port`;
+  // its first byte arrives at head_fs, its last at tail_fs (then put()).
+  void incoming(int port, uint64_t bytes, uint64_t head_fs, uint64_t tail_fs);
   // fabric.ecmp = hash: the member of `group` a frame with these header
   // fields takes at switch `switch_id` under `seed` (what put() does).
   static int hash_choice(uint32_t src, uint32_t dst, uint32_t entropy, const std::vector<int>& group, uint64_t seed,
@@ -74,6 +89,20 @@ class FabricSwitch : public sc_core::sc_module, public FrameIn {
   int choose(const Frame& f, const std::vector<int>& group);
   void send_pause(int port, bool xoff);
   void refresh();
+  void note_first_xoff(uint64_t held);
+  // switch-wide: the bytes held at time t, frames being received counted
+  // by the part of them arrived; the next time they pass xoff is predicted
+  // after every change and checked then
+  double held_at(uint64_t t) const;
+  void predict_xoff();
+  void check_xoff();
+  void pause_all();
+  struct Ramp {
+    uint64_t bytes, head_fs, tail_fs;
+  };
+  std::vector<std::deque<Ramp>> ramps_;   // per port, in arrival order
+  sc_core::sc_event xoff_check_;
+  bool paused_all_ = false;
   const Topology& topo_;
   const int self_;
   const EcmpMode mode_;

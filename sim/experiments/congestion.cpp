@@ -6,6 +6,7 @@
 // packet; beside each the fluid value derived from dQ/dt = lambda(t) - B.
 #include <algorithm>
 #include <cmath>
+#include <map>
 
 #include <fmt/format.h>
 
@@ -36,6 +37,10 @@ struct Point {
   uint64_t buffer = 0;           // 0: unbounded
   std::string prefill;           // the source whose bytes sit in the queue at the start ("": none)
   uint64_t cable_fs = 0;         // every sender's link: propagation
+  uint64_t mtu = 0;              // the packets' payload (0: transport.mtu), set by the scenario
+  // > 0: run at that many phases of the senders' packet boundaries against
+  // the pause (a first packet of k / phases of a full one), the worst kept
+  int phases = 0;
   PausePolicy pause;
   double headroom_derived = -1, feedback_us_derived = -1;
   // derived (fluid), negative: not applicable
@@ -134,6 +139,53 @@ std::vector<Point> points(const Config& cfg, const std::vector<std::string>& sce
           p.sources.push_back({fmt::format("s{}", i), B, {flow(B, 0, B * 20e-6, mtu, hdr)}});
         out.push_back(p);
       }
+  }
+  if (want("pause-switch")) {
+    // spec 17's pause case: 1500 B on the wire (the scenario's own MTU), 30 m
+    // of cable, the switch's XOFF on the bytes it holds in all, 1 MiB free,
+    // XOFF = free - the derived headroom, and one packet more and one less
+    // of headroom: the derivation drains the queue as a fluid, the switch
+    // frees a frame's buffer when its last byte has left, so the boundary
+    // lies within a packet of the derived headroom. At the default packets
+    // the feedback is longer, and the headroom sized for 1500 B loses what
+    // the longer feedback brings in.
+    const uint64_t small = 1500 - hdr, free = 1 << 20;
+    const double cable_ns = 150;
+    auto t_fb = [&](uint64_t payload) {
+      return 2 * cable_ns * 1e-9 + static_cast<double>(payload + hdr) / B + 64.0 / B;
+    };
+    auto point = [&](int n, uint64_t payload, double headroom_sized, const std::string& what) {
+      Point p;
+      p.scenario = "pause-switch";
+      p.mtu = payload;
+      p.cable_fs = static_cast<uint64_t>(cable_ns * 1e6);
+      p.pause.enabled = true;
+      p.pause.switch_wide = true;
+      p.pause.xoff = free - static_cast<uint64_t>(std::ceil(headroom_sized));
+      p.pause.xon = p.pause.xoff / 2;
+      p.buffer = free;
+      p.headroom_derived = (n - 2) * B * t_fb(payload);
+      p.feedback_us_derived = t_fb(payload) * 1e6;
+      p.free_bytes = static_cast<double>(free);
+      p.dropped_derived = std::max(0.0, p.headroom_derived - headroom_sized);
+      p.label = fmt::format("N={} {} B packets, {}", n, payload + hdr, what);
+      // every sender at line rate; the derived headroom is the worst case, a
+      // sender that has just started a packet when the pause reaches it, so
+      // the run is repeated at 8 phases of the packet boundaries
+      // (each sends until 2 us after the fluid queue passes XOFF: several feedback times)
+      p.phases = 8;
+      const double send_s = static_cast<double>(p.pause.xoff) / ((n - 2) * B) + 2e-6;
+      for (int i = 0; i < n - 1; ++i)
+        p.sources.push_back({fmt::format("s{}", i), B, {flow(B, 0, B * send_s, payload, hdr)}});
+      out.push_back(p);
+    };
+    for (int n : {8, 16, 64}) {
+      const double h = (n - 2) * B * t_fb(small);
+      point(n, small, h, "XOFF = free - headroom");
+      point(n, small, h + static_cast<double>(small + hdr), "one packet more headroom");
+      point(n, small, h - static_cast<double>(small + hdr), "one packet less headroom");
+    }
+    point(64, mtu, (64 - 2) * B * t_fb(small), "XOFF = free - the 1500 B headroom");
   }
   // closed loop: ECN marks (every packet leaving a queue above 0 bytes), a
   // CNP back over the sink's link, the senders' RTL rate limiters
@@ -378,13 +430,30 @@ V feedback_of(const FabricNetwork& net, const Topology& t, const std::vector<std
       .add("rate_end_GBps", V::number(rate_end / kGBps));
 }
 
+// Each sender's first packet carries `lead` bytes of payload (less than a
+// full one), the rest follows back to back, so the packet boundaries move
+// against the (fluid) moment the switch pauses.
+Point at_phase(const Point& p, uint64_t lead, uint64_t header) {
+  Point q = p;
+  if (lead == 0) return q;
+  for (Source& s : q.sources) {
+    TopoFlow first = s.flows.front();
+    TopoFlow main = first;
+    first.bytes = lead;
+    main.bytes -= std::min(main.bytes - 1, lead);
+    main.start_fs += static_cast<uint64_t>(std::llround(static_cast<double>(lead + header) / first.rate_Bps * 1e15));
+    s.flows = {first, main};
+  }
+  return q;
+}
+
 V measure(const Config& cfg, const Point& p, size_t bins) {
   return rows_in_child([&] {
            SimulationRun run;
            std::vector<FlowRecord> flows;
            const Topology t = topology_of(p, flows);
            FabricOptions o;
-           o.mtu = static_cast<uint32_t>(cfg.count("transport.mtu"));
+           o.mtu = static_cast<uint32_t>(p.mtu ? p.mtu : cfg.count("transport.mtu"));
            o.header_bytes = static_cast<uint32_t>(cfg.count("transport.header_bytes"));
            o.pause = p.pause;
            o.ecn = p.ecn;
@@ -486,17 +555,55 @@ V measure(const Config& cfg, const Point& p, size_t bins) {
       .front();
 }
 
+// The worst phase of the senders' packet boundaries against the pause: the
+// headroom taken grows with what the senders still have to finish when the
+// pause reaches them and falls back by a whole packet where a boundary
+// passes the pause, a sawtooth in the phase. `phases` even steps find the
+// largest tooth; halving the step beside it (towards the rising side)
+// finds its edge to a byte of the first packet. Kept: the most bytes
+// dropped, then the most headroom, of every run.
+V worst_phase(const Config& cfg, const Point& p, size_t bins, uint64_t header) {
+  std::map<uint64_t, V> runs;   // lead bytes -> result
+  auto at = [&](uint64_t lead) -> const V& {
+    auto it = runs.find(lead);
+    if (it == runs.end()) it = runs.emplace(lead, measure(cfg, at_phase(p, lead, header), bins)).first;
+    return it->second;
+  };
+  auto headroom = [&](uint64_t lead) { return at(lead).num("headroom"); };
+  const uint64_t step = p.mtu / static_cast<uint64_t>(p.phases);
+  uint64_t best = 0;
+  for (int k = 1; k < p.phases; ++k)
+    if (headroom(step * static_cast<uint64_t>(k)) > headroom(best)) best = step * static_cast<uint64_t>(k);
+  // the tooth's edge lies on the side whose neighbour is lower by less than
+  // a tooth: rising towards `best` from below means the edge is above it
+  const uint64_t below = best >= step ? best - step : step * static_cast<uint64_t>(p.phases - 1);
+  const bool rising = headroom(below) < headroom(best);
+  uint64_t lo = rising ? best : (best >= step ? best - step : 0), hi = rising ? std::min(best + step, p.mtu - 1) : best;
+  while (hi - lo > 1) {   // keep the higher end of the ramp inside [lo, hi]
+    const uint64_t mid = lo + (hi - lo) / 2;
+    if (rising == (headroom(mid) >= headroom(rising ? lo : hi))) (rising ? lo : hi) = mid;
+    else (rising ? hi : lo) = mid;
+  }
+  const V* worst = nullptr;
+  for (const auto& [lead, m] : runs)
+    if (!worst || std::make_pair(m.num("dropped"), m.num("headroom")) >
+                      std::make_pair(worst->num("dropped"), worst->num("headroom")))
+      worst = &m;
+  return *worst;
+}
+
 ResultSet run(Config& cfg, const Options& o) {
   const auto scenarios =
       o.flag("--feedback")
           ? std::vector<std::string>{"feedback-step", "feedback-incast", "feedback-tolerable", "feedback-decrease"}
           : o.list("--scenarios");
   cfg.validate_fabric(std::find(scenarios.begin(), scenarios.end(), "pause") != scenarios.end());
+  const uint64_t cfg_mtu = cfg.count("transport.mtu"), header = cfg.count("transport.header_bytes");
   const auto pts = points(cfg, scenarios, static_cast<double>(o.count("--job-us")) / 1e3);
   ResultSet rs;
   auto opt = [](double v) { return v >= 0 ? V::number(v) : V::null(); };
   for (const Point& p : pts) {
-    const V m = measure(cfg, p, o.count("--series-bins"));
+    V m = p.phases ? worst_phase(cfg, p, o.count("--series-bins"), header) : measure(cfg, p, o.count("--series-bins"));
     const Value* drained = m.get("drained_us");
     // after the senders stop: how long the queue took to drain (two jobs)
     V drain = V::null();
@@ -508,6 +615,8 @@ ResultSet run(Config& cfg, const Options& o) {
                           .add("senders", V::number(static_cast<double>(p.sources.size() - (p.prefill.empty() ? 0 : 1))))
                           .add("egress_GBps", V::number(p.egress_Bps / kGBps))
                           .add("buffer_bytes", V::number(static_cast<double>(p.buffer)))
+                          .add("packet_bytes", V::number(static_cast<double>((p.mtu ? p.mtu : cfg_mtu) + header)))
+                          .add("pause_xoff_bytes", p.pause.enabled ? V::number(static_cast<double>(p.pause.xoff)) : V::null())
                           .add("peak_backlog_bytes", m.get("peak") ? *m.get("peak") : V::null())
                           .add("peak_backlog_bytes_derived", opt(p.peak_derived))
                           .add("full_at_us", *m.get("full_us"))
@@ -564,7 +673,8 @@ ResultSet run(Config& cfg, const Options& o) {
       "(waiting + in serialization, wire bytes with headers): its peak, its first drop (full), the bytes it dropped,\n"
       "when it drained to at most one packet. *_derived: the fluid model dQ/dt = lambda - B (spec 17). Packets\n"
       "arrive whole: the fill time is within one packet time of the fluid one (all N - 1 incast senders' packets\n"
-      "land together). pause: link-level pause (PFC-like). feedback-*: closed loop, every packet leaving the egress\n"
+      "land together). pause: link-level pause (PFC-like), XOFF per ingress port; pause-switch: XOFF on the bytes\n"
+      "the switch holds in all, every port holding bytes paused at once, XOFF = 1 MiB - a headroom. feedback-*: closed loop, every packet leaving the egress\n"
       "queue marked (ECN), the sink returning a 64 B CNP per marked packet over its 7.5 or 10 us link, each\n"
       "sender's verilated rate limiter cutting on it; feedback_delay_us is measured, the drops derived from it.\n";
   return rs;
@@ -579,28 +689,31 @@ const Experiment& congestion_experiment() {
       "Traffic sources into one switch whose 50 GB/s egress is the bottleneck, its output queue finite (drops)\n"
       "or not: two jobs of --job-us at 50 GB/s with full, quarter and no overlap (unbounded queue); 100 GB/s\n"
       "into a 512 KiB buffer holding 256 KiB, stepped to 40 or 50 GB/s at 20 us; incast of N - 1 = 7, 15, 63\n"
-      "senders into 1 MiB and 4 MiB; incast under link-level pause. Measured beside the fluid values. --feedback:\n"
+      "senders into 1 MiB and 4 MiB; incast under link-level pause, per ingress port (pause) and on the bytes the\n"
+      "switch holds in all with 1500 B packets and 1 MiB free (pause-switch). Measured beside the fluid values. --feedback:\n"
       "the same closed loop (ECN marks at the egress, a CNP back, each sender's RTL rate limiter), with the\n"
       "feedback delay measured and the drops derived from it (docs/fabric.md).",
       {opt_names("--scenarios", "LIST",
-                 {"two-jobs", "step", "incast", "pause", "feedback-step", "feedback-incast", "feedback-tolerable",
-                  "feedback-decrease"},
-                 "two-jobs,step,incast,pause", "the scenarios to run, comma-separated"),
+                 {"two-jobs", "step", "incast", "pause", "pause-switch", "feedback-step", "feedback-incast",
+                  "feedback-tolerable", "feedback-decrease"},
+                 "two-jobs,step,incast,pause,pause-switch", "the scenarios to run, comma-separated"),
        opt_flag("--feedback", "the closed-loop scenarios (feedback-step,feedback-incast,feedback-tolerable,feedback-decrease)"),
        opt_count("--job-us", "US", 10, 100000, "20000", "two-jobs: each job's length in us (the spec's 20 ms)"),
        opt_count("--series-bins", "N", 0, 10000, "200", "time bins of each point's series (0: none)")},
       {"scenario", "point"},
-      {{"scenario", "", "two-jobs, step or incast"},
+      {{"scenario", "", "two-jobs, step, incast, pause, pause-switch or a feedback-* scenario"},
        {"point", "", "the point of the scenario"},
        {"senders", "sources", "traffic sources sending"},
        {"egress_GBps", "GB/s", "the bottleneck's rate"},
        {"buffer_bytes", "bytes", "the egress queue's capacity (0: unbounded)"},
+       {"packet_bytes", "bytes", "a full packet on the wire (payload + header; pause-switch sets its own payload)"},
+       {"pause_xoff_bytes", "bytes", "pause: the XOFF threshold (pause: per ingress port; pause-switch: the bytes the switch holds in all)"},
        {"peak_backlog_bytes", "bytes", "the egress queue's largest occupancy (waiting + in serialization)"},
        {"peak_backlog_bytes_derived", "bytes", "derived: (lambda - B) x the overlap"},
        {"full_at_us", "us", "the queue's first drop"},
        {"full_at_us_derived", "us", "derived: free buffer / (lambda - B)"},
        {"dropped_bytes", "bytes", "bytes the full queue dropped (with headers)"},
-       {"dropped_bytes_derived", "bytes", "derived: (lambda - B) x (step time - full time)"},
+       {"dropped_bytes_derived", "bytes", "derived: (lambda - B) x (step time - full time); pause-switch: the derived headroom beyond the one XOFF left"},
        {"empty_at_us", "us", "when the queue drained to at most one packet after the step"},
        {"empty_at_us_derived", "us", "derived: step time + buffer / (B - lambda after)"},
        {"drain_after_stop_us", "us", "two jobs: the senders' stop to the queue drained"},
