@@ -169,6 +169,18 @@ TEST_CASE("report: one offline page over an output folder, rendered in headless 
   CHECK(page.find("spec §4") != std::string::npos);
   CHECK(page.find("waveforms/sack_in_path.gtkw") != std::string::npos);
   CHECK(page.find("Area figures: absent") != std::string::npos);
+  // the spec targets first, with the count of verdicts; units in the column
+  // headers; a remainder at the simulator's resolution rounded to what ns
+  // resolve; paths relative to the folder
+  const auto verdict = page.find("<p id=verdict>");
+  REQUIRE(verdict != std::string::npos);
+  CHECK(verdict < page.find("<section"));
+  CHECK(page.find("spec targets within their tolerance") != std::string::npos);
+  CHECK(page.find("measured_total_ns.p50 [ns]</th>") != std::string::npos);
+  CHECK(page.find("interval_ns [ns]</th>") != std::string::npos);
+  CHECK(page.find("e-0") == std::string::npos);
+  CHECK(page.find("gtkwave drop.ub-async.A_ub_tx.fst") != std::string::npos);
+  CHECK(page.find(dir.string()) == std::string::npos);
   // rendered: every image decoded, no script error; a screenshot kept beside the build
   const std::string chromium = "cd " + dir.string() +
                                " && timeout 120 chromium --headless=new --no-sandbox --disable-gpu "

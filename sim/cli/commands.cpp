@@ -124,10 +124,12 @@ std::string compare_help() {
 std::string report_help() {
   return command_help("ubsim report DIR",
                       "Writes DIR/index.html, one page that works offline, over the experiments' output folders in\n"
-                      "DIR (as scripts/reproduce writes them): per experiment its table, its plots (embedded), the\n"
-                      "spec targets it is checked against (docs/targets.csv: figure | tolerance | measured |\n"
-                      "within?), its configuration's difference from the defaults and its provenance; the\n"
-                      "waveforms with the gtkwave command and save file that open them; the timelines.",
+                      "DIR (as scripts/reproduce writes them): first every spec target of the experiments there\n"
+                      "(docs/targets.csv: figure | tolerance | measured | within?) and how many are within; then per\n"
+                      "experiment its plots (embedded), one table per kind of row (units in the headers, figures\n"
+                      "rounded to what their unit resolves), its configuration's difference from the defaults and\n"
+                      "its provenance; the waveforms with the gtkwave command and save file that open them; the\n"
+                      "timelines. Paths are relative to DIR.",
                       report_options(), false);
 }
 
@@ -186,9 +188,23 @@ int cmd_report(const std::vector<std::string>& args) {
   int fd = -1;
   const safe_file::Temporary defaults = safe_file::temp_file(fs::temp_directory_path() / "ubsim-report-defaults.json", &fd);
   safe_file::write_and_close(fd, config_json(Config{}) + "\n", defaults.path());
+  // every experiment's documented result fields (name, unit, meaning), for
+  // the page's column headers and per-kind tables
+  json::Value docs = json::Value::object();
+  for (const Experiment* e : experiments()) {
+    json::Value fields = json::Value::object();
+    for (const FieldDoc& f : e->fields)
+      fields.add(f.name, json::Value::object().add("unit", json::Value::string(f.unit)).add("meaning", json::Value::string(f.doc)));
+    json::Value keys = json::Value::array();
+    for (const std::string& k : e->keys) keys.items.push_back(json::Value::string(k));
+    docs.add(e->name, json::Value::object().add("fields", fields).add("keys", keys));
+  }
+  const safe_file::Temporary field_docs = safe_file::temp_file(fs::temp_directory_path() / "ubsim-report-fields.json", &fd);
+  safe_file::write_and_close(fd, json::pretty(docs) + "\n", field_docs.path());
   const fs::path index = fs::path(dir) / "index.html";
   safe_file::Temporary page = safe_file::temp_file(index);
-  run_checked({"/usr/bin/python3", data_path("scripts/report.py"), dir, defaults.path(), data_dir(), page.path()},
+  run_checked({"/usr/bin/python3", data_path("scripts/report.py"), dir, defaults.path(), field_docs.path(), data_dir(),
+               page.path()},
               "report: writing " + index.string() + " failed");
   if (fs::file_size(page.path()) == 0) throw safe_file::IoError("report: writing " + index.string() + " failed: empty page");
   safe_file::rename_checked(page.path(), index, "report");
