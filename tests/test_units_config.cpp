@@ -1,7 +1,11 @@
 #include <catch2/catch.hpp>
 
+#include <filesystem>
+#include <fstream>
+
 #include "config.h"
 #include "pipeline_limits.h"
+#include "run_command.h"
 #include "units.h"
 
 using namespace ubsim;
@@ -22,13 +26,13 @@ TEST_CASE("units parse with their scale and reject wrong units", "[config]") {
 
 TEST_CASE("defaults match the spec table", "[config]") {
   Config c;
-  CHECK(c.value("clock") == Approx(322e6));
-  CHECK(c.value("bus.traversal") == Approx(30e6));
-  CHECK(c.value("pcie.dma_read") == Approx(500e6));
-  CHECK(c.value("wire.rate") == Approx(50e9));
-  CHECK(c.value("pipeline.ub_async") == 25);
-  CHECK(c.value("cache.ub_entries") == 2048);
-  CHECK(c.value("sack.rto") == Approx(20e9));
+  CHECK(c.value(key::clock) == Approx(322e6));
+  CHECK(c.value(key::bus_traversal) == Approx(30e6));
+  CHECK(c.value(key::pcie_dma_read) == Approx(500e6));
+  CHECK(c.value(key::wire_rate) == Approx(50e9));
+  CHECK(c.value(key::pipeline_ub_async) == 25);
+  CHECK(c.value(key::cache_ub_entries) == 2048);
+  CHECK(c.value(key::sack_rto) == Approx(20e9));
   CHECK_NOTHROW(validate_config(c));
 }
 
@@ -69,10 +73,31 @@ TEST_CASE("config errors name the key and the source", "[config]") {
 TEST_CASE("a zero latency is allowed and a TOML file overrides defaults", "[config]") {
   Config c;
   CHECK_NOTHROW(c.apply_set("sw.submit=0ns"));
-  CHECK(c.value("sw.submit") == 0);
+  CHECK(c.value(key::sw_submit) == 0);
   c.load_file(UBSIM_TEST_DATA "/good.toml");
-  CHECK(c.value("wire.latency") == Approx(150e6));
-  CHECK(c.value("bus.traversal") == Approx(20e6));
-  CHECK(c.source("wire.latency").find("good.toml") != std::string::npos);
+  CHECK(c.value(key::wire_latency) == Approx(150e6));
+  CHECK(c.value(key::bus_traversal) == Approx(20e6));
+  CHECK(c.source(key::wire_latency).find("good.toml") != std::string::npos);
   CHECK(c.resolved().at("wire.latency") == "150ns");
+}
+
+TEST_CASE("a parameter is read through its typed handle: a misspelt key, a literal or a wrong unit does not compile",
+          "[config]") {
+  namespace fs = std::filesystem;
+  const fs::path src = fs::temp_directory_path() / "ubsim_key_check.cpp";
+  auto compiles = [&](const std::string& body) {
+    std::ofstream(src) << "#include \"config.h\"\nusing namespace ubsim;\nuint64_t f(const Config& cfg) { return " << body
+                       << "; }\n";
+    const std::string cmd = std::string(UBSIM_CXX) + " -std=c++17 -fsyntax-only -I" UBSIM_SOURCE_DIR "/models/params -I" +
+                            std::string(UBSIM_BUILD_DIR) + "/generated " + src.string() + " 2>&1";
+    return ubsim::test::run_command(cmd).status == 0;
+  };
+  CHECK(compiles("cfg.count(key::transport_mtu)"));   // the control: the same file compiles with the right handle
+  CHECK(compiles("cfg.fs(key::wire_latency)"));
+  CHECK(compiles("cfg.count(std::string(\"transport.mtu\"))"));   // a key computed at run time: checked then
+  CHECK_FALSE(compiles("cfg.count(key::transport_mtv)"));   // not in the parameter table
+  CHECK_FALSE(compiles("cfg.count(\"transport.mtu\")"));    // a literal, not a handle
+  CHECK_FALSE(compiles("cfg.count(key::wire_latency)"));    // a time read as a count
+  CHECK_FALSE(compiles("cfg.flag(key::transport_mtu)"));    // a byte count read as a bool
+  fs::remove(src);
 }

@@ -14,7 +14,7 @@ CtxCacheBridge::CtxCacheBridge(sc_core::sc_module_name name, const Config& c, No
       stack_(stack),
       entries_(entries),
       ways_(ways),
-      memory_(stack, node, static_cast<uint32_t>(c.count("transport.mtu")), static_cast<uint32_t>(c.count("sack.window"))) {}
+      memory_(stack, node, static_cast<uint32_t>(c.count(key::transport_mtu)), static_cast<uint32_t>(c.count(key::sack_window))) {}
 
 void CtxCacheBridge::configure() { ubsim::configure(*m_, entries_, ways_); }
 

@@ -5,7 +5,7 @@ namespace ubsim {
 PipelineBridge::PipelineBridge(sc_core::sc_module_name name, const Config& c, std::unique_ptr<ClockedModel> block)
     : RtlBridge(name, c, std::move(block)),
       input_(period_fs_),
-      ctx_(static_cast<uint32_t>(c.count("cache.grant_fifo"))) {}
+      ctx_(static_cast<uint32_t>(c.count(key::cache_grant_fifo))) {}
 
 void PipelineBridge::accept(Transaction& t) {
   if (!t.on_route()) {   // one of its own transactions came back

@@ -62,7 +62,7 @@ namespace {
 template <bool kSend>
 auto make_parts(const Config& c, enc::Field f) {
   if constexpr (kSend)
-    return SendParts(c.count("transport.mtu"), static_cast<uint32_t>(rtl_variant::kPayloadBuffers), f);
+    return SendParts(c.count(key::transport_mtu), static_cast<uint32_t>(rtl_variant::kPayloadBuffers), f);
   else
     return NoParts{};
 }

@@ -146,15 +146,14 @@ class RoceTxBridge : public SendPipelineBridge<Vroce_tx_pipeline> {
 // its two routes (the short one serves ub.load_rx).
 class RxBridge : public PipelineBridgeOf<Vrx_pipeline> {
  public:
-  RxBridge(sc_core::sc_module_name name, const Config& c, const char* full_key, const char* short_key)
+  RxBridge(sc_core::sc_module_name name, const Config& c, Key<Unit::Cycles> full_key, Key<Unit::Cycles> short_key)
       : PipelineBridgeOf(name, c), full_key_(full_key), short_key_(short_key) {}
 
  protected:
   void configure() override;
 
  private:
-  const char* full_key_;
-  const char* short_key_;
+  Key<Unit::Cycles> full_key_, short_key_;
 };
 
 }  // namespace ubsim

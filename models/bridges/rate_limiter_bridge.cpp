@@ -8,12 +8,12 @@ namespace ubsim {
 RateLimiterSettings RateLimiterSettings::from(const Config& c, double line_Bps) {
   RateLimiterSettings s;
   s.line_Bps = line_Bps;
-  s.rate_min_Bps = c.value("limiter.rate_min");
-  s.decrease = c.value("limiter.decrease");
-  s.interval_fs = c.fs("limiter.interval");
-  s.recover_period_fs = c.fs("limiter.recover_period");
-  s.recover_step_Bps = c.value("limiter.recover_step");
-  s.burst_bytes = c.count("limiter.burst");
+  s.rate_min_Bps = c.value(key::limiter_rate_min);
+  s.decrease = c.value(key::limiter_decrease);
+  s.interval_fs = c.fs(key::limiter_interval);
+  s.recover_period_fs = c.fs(key::limiter_recover_period);
+  s.recover_step_Bps = c.value(key::limiter_recover_step);
+  s.burst_bytes = c.count(key::limiter_burst);
   return s;
 }
 

@@ -14,7 +14,7 @@ constexpr int kSackWords = rtl_variant::kSackMaxWindow / 32;   // 32-bit words o
 SackSenderBridge::SackSenderBridge(sc_core::sc_module_name name, const Config& c, SackMode mode, Pool<Packet>& pool)
     : VerilatedBridge(name, c),
       mode_(mode),
-      header_bytes_(static_cast<uint32_t>(c.count("transport.header_bytes"))),
+      header_bytes_(static_cast<uint32_t>(c.count(key::transport_header_bytes))),
       pool_(pool) {}
 
 void SackSenderBridge::configure() {
@@ -146,9 +146,9 @@ SackReceiverBridge::SackReceiverBridge(sc_core::sc_module_name name, const Confi
                                        Pool<Packet>& pool)
     : VerilatedBridge(name, c),
       mode_(mode),
-      header_bytes_(static_cast<uint32_t>(c.count("transport.header_bytes"))),
+      header_bytes_(static_cast<uint32_t>(c.count(key::transport_header_bytes))),
       // a SACK carries the bitmap of the window; GoBackN acks are header only
-      ack_bytes_(header_bytes_ + (mode.gbn ? 0 : static_cast<uint32_t>(c.count("sack.window") / 8))),
+      ack_bytes_(header_bytes_ + (mode.gbn ? 0 : static_cast<uint32_t>(c.count(key::sack_window) / 8))),
       pool_(pool) {}
 
 void SackReceiverBridge::configure() { ubsim::configure(*m_, cfg_, mode_.gbn, mode_.first_psn); }

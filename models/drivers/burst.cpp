@@ -10,7 +10,7 @@ namespace ubsim {
 BurstTrace send_burst(const Config& c, const std::string& stack, uint32_t n, uint32_t initiators,
                       uint64_t message_bytes, const std::string& trace_path) {
   const uint64_t period_ps = c.clock_period_fs() / 1000;
-  const uint32_t pkts = packets_of(message_bytes, c.count("transport.mtu"));
+  const uint32_t pkts = packets_of(message_bytes, c.count(key::transport_mtu));
   const auto len = static_cast<uint32_t>(message_bytes);
   auto always_ready = [](uint64_t) { return true; };
   if (stack == "ub") {

@@ -14,7 +14,7 @@ using sc_core::sc_time;
 using sc_core::SC_FS;
 
 uint32_t InitiatorApp::endpoint_span(const Config& c) {
-  return static_cast<uint32_t>(std::max<uint64_t>({1, c.count("workload.endpoints"), c.count("host.cores")}));
+  return static_cast<uint32_t>(std::max<uint64_t>({1, c.count(key::workload_endpoints), c.count(key::host_cores)}));
 }
 
 InitiatorApp::InitiatorApp(sc_core::sc_module_name name, const Config& c, const Route& route, Workload w,
@@ -22,24 +22,24 @@ InitiatorApp::InitiatorApp(sc_core::sc_module_name name, const Config& c, const 
     : StageComponent(name),
       route_(route),
       w_(std::move(w)),
-      ops_(c.count("workload.ops")),
-      warmup_(c.count("workload.warmup")),
-      outstanding_(static_cast<int>(c.count("workload.outstanding"))),
-      size_(c.count("workload.size")),
-      cores_(static_cast<uint32_t>(c.count("host.cores"))),
-      endpoints_(static_cast<uint32_t>(c.count("workload.endpoints"))),
+      ops_(c.count(key::workload_ops)),
+      warmup_(c.count(key::workload_warmup)),
+      outstanding_(static_cast<int>(c.count(key::workload_outstanding))),
+      size_(c.count(key::workload_size)),
+      cores_(static_cast<uint32_t>(c.count(key::host_cores))),
+      endpoints_(static_cast<uint32_t>(c.count(key::workload_endpoints))),
       id_base_(session * kIdSpan),
       ep_base_(session * endpoint_span(c)),
-      rate_per_s_(c.value("workload.rate")),
-      poisson_(c.flag("workload.poisson")),
+      rate_per_s_(c.value(key::workload_rate)),
+      poisson_(c.flag(key::workload_poisson)),
       roce_(std::any_of(route.hops.begin(), route.hops.end(), [](const HopSpec& h) { return h.op == Op::NicTx; })),
       per_core_slots_(std::any_of(route.hops.begin(), route.hops.end(),
                                   [](const HopSpec& h) { return h.op == Op::UbLoadTx; })),
-      submit_interval_fs_(c.fs("slots.submit_interval")),
+      submit_interval_fs_(c.fs(key::slots_submit_interval)),
       free_slots_(per_core_slots_ ? cores_ : 1,
-                  c.count(per_core_slots_ ? "core.outstanding_loads" : "slots.count")),
+                  per_core_slots_ ? c.count(key::core_outstanding_loads) : c.count(key::slots_count)),
       slot_waiting_(free_slots_.size()),
-      rng_(c.count("seed") + session),
+      rng_(c.count(key::seed) + session),
       record_(std::make_unique<LatencyRecord>()) {
   record_->hops.assign(route.hops.size(), HopSums{});
   ++running_;

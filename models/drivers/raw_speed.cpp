@@ -93,10 +93,10 @@ std::optional<double> idle_cycle_cost(const std::string& model_name, const Confi
     return idle_cost<Vroce_tx_pipeline>(cycles, [&](auto& m) { configure(m, c, true); });
   if (model_name == "Vrx_pipeline")
     return idle_cost<Vrx_pipeline>(cycles,
-                                   [&](auto& m) { configure(m, c, "pipeline.ub_async", "pipeline.ub_load", true); });
+                                   [&](auto& m) { configure(m, c, key::pipeline_ub_async, key::pipeline_ub_load, true); });
   if (model_name == "Vctx_cache")
     return idle_cost<Vctx_cache>(cycles, [&](auto& m) {
-      configure(m, static_cast<uint32_t>(c.count("cache.ub_entries")), static_cast<uint32_t>(c.count("cache.ub_ways")));
+      configure(m, static_cast<uint32_t>(c.count(key::cache_ub_entries)), static_cast<uint32_t>(c.count(key::cache_ub_ways)));
     });
   if (model_name == "Vsack_sender") return idle_cost<Vsack_sender>(cycles, [&](auto& m) { configure(m, c, false, 0); });
   if (model_name == "Vsack_receiver")

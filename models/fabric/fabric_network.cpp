@@ -8,22 +8,22 @@ namespace ubsim {
 
 FabricOptions fabric_options(const Config& c, bool record_series) {
   FabricOptions o;
-  o.ecmp = c.choice("fabric.ecmp") == "flow_rr" ? EcmpMode::FlowRoundRobin : EcmpMode::Hash;
-  o.hash_seed = c.count("fabric.hash_seed");
-  o.mtu = static_cast<uint32_t>(c.count("transport.mtu"));
-  o.header_bytes = static_cast<uint32_t>(c.count("transport.header_bytes"));
+  o.ecmp = c.choice(key::fabric_ecmp) == "flow_rr" ? EcmpMode::FlowRoundRobin : EcmpMode::Hash;
+  o.hash_seed = c.count(key::fabric_hash_seed);
+  o.mtu = static_cast<uint32_t>(c.count(key::transport_mtu));
+  o.header_bytes = static_cast<uint32_t>(c.count(key::transport_header_bytes));
   o.record_series = record_series;
-  o.pause.enabled = c.flag("fabric.pause");
-  o.pause.xoff = c.count("fabric.pause_xoff");
-  o.pause.xon = c.count("fabric.pause_xon");
-  o.pause.quanta_fs = c.fs("fabric.pause_quanta");
-  o.pause.switch_wide = c.choice("fabric.pause_scope") == "switch";
-  o.shared_buffer = c.count("fabric.shared_buffer");
-  o.ecn.enabled = c.flag("fabric.ecn");
-  o.ecn.kmin = c.count("fabric.ecn_kmin");
-  o.ecn.kmax = c.count("fabric.ecn_kmax");
-  o.ecn.pmax = c.value("fabric.ecn_pmax");
-  o.ecn.seed = c.count("seed");
+  o.pause.enabled = c.flag(key::fabric_pause);
+  o.pause.xoff = c.count(key::fabric_pause_xoff);
+  o.pause.xon = c.count(key::fabric_pause_xon);
+  o.pause.quanta_fs = c.fs(key::fabric_pause_quanta);
+  o.pause.switch_wide = c.choice(key::fabric_pause_scope) == "switch";
+  o.shared_buffer = c.count(key::fabric_shared_buffer);
+  o.ecn.enabled = c.flag(key::fabric_ecn);
+  o.ecn.kmin = c.count(key::fabric_ecn_kmin);
+  o.ecn.kmax = c.count(key::fabric_ecn_kmax);
+  o.ecn.pmax = c.value(key::fabric_ecn_pmax);
+  o.ecn.seed = c.count(key::seed);
   return o;
 }
 

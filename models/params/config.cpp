@@ -236,7 +236,7 @@ uint64_t Config::count(const std::string& key) const {
   return d.fits_u64() ? d.to_u64() : 0;
 }
 bool Config::flag(const std::string& key) const { return entry(key).value != 0; }
-uint64_t Config::clock_period_fs() const { return static_cast<uint64_t>(std::llround(1e15 / value("clock"))); }
+uint64_t Config::clock_period_fs() const { return static_cast<uint64_t>(std::llround(1e15 / value(key::clock))); }
 const std::string& Config::source(const std::string& key) const { return entry(key).source; }
 std::string Config::text_of(const std::string& key) const {
   const ParamDef* def = find_param(key);
@@ -333,10 +333,10 @@ void Config::check_route(const std::string& key, const std::vector<std::string>&
 }
 
 void Config::validate_fabric(bool pause) const {
-  const uint64_t packet = count("transport.mtu") + count("transport.header_bytes");
-  const uint64_t xoff = count("fabric.pause_xoff"), xon = count("fabric.pause_xon");
+  const uint64_t packet = count(key::transport_mtu) + count(key::transport_header_bytes);
+  const uint64_t xoff = count(key::fabric_pause_xoff), xon = count(key::fabric_pause_xon);
   if (pause && xon >= xoff)
-    throw ConfigError(source("fabric.pause_xon"), "fabric.pause_xon",
+    throw ConfigError(source(key::fabric_pause_xon), key::fabric_pause_xon.name,
                       fmt::format("XON ({} B) must be below XOFF (fabric.pause_xoff, {} B): a port resumes below the "
                                   "level that paused it",
                                   xon, xoff));
@@ -354,14 +354,14 @@ void Config::validate_fabric(bool pause) const {
                                     "(fabric.pause_xoff, {} B): what is on its way after the pause would be dropped",
                                     buffer, xoff));
   };
-  check_buffer(count("fabric.buffer"), source("fabric.buffer"), "fabric.buffer");
-  if (flag("fabric.ecn") && count("fabric.ecn_kmin") >= count("fabric.ecn_kmax"))
-    throw ConfigError(source("fabric.ecn_kmax"), "fabric.ecn_kmax",
+  check_buffer(count(key::fabric_buffer), source(key::fabric_buffer), key::fabric_buffer.name);
+  if (flag(key::fabric_ecn) && count(key::fabric_ecn_kmin) >= count(key::fabric_ecn_kmax))
+    throw ConfigError(source(key::fabric_ecn_kmax), key::fabric_ecn_kmax.name,
                       fmt::format("the marking curve needs fabric.ecn_kmin ({} B) below fabric.ecn_kmax ({} B)",
-                                  count("fabric.ecn_kmin"), count("fabric.ecn_kmax")));
-  const uint64_t shared = count("fabric.shared_buffer");
+                                  count(key::fabric_ecn_kmin), count(key::fabric_ecn_kmax)));
+  const uint64_t shared = count(key::fabric_shared_buffer);
   if (shared && shared < packet)
-    throw ConfigError(source("fabric.shared_buffer"), "fabric.shared_buffer",
+    throw ConfigError(source(key::fabric_shared_buffer), key::fabric_shared_buffer.name,
                       fmt::format("a shared buffer of {} B is smaller than one packet ({} B)", shared, packet));
   if (const Topology* t = topology())
     for (size_t i = 0; i < t->links.size(); ++i)
@@ -370,44 +370,44 @@ void Config::validate_fabric(bool pause) const {
 
 void Config::validate(const PipelineLimits& lim) const {
   if (clock_period_fs() == 0)
-    throw ConfigError(source("clock"), "clock", "the clock period is below the 1 fs time resolution");
+    throw ConfigError(source(key::clock), key::clock.name, "the clock period is below the 1 fs time resolution");
   validate_fabric();
   validate_links(*this);   // the PCIe latencies must leave room for the link's own time
   // A depth is the traversal of both the send and the receive pipeline of a
   // route: it must fit the larger structural minimum and the smaller maximum.
-  auto check = [&](const char* key, int min_tx, int min_rx, const char* what) {
+  auto check = [&](Key<Unit::Cycles> key, int min_tx, int min_rx, const char* what) {
     const int v = static_cast<int>(value(key));
     const int lo = std::max(min_tx, min_rx);
     const int hi = std::min({min_tx + lim.max_chain, min_rx + lim.max_chain,
                              (1 << rtl_variant::kDepthBits) - 1});
     if (v < lo)
-      throw ConfigError(source(key), key,
+      throw ConfigError(source(key), key.name,
                         fmt::format("{} cycles is below the {} structural minimum of {} cycles", v, what, lo));
     if (v > hi)
-      throw ConfigError(source(key), key,
+      throw ConfigError(source(key), key.name,
                         fmt::format("{} cycles is above the build maximum of {} cycles (fixed stages + "
                                     "UBSIM_RTL_MAX_CHAIN={} chain registers)",
                                     v, hi, lim.max_chain));
   };
-  check("pipeline.ub_async", lim.ub_tx_min_async, lim.rx_min, "UB send pipeline's");
-  check("pipeline.ub_load", lim.ub_tx_min_load, lim.rx_min, "UB Load/Store route's");
-  check("pipeline.pcie_nic", lim.roce_tx_min, lim.rx_min, "NIC send pipeline's");
+  check(key::pipeline_ub_async, lim.ub_tx_min_async, lim.rx_min, "UB send pipeline's");
+  check(key::pipeline_ub_load, lim.ub_tx_min_load, lim.rx_min, "UB Load/Store route's");
+  check(key::pipeline_pcie_nic, lim.roce_tx_min, lim.rx_min, "NIC send pipeline's");
   // Context caches: a UB lookup of the async path needs two records (Jetty
   // and TP channel) on chip at once
-  if (count("cache.ub_entries") < 2)
-    throw ConfigError(source("cache.ub_entries"), "cache.ub_entries",
+  if (count(key::cache_ub_entries) < 2)
+    throw ConfigError(source(key::cache_ub_entries), key::cache_ub_entries.name,
                       "a UB lookup needs two records at once (Jetty and TP channel): at least 2 entries");
   // Without the caches every record is on chip: the context RAMs hold one
   // per TP channel / QP, indexed by the peer endpoint.
-  if (!flag("cache.enabled") && count("workload.endpoints") > static_cast<uint64_t>(rtl_variant::kCacheMaxEntries))
-    throw ConfigError(source("workload.endpoints"), "workload.endpoints",
+  if (!flag(key::cache_enabled) && count(key::workload_endpoints) > static_cast<uint64_t>(rtl_variant::kCacheMaxEntries))
+    throw ConfigError(source(key::workload_endpoints), key::workload_endpoints.name,
                       fmt::format("{} endpoints without context caches (cache.enabled = false) need that many "
                                   "records on chip: the context RAMs hold UBSIM_RTL_CACHE_ENTRIES = {}",
-                                  count("workload.endpoints"), rtl_variant::kCacheMaxEntries));
-  if (count("workload.warmup") >= count("workload.ops"))
-    throw ConfigError(source("workload.warmup"), "workload.warmup",
+                                  count(key::workload_endpoints), rtl_variant::kCacheMaxEntries));
+  if (count(key::workload_warmup) >= count(key::workload_ops))
+    throw ConfigError(source(key::workload_warmup), key::workload_warmup.name,
                       fmt::format("{} warm-up requests leave none of the {} (workload.ops) to measure",
-                                  count("workload.warmup"), count("workload.ops")));
+                                  count(key::workload_warmup), count(key::workload_ops)));
   for (const auto& [key, hops] : resolved_routes()) check_route(key, hops);
   // Context caches: a set count that is a power of two; at least 2 ways (a
   // lookup may need 2 records).

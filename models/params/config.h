@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "decimal.h"
+#include "param_keys.h"
 #include "params.h"
 #include "stage.h"
 #include "topology.h"
@@ -46,16 +47,65 @@ class Config {
   void apply(const std::string& key, const std::string& text, const std::string& source);
 
   // Values in the key's base unit (fs, Hz, bytes/s, ops/s, bytes, cycles,
-  // counts, ratios, 0/1).
+  // counts, ratios, 0/1), by the parameter's typed handle (key::wire_rate;
+  // param_keys.h is generated from the parameter table): a key the table
+  // does not have does not compile, nor does a time read as a count.
+  template <Unit U>
+  double value(Key<U> k) const { return value(std::string(k.name)); }
+  template <Unit U>
+  const Decimal& exact(Key<U> k) const { return exact(std::string(k.name)); }
+  template <Unit U>
+  uint64_t fs(Key<U> k) const {
+    static_assert(U == Unit::Time, "fs() reads a time");
+    return fs(std::string(k.name));
+  }
+  template <Unit U>
+  uint64_t count(Key<U> k) const {
+    static_assert(U == Unit::Count || U == Unit::Bytes || U == Unit::Cycles, "count() reads a whole number");
+    return count(std::string(k.name));
+  }
+  template <Unit U>
+  bool flag(Key<U> k) const {
+    static_assert(U == Unit::Bool, "flag() reads a bool");
+    return flag(std::string(k.name));
+  }
+  template <Unit U>
+  const std::string& choice(Key<U> k) const {
+    static_assert(U == Unit::Choice, "choice() reads a choice");
+    return choice(std::string(k.name));
+  }
+  template <Unit U>
+  const std::string& source(Key<U> k) const { return source(std::string(k.name)); }
+  template <Unit U>
+  std::string text_of(Key<U> k) const { return text_of(std::string(k.name)); }
+  // By a key computed at run time (a stage's parameter, a route's key):
+  // the same, checked when called. A key written as a literal must be a
+  // handle (key::...), so a string literal here does not compile.
   double value(const std::string& key) const;
   const Decimal& exact(const std::string& key) const;
   uint64_t fs(const std::string& key) const;        // a time, in fs (exact)
   uint64_t count(const std::string& key) const;     // a whole number (count, cycles, bytes; exact)
   bool flag(const std::string& key) const;
   const std::string& choice(const std::string& key) const;   // a Unit::Choice key's name
+  template <size_t N>
+  double value(const char (&)[N]) const = delete;
+  template <size_t N>
+  const Decimal& exact(const char (&)[N]) const = delete;
+  template <size_t N>
+  uint64_t fs(const char (&)[N]) const = delete;
+  template <size_t N>
+  uint64_t count(const char (&)[N]) const = delete;
+  template <size_t N>
+  bool flag(const char (&)[N]) const = delete;
+  template <size_t N>
+  const std::string& choice(const char (&)[N]) const = delete;
   uint64_t clock_period_fs() const;
   const std::string& source(const std::string& key) const;
   std::string text_of(const std::string& key) const;   // the value as it is written ("8KiB", "20us")
+  template <size_t N>
+  const std::string& source(const char (&)[N]) const = delete;
+  template <size_t N>
+  std::string text_of(const char (&)[N]) const = delete;
   std::vector<HopSpec> route(const std::string& path, const std::string& verb) const;
   // The [topology] of a configuration file (docs/fabric.md), or null: two
   // controllers back to back on one link (wire.rate, wire.latency).
@@ -73,7 +123,7 @@ class Config {
   // buffers) against each other and one packet; part of validate(), and
   // what the fabric experiments check (they run no pipeline). pause: the
   // pause thresholds are in use (default: fabric.pause).
-  void validate_fabric() const { validate_fabric(flag("fabric.pause")); }
+  void validate_fabric() const { validate_fabric(flag(key::fabric_pause)); }
   void validate_fabric(bool pause) const;
 
  private:

@@ -125,17 +125,17 @@ bool Topology::is_back_to_back() const {
 void Topology::apply_defaults(const Config& c) {
   for (TopoLink& l : links) {
     if (!l.rate_given) {
-      l.rate_Bps = c.value("wire.rate");
-      l.rate_text = c.text_of("wire.rate");
+      l.rate_Bps = c.value(key::wire_rate);
+      l.rate_text = c.text_of(key::wire_rate);
     }
     if (!l.delay_given) {
-      l.delay_fs = c.fs("wire.latency");
-      l.delay_text = c.text_of("wire.latency");
+      l.delay_fs = c.fs(key::wire_latency);
+      l.delay_text = c.text_of(key::wire_latency);
     }
-    if (!l.buffer_given) l.buffer_bytes = c.count("fabric.buffer");
+    if (!l.buffer_given) l.buffer_bytes = c.count(key::fabric_buffer);
   }
   for (TopoFlow& f : flows)
-    if (!f.rate_given) f.rate_Bps = c.value("wire.rate");
+    if (!f.rate_given) f.rate_Bps = c.value(key::wire_rate);
 }
 
 std::vector<std::pair<int, int>> Topology::controller_pairs() const {
@@ -280,7 +280,7 @@ Topology parse_topology(const toml::table& t, const std::string& path, const Con
     if (i < 0) throw e.error(fmt::format("unknown node or switch '{}'", name));
     return i;
   };
-  const std::string def_rate = cfg.text_of("wire.rate"), def_delay = cfg.text_of("wire.latency");
+  const std::string def_rate = cfg.text_of(key::wire_rate), def_delay = cfg.text_of(key::wire_latency);
   for_each_entry(t, "link", path, [&](Entry& e) {
     if (topo.links.size() >= 16 * kMaxTopologyDevices)
       throw e.error(fmt::format("more than {} links", 16 * kMaxTopologyDevices));
@@ -298,7 +298,7 @@ Topology parse_topology(const toml::table& t, const std::string& path, const Con
     l.rate_Bps = rate.value;
     l.delay_fs = delay.exact.to_u64();
     std::string buffer_text;
-    const Parsed buffer = e.value("buffer", Unit::Bytes, cfg.text_of("fabric.buffer"), buffer_text);
+    const Parsed buffer = e.value("buffer", Unit::Bytes, cfg.text_of(key::fabric_buffer), buffer_text);
     l.buffer_bytes = buffer.exact.to_u64();
     l.where = e.where();
     topo.links.push_back(l);

@@ -21,7 +21,7 @@ namespace ubsim {
 void configure(Vub_tx_pipeline& m, const Config& c, bool ctx_gate = false);
 void configure(Vroce_tx_pipeline& m, const Config& c, bool ctx_gate = false);
 // full_key / short_key: the depth keys of the receive pipeline's two routes.
-void configure(Vrx_pipeline& m, const Config& c, const char* full_key, const char* short_key, bool ctx_gate = false);
+void configure(Vrx_pipeline& m, const Config& c, Key<Unit::Cycles> full_key, Key<Unit::Cycles> short_key, bool ctx_gate = false);
 void configure(Vctx_cache& m, uint32_t entries, uint32_t ways);
 void configure(Vctx_cache_parallel& m, uint32_t entries, uint32_t ways);
 void configure(Vorder_tracker& m, bool strict, uint32_t mtu_bytes);

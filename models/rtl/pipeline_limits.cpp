@@ -45,21 +45,21 @@ void validate_config(const Config& c) {
       throw ConfigError(t->file, "topology",
                         "the topology has no pair of controller nodes (an initiator and a target) for this "
                         "experiment; traffic sources alone run under 'ubsim fabric' (docs/fabric.md)");
-    for (const char* key : {"loss.data", "loss.ack", "loss.duplicate", "loss.reorder"})
-      if (c.value(key) > 0)
-        throw ConfigError(c.source(key), key,
+    for (Key<Unit::Ratio> k : {key::loss_data, key::loss_ack, key::loss_duplicate, key::loss_reorder})
+      if (c.value(k) > 0)
+        throw ConfigError(c.source(k), k.name,
                           "loss on a switched fabric is not modelled yet: the transport inside the paths runs over "
                           "one link (docs/fabric.md)");
     // (with link-level pause a buffer with its headroom drops nothing; a drop
     // that happens anyway ends the run, naming the queue)
     for (const TopoLink& l : t->links)
-      if (l.buffer_bytes > 0 && !c.flag("fabric.pause"))
+      if (l.buffer_bytes > 0 && !c.flag(key::fabric_pause))
         throw ConfigError(l.where, "topology.link",
                           "a finite buffer drops packets, and the controllers' paths over a fabric have no transport "
                           "to resend them yet: leave the buffers unbounded here, or make the fabric lossless with "
                           "fabric.pause (ubsim fabric and congestion run lossy buffers)");
-    if (c.flag("transport.in_paths"))
-      throw ConfigError(c.source("transport.in_paths"), "transport.in_paths",
+    if (c.flag(key::transport_in_paths))
+      throw ConfigError(c.source(key::transport_in_paths), key::transport_in_paths.name,
                         "the transport inside the paths runs over one link, not yet over a switched fabric "
                         "(docs/fabric.md)");
   }

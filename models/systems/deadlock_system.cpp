@@ -18,17 +18,17 @@ size_t DeadlockSystem::Node::held() const {
 
 DeadlockSystem::DeadlockSystem(sc_core::sc_module_name name, const Config& c)
     : sc_module(name),
-      slots_(static_cast<uint32_t>(c.count("deadlock.slots"))),
-      reserved_(static_cast<uint32_t>(c.count("deadlock.reserved_response_slots"))),
-      outstanding_(static_cast<uint32_t>(c.count("deadlock.outstanding"))),
-      request_bytes_(static_cast<uint32_t>(c.count("transport.header_bytes"))),
-      read_bytes_(static_cast<uint32_t>(c.count("deadlock.read_bytes") + c.count("transport.header_bytes"))),
-      separate_(c.flag("deadlock.response_channel")),
-      reads_(c.count("deadlock.reads")),
-      serve_fs_(c.fs("dram.row_hit") + c.fs("bus.traversal")),
-      consume_fs_(c.fs("bus.traversal")),
-      latency_fs_(c.fs("wire.latency")),
-      bytes_per_s_(c.value("wire.rate")) {
+      slots_(static_cast<uint32_t>(c.count(key::deadlock_slots))),
+      reserved_(static_cast<uint32_t>(c.count(key::deadlock_reserved_response_slots))),
+      outstanding_(static_cast<uint32_t>(c.count(key::deadlock_outstanding))),
+      request_bytes_(static_cast<uint32_t>(c.count(key::transport_header_bytes))),
+      read_bytes_(static_cast<uint32_t>(c.count(key::deadlock_read_bytes) + c.count(key::transport_header_bytes))),
+      separate_(c.flag(key::deadlock_response_channel)),
+      reads_(c.count(key::deadlock_reads)),
+      serve_fs_(c.fs(key::dram_row_hit) + c.fs(key::bus_traversal)),
+      consume_fs_(c.fs(key::bus_traversal)),
+      latency_fs_(c.fs(key::wire_latency)),
+      bytes_per_s_(c.value(key::wire_rate)) {
   for (Node& n : nodes_) n.slot.assign(slots_, nullptr);
   for (int l = 0; l < 2; ++l) {
     links_[l].from = l;

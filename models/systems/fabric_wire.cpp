@@ -8,8 +8,8 @@ namespace ubsim {
 
 FabricWire::FabricWire(sc_core::sc_module_name name, const Config& c, const Topology& t)
     : StageComponent(name),
-      header_bytes_(static_cast<uint32_t>(c.count("transport.header_bytes"))),
-      stage_latency_fs_(c.fs("wire.latency")) {
+      header_bytes_(static_cast<uint32_t>(c.count(key::transport_header_bytes))),
+      stage_latency_fs_(c.fs(key::wire_latency)) {
   // the topology's traffic sources run beside the controllers' packets
   const FabricOptions o = fabric_options(c);
   net_ = std::make_unique<FabricNetwork>("net", t, flow_records(t), o);

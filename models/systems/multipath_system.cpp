@@ -11,7 +11,7 @@ MultipathSystem::MultipathSystem(sc_core::sc_module_name name, const Config& c, 
   receiver_ = std::make_unique<SackReceiverBridge>("B_sack_rx", cfg_, mode, pool_);
   // acks on the fastest path, or each on the path of the data it answers
   // (the reverse direction of every path, with its delay)
-  const bool on_data = cfg_.choice("sack.ack_path") == "data";
+  const bool on_data = cfg_.choice(key::sack_ack_path) == "data";
   const std::vector<uint64_t> ack_delays =
       on_data ? delays_fs : std::vector<uint64_t>{*std::min_element(delays_fs.begin(), delays_fs.end())};
   receiver_->set_ack_on_data_path(on_data);

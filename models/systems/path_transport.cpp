@@ -30,7 +30,7 @@ PathTransport::PathTransport(sc_core::sc_module_name name, const Config& c, Stag
   const char* f = from == NodeId::A ? "A" : "B";
   const char* t = from == NodeId::A ? "B" : "A";
   const std::string base = stack + (gbn_ ? "_gbn" : "_sack");
-  const bool ack_on_data_path = c.choice("sack.ack_path") == "data";
+  const bool ack_on_data_path = c.choice(key::sack_ack_path) == "data";
   for (uint32_t i = 0; i < channels; ++i) {
     auto ch = std::make_unique<Channel>();
     ch->tx = std::make_unique<SackSenderBridge>(fmt::format("{}_{}_tx{}", f, base, i).c_str(), c, mode, pool_);

@@ -5,10 +5,10 @@ namespace ubsim {
 TransportSystem::TransportSystem(sc_core::sc_module_name name, const Config& c, SackMode mode, double p_loss_data,
                                  double p_loss_ack, std::set<uint32_t> drop_once)
     : sc_module(name), cfg_(c), fabric_("fabric") {
-  const uint64_t seed = cfg_.count("seed");
+  const uint64_t seed = cfg_.count(key::seed);
   sender_ = std::make_unique<SackSenderBridge>("A_sack_tx", cfg_, mode, pool_);
   receiver_ = std::make_unique<SackReceiverBridge>("B_sack_rx", cfg_, mode, pool_);
-  const uint64_t propagation = cfg_.fs("loss.wire_latency");
+  const uint64_t propagation = cfg_.fs(key::loss_wire_latency);
   // the data direction carries only data packets, the other only acks
   data_ = std::make_unique<LossyWire>("wire_A_to_B", cfg_, pool_, p_loss_data, 0.0, propagation, std::move(drop_once),
                                       seed * 2 + 1);

@@ -11,8 +11,8 @@
 namespace ubsim {
 
 bool transport_in_paths(const Config& c) {
-  return c.flag("transport.in_paths") || c.value("loss.data") > 0 || c.value("loss.ack") > 0 ||
-         c.value("loss.duplicate") > 0 || c.value("loss.reorder") > 0;
+  return c.flag(key::transport_in_paths) || c.value(key::loss_data) > 0 || c.value(key::loss_ack) > 0 ||
+         c.value(key::loss_duplicate) > 0 || c.value(key::loss_reorder) > 0;
 }
 
 TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std::vector<HopSpec> hops,
@@ -54,15 +54,15 @@ TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std:
                                     "at a time, or give it role = \"initiator\" or \"target\"",
                                     node_tags_[k]));
   if (ends.size() > 1) {
-    if (!cfg_.flag("cache.enabled"))
-      throw ConfigError(cfg_.source("cache.enabled"), "cache.enabled",
+    if (!cfg_.flag(key::cache_enabled))
+      throw ConfigError(cfg_.source(key::cache_enabled), key::cache_enabled.name,
                         "several sessions at once need the context cache (each connection its own record)");
-    if (cfg_.count("workload.ops") >= InitiatorApp::kIdSpan)
-      throw ConfigError(cfg_.source("workload.ops"), "workload.ops",
+    if (cfg_.count(key::workload_ops) >= InitiatorApp::kIdSpan)
+      throw ConfigError(cfg_.source(key::workload_ops), key::workload_ops.name,
                         fmt::format("with {} sessions at once each runs fewer than {} requests", ends.size(),
                                     InitiatorApp::kIdSpan));
     if (ends.size() * InitiatorApp::endpoint_span(cfg_) > ctx_key::kMaxEndpoints)
-      throw ConfigError(cfg_.source("workload.endpoints"), "workload.endpoints",
+      throw ConfigError(cfg_.source(key::workload_endpoints), key::workload_endpoints.name,
                         fmt::format("{} sessions of {} endpoints each exceed the {} endpoints a node numbers",
                                     ends.size(), InitiatorApp::endpoint_span(cfg_), ctx_key::kMaxEndpoints));
   }
@@ -80,10 +80,10 @@ TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std:
     fabric_.attach(fabric_wire_.get());
   }
   if (transport_in_paths(cfg_)) build_transport(hops);
-  else if (cfg_.count("multipath.paths") > 1)
-    throw ConfigError(cfg_.source("multipath.paths"), "multipath.paths",
+  else if (cfg_.count(key::multipath_paths) > 1)
+    throw ConfigError(cfg_.source(key::multipath_paths), key::multipath_paths.name,
                       "several paths carry the transport's packets: set transport.in_paths = true");
-  if (cfg_.flag("cache.enabled"))
+  if (cfg_.flag(key::cache_enabled))
     for (size_t k = 0; k < n; ++k) build_caches(nodes_[k], node_tags_[k], node_roles_[k], static_cast<int>(k));
   // an initiator's receive pipelines report completions to its send side
   for (size_t k = 0; k < n; ++k)
@@ -99,7 +99,7 @@ TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std:
     build_session(*s, hops, w, static_cast<uint32_t>(i));
     sessions_.push_back(std::move(s));
   }
-  const uint64_t expected = cfg_.count("workload.ops") * sessions_.size();
+  const uint64_t expected = cfg_.count(key::workload_ops) * sessions_.size();
   watchdog_ = std::make_unique<ProgressWatchdog>(
       ProgressWatchdog::span_for(cfg_),
       [this] {
@@ -119,12 +119,12 @@ void TwoNodeSystem::build_session(Session& s, std::vector<HopSpec> hops, const W
   Node& a = nodes_[s.a];
   const std::string& tag = node_tags_[s.a];
   s.route.hops = std::move(hops);
-  if (cfg_.count("sw.cq_batch") > 0 && add_completion_batch_wait(s.route.hops) && !a.cq) {
+  if (cfg_.count(key::sw_cq_batch) > 0 && add_completion_batch_wait(s.route.hops) && !a.cq) {
     a.cq = std::make_unique<CompletionQueue>((tag + "_cq").c_str(), cfg_);
     fabric_.attach(a.cq.get());
   }
   int descriptor_hop = -1;
-  if (cfg_.count("sw.wr_per_doorbell") > 1 && (descriptor_hop = add_doorbell_batch_wait(s.route.hops)) >= 0 &&
+  if (cfg_.count(key::sw_wr_per_doorbell) > 1 && (descriptor_hop = add_doorbell_batch_wait(s.route.hops)) >= 0 &&
       !a.doorbells) {
     a.doorbells = std::make_unique<DoorbellBatcher>((tag + "_doorbells").c_str(), cfg_);
     fabric_.attach(a.doorbells.get());
@@ -148,7 +148,7 @@ void TwoNodeSystem::build_session(Session& s, std::vector<HopSpec> hops, const W
 }
 
 void TwoNodeSystem::build_node(Node& n, const std::string& t, int index, bool initiator) {
-  const size_t cores = initiator ? static_cast<size_t>(cfg_.count("host.cores")) : 1;
+  const size_t cores = initiator ? static_cast<size_t>(cfg_.count(key::host_cores)) : 1;
   n.cpu = std::make_unique<StageServer>((t + "_cpu").c_str(),
                                         cores > 1 ? "the CPU cores (software stages, each request on its core)"
                                                   : "the CPU core (software stages)",
@@ -157,9 +157,9 @@ void TwoNodeSystem::build_node(Node& n, const std::string& t, int index, bool in
   n.bus = std::make_unique<LinkStage>((t + "_bus").c_str(), cfg_, LinkParams::bus(cfg_));
   n.dram = std::make_unique<StageServer>((t + "_dram").c_str(), "the DRAM device", cfg_, "dram.occupancy");
   n.ub_tx = std::make_unique<UbTxBridge>((t + "_ub_tx").c_str(), cfg_);
-  n.ub_rx = std::make_unique<RxBridge>((t + "_ub_rx").c_str(), cfg_, "pipeline.ub_async", "pipeline.ub_load");
+  n.ub_rx = std::make_unique<RxBridge>((t + "_ub_rx").c_str(), cfg_, key::pipeline_ub_async, key::pipeline_ub_load);
   n.nic_tx = std::make_unique<RoceTxBridge>((t + "_nic_tx").c_str(), cfg_);
-  n.nic_rx = std::make_unique<RxBridge>((t + "_nic_rx").c_str(), cfg_, "pipeline.pcie_nic", "pipeline.pcie_nic");
+  n.nic_rx = std::make_unique<RxBridge>((t + "_nic_rx").c_str(), cfg_, key::pipeline_pcie_nic, key::pipeline_pcie_nic);
   for (StageComponent* c : std::initializer_list<StageComponent*>{
            n.cpu.get(), n.pcie.get(), n.bus.get(), n.dram.get(), n.ub_tx.get(), n.ub_rx.get(),
            n.nic_tx.get(), n.nic_rx.get()})
@@ -182,28 +182,28 @@ void TwoNodeSystem::build_node(Node& n, const std::string& t, int index, bool in
 // channel per remote endpoint, the QP per core or endpoint.
 void TwoNodeSystem::build_transport(const std::vector<HopSpec>& hops) {
   const bool roce = std::any_of(hops.begin(), hops.end(), [](const HopSpec& h) { return h.op == Op::NicTx; });
-  const uint64_t endpoints = cfg_.count("workload.endpoints"), cores = cfg_.count("host.cores");
+  const uint64_t endpoints = cfg_.count(key::workload_endpoints), cores = cfg_.count(key::host_cores);
   const uint64_t channels = std::max<uint64_t>({1, endpoints, roce ? cores : 1});
   if (channels > kMaxTransportChannels)
-    throw ConfigError(cfg_.source("workload.endpoints"), "workload.endpoints",
+    throw ConfigError(cfg_.source(key::workload_endpoints), key::workload_endpoints.name,
                       fmt::format("the transport inside the paths gives each of the {} {} its own verilated engines; at "
                                   "most {} are modelled (fewer endpoints{}, or transport.in_paths = false and no loss)",
                                   channels, roce ? "QPs" : "TP channels", kMaxTransportChannels,
                                   roce ? " or cores" : ""));
-  const bool gbn = roce || cfg_.choice("transport.mode") == "gbn";
-  const double p_data = cfg_.value("loss.data");
-  const double p_ack = cfg_.value("loss.ack") < 0 ? p_data : cfg_.value("loss.ack");
-  const uint64_t seed = cfg_.count("seed");
-  const uint64_t propagation = cfg_.fs("wire.latency");
-  const uint32_t paths = static_cast<uint32_t>(cfg_.count("multipath.paths"));
+  const bool gbn = roce || cfg_.choice(key::transport_mode) == "gbn";
+  const double p_data = cfg_.value(key::loss_data);
+  const double p_ack = cfg_.value(key::loss_ack) < 0 ? p_data : cfg_.value(key::loss_ack);
+  const uint64_t seed = cfg_.count(key::seed);
+  const uint64_t propagation = cfg_.fs(key::wire_latency);
+  const uint32_t paths = static_cast<uint32_t>(cfg_.count(key::multipath_paths));
   if (paths > 1) {
     // several paths: each direction a MultiPathWire, path p wire.latency + p x step
     for (const char* key : {"loss.data", "loss.ack", "loss.duplicate", "loss.reorder"})
       if (cfg_.value(key) > 0)
-        throw ConfigError(cfg_.source("multipath.paths"), "multipath.paths",
+        throw ConfigError(cfg_.source(key::multipath_paths), key::multipath_paths.name,
                           fmt::format("the {} paths are lossless but for --drop; {} must be 0 with them", paths, key));
     std::vector<uint64_t> delays;
-    for (uint32_t p = 0; p < paths; ++p) delays.push_back(propagation + p * cfg_.fs("multipath.delay_step"));
+    for (uint32_t p = 0; p < paths; ++p) delays.push_back(propagation + p * cfg_.fs(key::multipath_delay_step));
     data_ab_ = std::make_unique<MultiPathWire>("paths_A_to_B", cfg_, delays, std::set<uint32_t>{});
     data_ba_ = std::make_unique<MultiPathWire>("paths_B_to_A", cfg_, delays, std::set<uint32_t>{});
   } else {

@@ -3,7 +3,7 @@
 namespace ubsim {
 
 CompletionQueue::CompletionQueue(sc_core::sc_module_name name, const Config& c)
-    : StageComponent(name), batch_(c.count("sw.cq_batch")), period_fs_(c.fs("sw.cq_period")) {
+    : StageComponent(name), batch_(c.count(key::sw_cq_batch)), period_fs_(c.fs(key::sw_cq_period)) {
   SC_HAS_PROCESS(CompletionQueue);
   SC_METHOD(handle_batch);
   sensitive << tick_;

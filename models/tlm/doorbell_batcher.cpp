@@ -6,9 +6,9 @@ namespace ubsim {
 
 DoorbellBatcher::DoorbellBatcher(sc_core::sc_module_name name, const Config& c)
     : StageComponent(name),
-      per_doorbell_(c.count("sw.wr_per_doorbell")),
-      in_submission_(c.count("host.cores"), 0),
-      posted_(c.count("host.cores")) {}
+      per_doorbell_(c.count(key::sw_wr_per_doorbell)),
+      in_submission_(c.count(key::host_cores), 0),
+      posted_(c.count(key::host_cores)) {}
 
 void DoorbellBatcher::accept(Transaction& t) {
   Request& r = as_request(t);

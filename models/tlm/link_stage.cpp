@@ -10,9 +10,9 @@ namespace ubsim {
 LinkStage::LinkStage(sc_core::sc_module_name name, const Config& c, const LinkParams& p)
     : StageComponent(name),
       link_("link", p),
-      mtu_(c.count("transport.mtu")),
+      mtu_(c.count(key::transport_mtu)),
       params_(p),
-      ordered_(p.keys == "pcie" && c.choice("nic.cqe_after") == "ordered") {}
+      ordered_(p.keys == "pcie" && c.choice(key::nic_cqe_after) == "ordered") {}
 
 // The bytes a stage moves: a descriptor fetch k descriptors of 64 B, a
 // read's first packet at the target, a packet's payload (per-packet stages,

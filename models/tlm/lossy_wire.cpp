@@ -25,13 +25,13 @@ LossyWire::LossyWire(sc_core::sc_module_name name, const Config& c, Pool<Packet>
                      uint64_t propagation_fs, std::set<uint32_t> drop_once, uint64_t seed)
     : TransportWire(name),
       pool_(pool),
-      bytes_per_s_(c.value("wire.rate")),
+      bytes_per_s_(c.value(key::wire_rate)),
       p_data_(p_data),
       p_ack_(p_ack),
-      p_dup_(c.value("loss.duplicate")),
-      p_reorder_(c.value("loss.reorder")),
+      p_dup_(c.value(key::loss_duplicate)),
+      p_reorder_(c.value(key::loss_reorder)),
       propagation_fs_(propagation_fs),
-      reorder_max_fs_(c.fs("loss.reorder_delay")),
+      reorder_max_fs_(c.fs(key::loss_reorder_delay)),
       drop_once_(std::move(drop_once)),
       seed_(seed),
       arrivals_("arrivals") {

@@ -9,7 +9,7 @@ namespace ubsim {
 
 MultiPathWire::MultiPathWire(sc_core::sc_module_name name, const Config& c, std::vector<uint64_t> delays_fs,
                              std::set<uint32_t> drop_once)
-    : TransportWire(name), bytes_per_s_(c.value("wire.rate")), drop_once_(std::move(drop_once)), arrivals_("arrivals") {
+    : TransportWire(name), bytes_per_s_(c.value(key::wire_rate)), drop_once_(std::move(drop_once)), arrivals_("arrivals") {
   for (uint64_t d : delays_fs) paths_.push_back(Path{d});
   SC_HAS_PROCESS(MultiPathWire);
   SC_METHOD(deliver);

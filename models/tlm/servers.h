@@ -34,7 +34,7 @@ class StageServer : public QueuedServer {
       : QueuedServer(name, resource, cores),
         cores_(cores),
         occupancy_fs_(*occupancy_key ? c.fs(occupancy_key) : kWholeStage),
-        mtu_(c.count("transport.mtu")) {
+        mtu_(c.count(key::transport_mtu)) {
     // latency of every operation, by its key, read once
     for (const OpInfo& op : op_catalog()) {
       const auto i = static_cast<size_t>(op.op);
@@ -97,9 +97,9 @@ class WireDirection : public QueuedServer {
  public:
   WireDirection(sc_core::sc_module_name name, const Config& c)
       : QueuedServer(name, "this wire direction (serialization)"),
-        latency_fs_(c.fs("wire.latency")),
-        bytes_per_s_(c.value("wire.rate")),
-        header_bytes_(static_cast<uint32_t>(c.count("transport.header_bytes"))) {}
+        latency_fs_(c.fs(key::wire_latency)),
+        bytes_per_s_(c.value(key::wire_rate)),
+        header_bytes_(static_cast<uint32_t>(c.count(key::transport_header_bytes))) {}
 
  protected:
   ServiceTime service_time(const Transaction& t) const override {

@@ -35,7 +35,7 @@ bool ProgressWatchdog::fire(uint64_t edge_fs) {
 }
 
 uint64_t ProgressWatchdog::span_for(const Config& c) {
-  if (const double set = c.value("watchdog.span"); set > 0) return static_cast<uint64_t>(set);
+  if (const double set = c.value(key::watchdog_span); set > 0) return static_cast<uint64_t>(set);
   // the longest single wait any configured stage or timer can impose
   double longest = 0, cycles = 256;   // a pipeline may hold work a few hundred cycles on its own
   for (const ParamDef& d : param_table()) {
@@ -43,8 +43,8 @@ uint64_t ProgressWatchdog::span_for(const Config& c) {
     if (d.unit == Unit::Cycles) cycles = std::max(cycles, c.value(d.key) + 256);
   }
   longest = std::max(longest, cycles * static_cast<double>(c.clock_period_fs()));   // stages counted in cycles
-  double rto = c.value("sack.rto");
-  for (uint64_t k = 0; k < c.count("sack.max_retries"); ++k) rto *= c.value("sack.rto_backoff");
+  double rto = c.value(key::sack_rto);
+  for (uint64_t k = 0; k < c.count(key::sack_max_retries); ++k) rto *= c.value(key::sack_rto_backoff);
   longest = std::max(longest, rto);
   const double span = std::max(10.0 * longest, 1e10);   // at least 10 us
   return span >= static_cast<double>(kHorizonFs) / 2 ? kHorizonFs / 2 : static_cast<uint64_t>(span);

@@ -45,7 +45,7 @@ std::string document(const std::string& experiment, const Config& cfg, const std
          ",\n\"provenance\": " +
          json::object({{"git", json::str(build_info::kGitHash)},
                        {"variant", json::str(build_info::kVariant)},
-                       {"seed", cfg.exact("seed").text()}}) +
+                       {"seed", cfg.exact(key::seed).text()}}) +
          ",\n\"results\": " + json::array(results, true) + "}\n";
 }
 

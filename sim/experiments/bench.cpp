@@ -59,7 +59,7 @@ ResultSet run(Config& cfg, const Options& o) {
     // the run with the median CPU time
     std::sort(runs.begin(), runs.end(), [](const V& a, const V& b) { return a.num("cpu_s") < b.num("cpu_s"); });
     const V& m = runs[runs.size() / 2];
-    const double ops = static_cast<double>(cfg.count("workload.ops"));
+    const double ops = static_cast<double>(cfg.count(key::workload_ops));
     const double rate = ops / m.num("cpu_s");
     // derived: CPU time per read if evaluating the path's RTL cycles cost
     // no more than idle cycles and nothing else cost anything

@@ -69,7 +69,7 @@ TopoFlow flow(double rate, double start_us, double wire_bytes, uint64_t mtu, uin
 }
 
 std::vector<Point> points(const Config& cfg, const std::vector<std::string>& scenarios, double job_ms) {
-  const uint64_t mtu = cfg.count("transport.mtu"), hdr = cfg.count("transport.header_bytes");
+  const uint64_t mtu = cfg.count(key::transport_mtu), hdr = cfg.count(key::transport_header_bytes);
   const double B = 50 * kGBps;
   std::vector<Point> out;
   auto want = [&](const char* s) { return std::find(scenarios.begin(), scenarios.end(), s) != scenarios.end(); };
@@ -124,9 +124,9 @@ std::vector<Point> points(const Config& cfg, const std::vector<std::string>& sce
         p.scenario = "pause";
         p.cable_fs = static_cast<uint64_t>(cable_ns * 1e6);
         p.pause.enabled = true;
-        p.pause.xoff = cfg.count("fabric.pause_xoff");
-        p.pause.xon = cfg.count("fabric.pause_xon");
-        p.pause.quanta_fs = cfg.fs("fabric.pause_quanta");
+        p.pause.xoff = cfg.count(key::fabric_pause_xoff);
+        p.pause.xon = cfg.count(key::fabric_pause_xon);
+        p.pause.quanta_fs = cfg.fs(key::fabric_pause_quanta);
         p.headroom_derived = (n - 2) * B * t_fb;
         p.feedback_us_derived = t_fb * 1e6;
         // sized: the buffer is every port's XOFF plus the derived headroom
@@ -226,7 +226,7 @@ std::vector<Point> points(const Config& cfg, const std::vector<std::string>& sce
     closed(p, 10);
     p.limiter_decrease = decrease;
     // 0: cut to the fair share 50 / (N - 1) GB/s at once (the floor); else never below limiter.rate_min
-    p.limiter_rate_min_Bps = decrease == 0 ? B / (n - 1) : cfg.value("limiter.rate_min");
+    p.limiter_rate_min_Bps = decrease == 0 ? B / (n - 1) : cfg.value(key::limiter_rate_min);
     if (interval_fs) p.limiter_interval_fs = interval_fs;
     p.free_bytes = static_cast<double>(free);
     p.full_us_derived = static_cast<double>(free) / ((n - 2) * B) * 1e6;
@@ -453,11 +453,11 @@ V measure(const Config& cfg, const Point& p, size_t bins) {
            std::vector<FlowRecord> flows;
            const Topology t = topology_of(p, flows);
            FabricOptions o;
-           o.mtu = static_cast<uint32_t>(p.mtu ? p.mtu : cfg.count("transport.mtu"));
-           o.header_bytes = static_cast<uint32_t>(cfg.count("transport.header_bytes"));
+           o.mtu = static_cast<uint32_t>(p.mtu ? p.mtu : cfg.count(key::transport_mtu));
+           o.header_bytes = static_cast<uint32_t>(cfg.count(key::transport_header_bytes));
            o.pause = p.pause;
            o.ecn = p.ecn;
-           o.ecn.seed = cfg.count("seed");
+           o.ecn.seed = cfg.count(key::seed);
            const std::vector<FlowRecord> schedule = flows;
            FabricNetwork net("fabric", t, std::move(flows), o);
            // closed loop: each sender's frames through its verilated rate limiter
@@ -598,7 +598,7 @@ ResultSet run(Config& cfg, const Options& o) {
           ? std::vector<std::string>{"feedback-step", "feedback-incast", "feedback-tolerable", "feedback-decrease"}
           : o.list("--scenarios");
   cfg.validate_fabric(std::find(scenarios.begin(), scenarios.end(), "pause") != scenarios.end());
-  const uint64_t cfg_mtu = cfg.count("transport.mtu"), header = cfg.count("transport.header_bytes");
+  const uint64_t cfg_mtu = cfg.count(key::transport_mtu), header = cfg.count(key::transport_header_bytes);
   const auto pts = points(cfg, scenarios, static_cast<double>(o.count("--job-us")) / 1e3);
   ResultSet rs;
   auto opt = [](double v) { return v >= 0 ? V::number(v) : V::null(); };

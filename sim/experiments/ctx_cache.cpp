@@ -14,8 +14,8 @@ namespace ubsim {
 
 StateBytes state_bytes(const Config& cfg, double n, double m) {
   StateBytes s;
-  s.pair = cfg.value("record.qp_context") * n * m + cfg.value("record.segment") * n;
-  s.ub = (cfg.value("record.jetty") + cfg.value("record.segment")) * n + cfg.value("record.tp_channel") * m;
+  s.pair = cfg.value(key::record_qp_context) * n * m + cfg.value(key::record_segment) * n;
+  s.ub = (cfg.value(key::record_jetty) + cfg.value(key::record_segment)) * n + cfg.value(key::record_tp_channel) * m;
   return s;
 }
 
@@ -45,8 +45,8 @@ uint64_t pass_ops(const std::string& path, uint64_t n) { return is_roce(path) ? 
 
 CtxCachePoint run_ctx_cache_point(const Config& base, const std::string& path, uint64_t n) {
   Config cfg = base;
-  const uint64_t ops = static_cast<uint64_t>(cfg.value("ctx_cache.ops"));
-  const uint64_t cap = static_cast<uint64_t>(cfg.value("ctx_cache.max_warmup"));
+  const uint64_t ops = static_cast<uint64_t>(cfg.value(key::ctx_cache_ops));
+  const uint64_t cap = static_cast<uint64_t>(cfg.value(key::ctx_cache_max_warmup));
   const uint64_t warmup = std::min(pass_ops(path, n), cap);
   cfg.apply_set(fmt::format("workload.endpoints={}", n));
   cfg.apply_set(fmt::format("workload.warmup={}", warmup));
@@ -65,7 +65,7 @@ CtxCachePoint run_ctx_cache_point(const Config& base, const std::string& path, u
   const StateBytes sb = state_bytes(cfg, static_cast<double>(n), static_cast<double>(n));
   p.state_bytes = is_roce(path) ? sb.pair : sb.ub;
   p.entries_needed = entries_needed(path, n);
-  p.entries = static_cast<uint64_t>(cfg.value(is_roce(path) ? "cache.roce_entries" : "cache.ub_entries"));
+  p.entries = static_cast<uint64_t>(is_roce(path) ? cfg.value(key::cache_roce_entries) : cfg.value(key::cache_ub_entries));
   p.warmup_ops = warmup;
   p.warmup_capped = warmup < pass_ops(path, n);
   p.ops = r.ops - warmup;
@@ -89,8 +89,8 @@ CtxCachePoint run_ctx_cache_point(const Config& base, const std::string& path, u
   p.p99_ns = r.p99_ns;
   for (const auto& [cause, ns] : r.effects)
     if (cause == "context-cache refill") p.refill_wait_ns = ns;
-  p.derived_refill_ns = is_roce(path) ? 2 * cfg.value("pcie.dma_read") / 1e6
-                                      : 2 * (cfg.value("bus.traversal") + cfg.value("dram.row_miss")) / 1e6;
+  p.derived_refill_ns = is_roce(path) ? 2 * cfg.value(key::pcie_dma_read) / 1e6
+                                      : 2 * (cfg.value(key::bus_traversal) + cfg.value(key::dram_row_miss)) / 1e6;
   return p;
 }
 
@@ -141,7 +141,7 @@ json::Value ctx_cache_row(const CtxCachePoint& p) {
 
 json::Value ctx_cache_bytes_row(const Config& cfg) {
   using V = json::Value;
-  const double budget = cfg.value("cache.bytes");
+  const double budget = cfg.value(key::cache_bytes);
   const StateBytes k = state_bytes(cfg, 1024, 1024);
   return V::object()
       .add("scenario", V::string("byte-model"))
@@ -151,11 +151,11 @@ json::Value ctx_cache_bytes_row(const Config& cfg) {
       .add("cache_bytes", V::number(budget))
       .add("pair_overflow_n", V::number(static_cast<double>(byte_overflow_n(cfg, true, budget))))
       .add("ub_overflow_n", V::number(static_cast<double>(byte_overflow_n(cfg, false, budget))))
-      .add("ub_entries_at_roce_bytes", V::number(std::floor(cfg.value("cache.roce_entries") *
-                                                           cfg.value("record.qp_context") /
-                                                           cfg.value("record.tp_channel"))))
-      .add("roce_cache_bytes", V::number(cfg.value("cache.roce_entries") * cfg.value("record.qp_context")))
-      .add("ub_cache_bytes", V::number(cfg.value("cache.ub_entries") * cfg.value("record.tp_channel")));
+      .add("ub_entries_at_roce_bytes", V::number(std::floor(cfg.value(key::cache_roce_entries) *
+                                                           cfg.value(key::record_qp_context) /
+                                                           cfg.value(key::record_tp_channel))))
+      .add("roce_cache_bytes", V::number(cfg.value(key::cache_roce_entries) * cfg.value(key::record_qp_context)))
+      .add("ub_cache_bytes", V::number(cfg.value(key::cache_ub_entries) * cfg.value(key::record_tp_channel)));
 }
 
 json::Value ctx_cache_bytes_row_n(const Config& cfg, uint64_t n) {
@@ -192,11 +192,11 @@ ResultSet run(Config& cfg, const Options& o) {
       "byte model (derived): N = M = 1024: S_pair {} vs S_UB {} ({:.0f}x); a {} cache (cache.bytes) overflows\n"
       "at N >= {} (pair) and N >= {} (UB). Entry caches: RoCE {:.0f} x {:.0f} B = {}; UB {:.0f} x {:.0f} B = {}.\n"
       "derived_refill_ns: one refill per end through the path's memory path; extra_ns and refill_mean_ns are measured.\n",
-      human_bytes(k.pair), human_bytes(k.ub), k.pair / k.ub, human_bytes(cfg.value("cache.bytes")),
-      byte_overflow_n(cfg, true, cfg.value("cache.bytes")), byte_overflow_n(cfg, false, cfg.value("cache.bytes")),
-      cfg.value("cache.roce_entries"), cfg.value("record.qp_context"),
-      human_bytes(cfg.value("cache.roce_entries") * cfg.value("record.qp_context")), cfg.value("cache.ub_entries"),
-      cfg.value("record.tp_channel"), human_bytes(cfg.value("cache.ub_entries") * cfg.value("record.tp_channel")));
+      human_bytes(k.pair), human_bytes(k.ub), k.pair / k.ub, human_bytes(cfg.value(key::cache_bytes)),
+      byte_overflow_n(cfg, true, cfg.value(key::cache_bytes)), byte_overflow_n(cfg, false, cfg.value(key::cache_bytes)),
+      cfg.value(key::cache_roce_entries), cfg.value(key::record_qp_context),
+      human_bytes(cfg.value(key::cache_roce_entries) * cfg.value(key::record_qp_context)), cfg.value(key::cache_ub_entries),
+      cfg.value(key::record_tp_channel), human_bytes(cfg.value(key::cache_ub_entries) * cfg.value(key::record_tp_channel)));
   return rs;
 }
 

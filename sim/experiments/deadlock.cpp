@@ -50,10 +50,10 @@ ResultSet run(Config& cfg, const Options& o) {
     const std::string why = "deadlock scenario " + name;
     c.apply("deadlock.reserved_response_slots", std::to_string(sc->reserved), why);
     c.apply("deadlock.response_channel", sc->separate ? "true" : "false", why);
-    if (c.count("deadlock.reserved_response_slots") >= c.count("deadlock.slots"))
-      throw ConfigError(c.source("deadlock.slots"), "deadlock.slots",
+    if (c.count(key::deadlock_reserved_response_slots) >= c.count(key::deadlock_slots))
+      throw ConfigError(c.source(key::deadlock_slots), key::deadlock_slots.name,
                         fmt::format("{} slots leave none for requests with {} reserved for responses",
-                                    c.count("deadlock.slots"), c.count("deadlock.reserved_response_slots")));
+                                    c.count(key::deadlock_slots), c.count(key::deadlock_reserved_response_slots)));
     V row = rows_in_child([&] {
               SimulationRun run;
               auto& sys = *new DeadlockSystem("sys", c);   // lives until the child exits
@@ -96,7 +96,7 @@ ResultSet run(Config& cfg, const Options& o) {
     V out = V::object()
                 .add("scenario", V::string(name))
                 .add("what", V::string(sc->what))
-                .add("slots", V::number(static_cast<double>(c.count("deadlock.slots"))))
+                .add("slots", V::number(static_cast<double>(c.count(key::deadlock_slots))))
                 .add("reserved_response_slots", V::number(static_cast<double>(sc->reserved)))
                 .add("response_channel", V::boolean(sc->separate));
     for (const auto& [k, v] : row.fields) out.add(k, v);

@@ -64,10 +64,10 @@ Topology leaf_spine(uint32_t n, uint32_t m, const Config& cfg) {
     TopoLink l;
     l.a = a;
     l.b = b;
-    l.rate_Bps = cfg.value("wire.rate");
-    l.delay_fs = cfg.fs("wire.latency");
-    l.rate_text = cfg.text_of("wire.rate");
-    l.delay_text = cfg.text_of("wire.latency");
+    l.rate_Bps = cfg.value(key::wire_rate);
+    l.delay_fs = cfg.fs(key::wire_latency);
+    l.rate_text = cfg.text_of(key::wire_rate);
+    l.delay_text = cfg.text_of(key::wire_latency);
     l.where = "ecmp";
     t.links.push_back(l);
   };
@@ -120,8 +120,8 @@ V simulate(const Topology& t, std::vector<FlowRecord> flows, const Config& cfg, 
            FabricOptions o;
            o.ecmp = mode;
            o.hash_seed = seed;
-           o.mtu = static_cast<uint32_t>(cfg.count("transport.mtu"));
-           o.header_bytes = static_cast<uint32_t>(cfg.count("transport.header_bytes"));
+           o.mtu = static_cast<uint32_t>(cfg.count(key::transport_mtu));
+           o.header_bytes = static_cast<uint32_t>(cfg.count(key::transport_header_bytes));
            FabricNetwork net("fabric", t, std::move(flows), o);
            run.run();
            run.finish();
@@ -188,9 +188,9 @@ ResultSet run(Config& cfg, const Options& o) {
   const auto cases = parse_cases(o.text("--cases"));
   const uint64_t seeds = o.count("--seeds"), sim_seeds = std::min<uint64_t>(o.count("--sim-seeds"), seeds);
   const uint64_t packets = o.count("--packets");
-  const uint64_t mtu = cfg.count("transport.mtu"), header = cfg.count("transport.header_bytes");
-  const uint64_t base_seed = cfg.count("fabric.hash_seed");
-  const double rate = cfg.value("wire.rate");
+  const uint64_t mtu = cfg.count(key::transport_mtu), header = cfg.count(key::transport_header_bytes);
+  const uint64_t base_seed = cfg.count(key::fabric_hash_seed);
+  const double rate = cfg.value(key::wire_rate);
   const double t_pkt_fs = static_cast<double>(mtu + header) / rate * 1e15;
   ResultSet rs;
   for (const Case& c : cases) {

@@ -16,11 +16,11 @@ IssueRateResult run_issue_rate(const Config& cfg, const std::string& stack, uint
                                const std::string& trace_path) {
   // each message sends its payload (a write / send) as ceil(size / MTU)
   // packets of header + payload bytes
-  const uint64_t size = cfg.count("workload.size");
-  const uint64_t mtu = cfg.count("transport.mtu");
+  const uint64_t size = cfg.count(key::workload_size);
+  const uint64_t mtu = cfg.count(key::transport_mtu);
   const uint32_t pkts = packets_of(size, mtu);
   const uint64_t pkt_payload = std::min(size, mtu);
-  const uint64_t bytes = cfg.count("transport.header_bytes") + pkt_payload;   // the largest packet
+  const uint64_t bytes = cfg.count(key::transport_header_bytes) + pkt_payload;   // the largest packet
   const BurstTrace t = send_burst(cfg, stack, static_cast<uint32_t>(burst), static_cast<uint32_t>(initiators), size,
                                   trace_path);
   IssueRateResult r;
@@ -35,7 +35,7 @@ IssueRateResult run_issue_rate(const Config& cfg, const std::string& stack, uint
   if (t.delivered != burst * pkts || t.duplicates)
     throw std::runtime_error(fmt::format("issue-rate: the pipeline delivered {} of {} packets ({} duplicates)",
                                          t.delivered, burst * pkts, t.duplicates));
-  const double cycle_ns = 1e9 / cfg.value("clock");
+  const double cycle_ns = 1e9 / cfg.value(key::clock);
   const uint64_t first_in = t.in_cycle.front();
   const uint64_t last_out = t.out_cycle[t.out_order.back()];
   r.latency_cycles = t.out_cycle.front() - first_in;
@@ -52,12 +52,12 @@ IssueRateResult run_issue_rate(const Config& cfg, const std::string& stack, uint
   }
   r.interval_ns = r.interval_cycles * cycle_ns;
   r.ceiling_gbytes_per_s = r.interval_ns > 0 ? static_cast<double>(pkt_payload) / r.interval_ns : 0;
-  r.link_gbytes_per_s = cfg.value("wire.rate") / 1e9;
+  r.link_gbytes_per_s = cfg.value(key::wire_rate) / 1e9;
   const int ram_cycles = stack == "ub" ? ub_record_words() : roce_psn_update_cycles();
   const uint64_t flit = static_cast<uint64_t>(rtl_variant::kFlitBytes);
   const uint64_t flits = std::max<uint64_t>(1, (bytes + flit - 1) / flit);
   r.derived_interval_cycles = static_cast<double>(std::max<uint64_t>(static_cast<uint64_t>(ram_cycles), flits));
-  r.derived_span_cycles = static_cast<double>(cfg.count(stack == "ub" ? "pipeline.ub_async" : "pipeline.pcie_nic")) +
+  r.derived_span_cycles = static_cast<double>(cfg.count(stack == "ub" ? key::pipeline_ub_async : key::pipeline_pcie_nic)) +
                           static_cast<double>(burst * pkts - 1) * r.derived_interval_cycles;
   return r;
 }
@@ -98,10 +98,10 @@ ResultSet run(Config& cfg, const Options& o) {
   const auto initiators = static_cast<int>(o.count("--initiators"));
   const std::string trace = o.text("--trace");
   validate_config(cfg);
-  const uint32_t pkts = packets_of(cfg.count("workload.size"), cfg.count("transport.mtu"));
+  const uint32_t pkts = packets_of(cfg.count(key::workload_size), cfg.count(key::transport_mtu));
   for (uint64_t n : lengths)
     if (n * pkts > kMaxBurstPackets)
-      throw ConfigError(cfg.source("workload.size"), "workload.size",
+      throw ConfigError(cfg.source(key::workload_size), key::workload_size.name,
                         fmt::format("a burst of {} messages of {} packets each is more than {} packets", n, pkts,
                                     kMaxBurstPackets));
   ResultSet rs;

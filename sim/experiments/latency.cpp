@@ -57,35 +57,35 @@ void check_horizon(const Config& cfg, const std::string& path, Verb verb) {
     per_op += info.in_cycles ? cfg.value(info.param_key) * period_s : cfg.value(info.param_key) / 1e15;
   }
   // the message's packets through the slowest resource they cross, both ways
-  const uint64_t pkts = packets_of(cfg.count("workload.size"), cfg.count("transport.mtu"));
-  const double slowest = std::min({cfg.value("wire.rate"), cfg.value("bus.bandwidth"), cfg.value("dram.bandwidth"),
-                                   cfg.value("pcie.bandwidth")});
-  per_op += 2 * static_cast<double>(pkts * cfg.count("transport.header_bytes") + cfg.count("workload.size")) / slowest;
+  const uint64_t pkts = packets_of(cfg.count(key::workload_size), cfg.count(key::transport_mtu));
+  const double slowest = std::min({cfg.value(key::wire_rate), cfg.value(key::bus_bandwidth), cfg.value(key::dram_bandwidth),
+                                   cfg.value(key::pcie_bandwidth)});
+  per_op += 2 * static_cast<double>(pkts * cfg.count(key::transport_header_bytes) + cfg.count(key::workload_size)) / slowest;
   // a cold context refill at each end
-  per_op += 2 * std::max(cfg.value("pcie.dma_read"), cfg.value("bus.traversal") + cfg.value("dram.row_miss")) / 1e15;
-  const double ops = static_cast<double>(cfg.count("workload.ops"));
-  const double rate = cfg.value("workload.rate");
+  per_op += 2 * std::max(cfg.value(key::pcie_dma_read), cfg.value(key::bus_traversal) + cfg.value(key::dram_row_miss)) / 1e15;
+  const double ops = static_cast<double>(cfg.count(key::workload_ops));
+  const double rate = cfg.value(key::workload_rate);
   const double span = rate > 0 ? ops / rate + per_op
-                               : ops * per_op / static_cast<double>(cfg.count("workload.outstanding"));
+                               : ops * per_op / static_cast<double>(cfg.count(key::workload_outstanding));
   const double horizon_s = static_cast<double>(kHorizonFs) / 1e15;
   if (transport_in_paths(cfg)) {
     // the transport's retry budget, as the engine-only loss experiment counts
     // it: a packet lost on every try waits out the whole back-off series
-    const double budget_s = static_cast<double>(cfg.fs("sack.rto")) / 1e15 *
-                            std::pow(cfg.value("sack.rto_backoff"), cfg.value("sack.max_retries") + 1);
+    const double budget_s = static_cast<double>(cfg.fs(key::sack_rto)) / 1e15 *
+                            std::pow(cfg.value(key::sack_rto_backoff), cfg.value(key::sack_max_retries) + 1);
     if (span + budget_s > 0.9 * horizon_s)
-      throw ConfigError(cfg.source("sack.rto"), "sack.rto",
+      throw ConfigError(cfg.source(key::sack_rto), key::sack_rto.name,
                         fmt::format("with sack.rto_backoff {} and sack.max_retries {} the transport's retry budget "
                                     "alone spans about {:.4g} s, beyond the simulator's time horizon of {:.1f} s (2^64 fs)",
-                                    cfg.exact("sack.rto_backoff").text(), cfg.count("sack.max_retries"), budget_s,
+                                    cfg.exact(key::sack_rto_backoff).text(), cfg.count(key::sack_max_retries), budget_s,
                                     horizon_s));
   }
   if (span > 0.9 * horizon_s)
     throw ConfigError(
-        cfg.source("workload.ops"), "workload.ops",
+        cfg.source(key::workload_ops), key::workload_ops.name,
         fmt::format("{} {} requests on {} would simulate about {:.4g} s ({:.4g} s each{}), beyond the simulator's "
                     "time horizon of {:.1f} s (2^64 fs at 1 fs resolution): fewer requests or shorter latencies",
-                    cfg.count("workload.ops"), v, path, span, per_op,
+                    cfg.count(key::workload_ops), v, path, span, per_op,
                     rate > 0 ? fmt::format(", arriving at {:.4g}/s", rate) : std::string(), horizon_s));
 }
 
@@ -95,20 +95,20 @@ void check_horizon(const Config& cfg, const std::string& path, Verb verb) {
 // pipeline: every packet's flits at the clock; bus / DRAM / PCIe: the bytes
 // at their bandwidth (where the route places or fetches per packet).
 static void derive_message_stream(const Config& cfg, const Route& route, LatencyResult& r) {
-  const uint64_t size = cfg.count("workload.size"), mtu = cfg.count("transport.mtu");
-  const uint64_t header = cfg.count("transport.header_bytes");
+  const uint64_t size = cfg.count(key::workload_size), mtu = cfg.count(key::transport_mtu);
+  const uint64_t header = cfg.count(key::transport_header_bytes);
   r.size_bytes = size;
   r.packets = packets_of(size, mtu);
   std::vector<std::pair<std::string, double>> stream;
   // (over multipath.paths paths the packets share them, each a link at wire.rate)
-  const uint64_t paths = cfg.count("multipath.paths");
+  const uint64_t paths = cfg.count(key::multipath_paths);
   stream.emplace_back(paths > 1 ? fmt::format("wire ({} paths)", paths) : std::string("wire"),
-                      static_cast<double>(size + r.packets * header) / cfg.value("wire.rate") * 1e9 /
+                      static_cast<double>(size + r.packets * header) / cfg.value(key::wire_rate) * 1e9 /
                           static_cast<double>(paths));
   uint64_t flits = 0;
   for (uint32_t k = 0; k < r.packets; ++k)
     flits += (packet_payload(size, mtu, k) + header + rtl_variant::kFlitBytes - 1) / rtl_variant::kFlitBytes;
-  stream.emplace_back("send-pipeline flits", static_cast<double>(flits) * 1e9 / cfg.value("clock"));
+  stream.emplace_back("send-pipeline flits", static_cast<double>(flits) * 1e9 / cfg.value(key::clock));
   for (size_t i = 0; i < route.hops.size(); ++i) {
     const HopSpec& h = route.hops[i];
     if (!is_transfer_op(h.op) || !(h.per_packet || (!route.fetch.empty() && route.fetch[i]))) continue;
@@ -118,13 +118,13 @@ static void derive_message_stream(const Config& cfg, const Route& route, Latency
                                                                                                 : "pcie.bandwidth";
     double bytes = static_cast<double>(size);
     if (owner == ComponentKind::Pcie)   // in TLPs of at most max_payload, each with its overhead
-      bytes += std::ceil(bytes / static_cast<double>(cfg.count("pcie.max_payload"))) *
-               static_cast<double>(cfg.count("pcie.tlp_overhead"));
+      bytes += std::ceil(bytes / static_cast<double>(cfg.count(key::pcie_max_payload))) *
+               static_cast<double>(cfg.count(key::pcie_tlp_overhead));
     if (owner == ComponentKind::Dram) {
       // one access per packet: each holds the device for its occupancy (at
       // most the row-hit latency) and the bytes beyond the first 64 at the
       // DRAM's rate (the DRAM server's rule, dram.bandwidth)
-      const double hold_ns = std::min(cfg.fs("dram.row_hit"), cfg.fs("dram.occupancy")) / 1e6;
+      const double hold_ns = std::min(cfg.fs(key::dram_row_hit), cfg.fs(key::dram_occupancy)) / 1e6;
       double ns = 0;
       for (uint32_t k = 0; k < r.packets; ++k) {
         const uint64_t b = packet_payload(size, mtu, k);
@@ -149,8 +149,8 @@ static void derive_message_stream(const Config& cfg, const Route& route, Latency
 // path (store and forward) instead of once at wire.rate. Along the first
 // equal-cost path (a hash may pick another of the same length).
 static double derive_fabric_ns(const Config& cfg, const Topology& t, int a, int b, const Route& route, Verb verb) {
-  const uint64_t header = cfg.count("transport.header_bytes");
-  const uint64_t payload = std::min(cfg.count("workload.size"), cfg.count("transport.mtu"));
+  const uint64_t header = cfg.count(key::transport_header_bytes);
+  const uint64_t payload = std::min(cfg.count(key::workload_size), cfg.count(key::transport_mtu));
   double ns = 0;
   for (const HopSpec& h : route.hops) {
     if (h.op != Op::WireRequest && h.op != Op::WireResponse) continue;
@@ -167,7 +167,7 @@ static double derive_fabric_ns(const Config& cfg, const Topology& t, int a, int 
       ser_ns += bytes / l.rate_Bps * 1e9;
       at = t.ports()[at][port].peer;
     }
-    ns += (prop_fs - static_cast<double>(cfg.fs("wire.latency"))) / 1e6 + ser_ns - bytes / cfg.value("wire.rate") * 1e9;
+    ns += (prop_fs - static_cast<double>(cfg.fs(key::wire_latency))) / 1e6 + ser_ns - bytes / cfg.value(key::wire_rate) * 1e9;
   }
   return ns;
 }
@@ -179,7 +179,7 @@ std::vector<LatencyResult> run_latency_sessions(const Config& cfg, const Latency
   validate_config(cfg);
   check_horizon(cfg, o.path, o.verb);
   const std::string verb = o.verb == Verb::Read ? "read" : "write";
-  const uint64_t ops = cfg.count("workload.ops"), warmup = cfg.count("workload.warmup");
+  const uint64_t ops = cfg.count(key::workload_ops), warmup = cfg.count(key::workload_warmup);
   // The system lives until the process exits: each simulation runs in its own
   // child process, and tearing down verilated models after SystemC has run
   // gains nothing (Verilator 5.006 can deadlock in ~VerilatedScope there).
@@ -240,8 +240,8 @@ std::vector<LatencyResult> run_latency_sessions(const Config& cfg, const Latency
   r.path = o.path;
   r.verb = verb;
   r.ops = ops;
-  r.outstanding = static_cast<int>(cfg.count("workload.outstanding"));
-  r.clock_mhz = cfg.value("clock") / 1e6;
+  r.outstanding = static_cast<int>(cfg.count(key::workload_outstanding));
+  r.clock_mhz = cfg.value(key::clock) / 1e6;
   r.wall_s = run.wall_s();
   r.cpu_s = run.cpu_s();
   r.sim_time_ns = sc_core::sc_time_stamp().to_seconds() * 1e9;
@@ -249,7 +249,7 @@ std::vector<LatencyResult> run_latency_sessions(const Config& cfg, const Latency
   r.measured = rec.measured_ops;
   // every request may have failed (loss 100 %): then there is no latency
   const double n = static_cast<double>(std::max<uint64_t>(rec.measured_ops, 1));
-  const double cycle_ns = 1e9 / cfg.value("clock");
+  const double cycle_ns = 1e9 / cfg.value(key::clock);
   double fabric_hops = 0;
   double align = 0, ser = 0, queue = 0, hazard = 0, ctx_wait = 0, transfer = 0, reassembly = 0, cq_batch = 0, doorbell_batch = 0,
          pcie_link = 0, posted_early = 0, retransmit = 0, reorder = 0, transport = 0;
@@ -344,7 +344,7 @@ std::vector<LatencyResult> run_latency_sessions(const Config& cfg, const Latency
   r.slot_mean_ns = rec.slot_time.mean_ns();
   r.slot_p99_ns = rec.slot_time.quantile_ns(0.99);
   derive_message_stream(cfg, route, r);
-  r.offered_per_us = cfg.value("workload.rate") / 1e6;
+  r.offered_per_us = cfg.value(key::workload_rate) / 1e6;
   const uint64_t window = rec.window_end_fs - rec.window_start_fs;
   r.achieved_per_us = window ? static_cast<double>(rec.window_ops) / (static_cast<double>(window) / 1e9) : 0;
   r.stats = sys.stats();

@@ -18,44 +18,44 @@ namespace ubsim {
 namespace {
 constexpr uint64_t kMaxLossPackets = 10000000;   // per point: a delivery flag per packet
 uint32_t packets_per_message(const Config& c) {
-  return packets_of(c.count("workload.size"), c.count("transport.mtu"));
+  return packets_of(c.count(key::workload_size), c.count(key::transport_mtu));
 }
 }  // namespace
 
 double loss_watchdog_s(const Config& c) {
-  const double rto_s = static_cast<double>(c.fs("sack.rto")) / 1e15;
-  const double rtt_s = 2 * static_cast<double>(c.fs("loss.wire_latency") + c.fs("loss.reorder_delay")) / 1e15;
-  const double transfer_s = static_cast<double>(c.count("loss.messages")) *
-                            static_cast<double>(c.count("workload.size") +
-                                                packets_per_message(c) * c.count("transport.header_bytes")) /
-                            c.value("wire.rate");
+  const double rto_s = static_cast<double>(c.fs(key::sack_rto)) / 1e15;
+  const double rtt_s = 2 * static_cast<double>(c.fs(key::loss_wire_latency) + c.fs(key::loss_reorder_delay)) / 1e15;
+  const double transfer_s = static_cast<double>(c.count(key::loss_messages)) *
+                            static_cast<double>(c.count(key::workload_size) +
+                                                packets_per_message(c) * c.count(key::transport_header_bytes)) /
+                            c.value(key::wire_rate);
   // the longest backoff series, a round trip per retry, and the stream many times over
-  return rto_s * std::pow(c.value("sack.rto_backoff"), c.value("sack.max_retries") + 1) +
-         rtt_s * (c.value("sack.max_retries") + 4) + 10e-6 + 20.0 * transfer_s;
+  return rto_s * std::pow(c.value(key::sack_rto_backoff), c.value(key::sack_max_retries) + 1) +
+         rtt_s * (c.value(key::sack_max_retries) + 4) + 10e-6 + 20.0 * transfer_s;
 }
 
 void check_loss_config(const Config& c) {
   // a message is ceil(size / MTU) packets; every packet of a point is tracked
-  const uint64_t packets = c.count("loss.messages") * packets_per_message(c);
+  const uint64_t packets = c.count(key::loss_messages) * packets_per_message(c);
   if (packets > kMaxLossPackets)
-    throw ConfigError(c.source("workload.size"), "workload.size",
-                      fmt::format("{} messages of {} packets: more than {} packets in one point", c.count("loss.messages"),
+    throw ConfigError(c.source(key::workload_size), key::workload_size.name,
+                      fmt::format("{} messages of {} packets: more than {} packets in one point", c.count(key::loss_messages),
                                   packets_per_message(c), kMaxLossPackets));
 }
 
 void default_loss_message(Config& c) {
   // the spec's loss experiment moves 4 KiB messages unless a size is given
-  if (c.source("workload.size") == "default") c.apply("workload.size", "4KiB", "the loss experiment's default");
+  if (c.source(key::workload_size) == "default") c.apply("workload.size", "4KiB", "the loss experiment's default");
 }
 
 void check_loss_horizon(const Config& c) {
   const double horizon_s = static_cast<double>(kHorizonFs) / 1e15;
   const double limit_s = loss_watchdog_s(c);
   if (limit_s > 0.9 * horizon_s)
-    throw ConfigError(c.source("sack.rto"), "sack.rto",
+    throw ConfigError(c.source(key::sack_rto), key::sack_rto.name,
                       fmt::format("with sack.rto_backoff {} and sack.max_retries {} the retry budget and the stream "
                                   "span about {:.4g} s, beyond the simulator's time horizon of {:.1f} s (2^64 fs)",
-                                  c.exact("sack.rto_backoff").text(), c.count("sack.max_retries"), limit_s, horizon_s));
+                                  c.exact(key::sack_rto_backoff).text(), c.count(key::sack_max_retries), limit_s, horizon_s));
 }
 
 LossPoint run_loss_point(const Config& base, const std::string& mode, double loss,
@@ -64,18 +64,18 @@ LossPoint run_loss_point(const Config& base, const std::string& mode, double los
   validate_config(base);
   check_loss_config(base);
   check_loss_horizon(base);
-  const SackMode sm{mode == "gbn", static_cast<uint32_t>(base.count("loss.first_psn"))};
-  const double ack_loss = base.value("loss.ack") < 0 ? loss : base.value("loss.ack");
+  const SackMode sm{mode == "gbn", static_cast<uint32_t>(base.count(key::loss_first_psn))};
+  const double ack_loss = base.value(key::loss_ack) < 0 ? loss : base.value(key::loss_ack);
   std::set<uint32_t> drops;
   for (uint32_t off : drop_once) drops.insert((sm.first_psn + off) & 0xffffffu);
-  const auto messages = base.count("loss.messages");
-  const uint64_t size = base.count("workload.size");
-  const uint64_t mtu = base.count("transport.mtu");
+  const auto messages = base.count(key::loss_messages);
+  const uint64_t size = base.count(key::workload_size);
+  const uint64_t mtu = base.count(key::transport_mtu);
   const uint32_t pkts = packets_of(size, mtu);
   const uint64_t packets = messages * pkts;
-  const uint32_t header = static_cast<uint32_t>(base.count("transport.header_bytes"));
-  const double rate = base.value("wire.rate");
-  const int window = static_cast<int>(base.count("sack.window"));
+  const uint32_t header = static_cast<uint32_t>(base.count(key::transport_header_bytes));
+  const double rate = base.value(key::wire_rate);
+  const int window = static_cast<int>(base.count(key::sack_window));
   // lives until the (child) process exits
   auto& sys = *new TransportSystem("transport", base, sm, loss, ack_loss, std::move(drops));
 
@@ -167,7 +167,7 @@ LossPoint run_loss_point(const Config& base, const std::string& mode, double los
   const double bytes = static_cast<double>(size) / pkts;
   const double t_pkt = (bytes + header) / rate;
   const double t_ack = (header + (sm.gbn ? 0 : window / 8)) / rate;
-  const double rtt = 2 * static_cast<double>(base.fs("loss.wire_latency")) / 1e15 + t_pkt + t_ack;
+  const double rtt = 2 * static_cast<double>(base.fs(key::loss_wire_latency)) / 1e15 + t_pkt + t_ack;
   p.line_gbps = rate * 8 / 1e9 * bytes / (bytes + header);
   // packets sent before a loss is known (at most the window)
   const double in_flight = std::min(std::ceil(rtt / t_pkt), static_cast<double>(window));
@@ -184,7 +184,7 @@ LossPoint run_loss_point(const Config& base, const std::string& mode, double los
 std::vector<json::Value> run_loss(const Config& base, const LossOptions& o) {
   std::vector<json::Value> out;
   std::vector<int> windows = o.windows;
-  if (windows.empty()) windows.push_back(static_cast<int>(base.value("sack.window")));
+  if (windows.empty()) windows.push_back(static_cast<int>(base.value(key::sack_window)));
   for (const auto& mode : o.modes)
    for (int window : windows)
     for (double loss : o.losses) {
@@ -279,8 +279,8 @@ ResultSet run(Config& cfg, const Options& o) {
       "goodput in Gbit/s (payload delivered in order / time from the first message taken to the last delivery);\n"
       "all_deliverable = every PSN has reached the receiver, finish = the last in-order delivery (ns from the first\n"
       "message taken); derived: SACK (1-p) x line, GoBackN (1-p)/(1+p*W) x line with W packets in flight per RTT.\n",
-      cfg.count("loss.messages"), cfg.value("workload.size"), packets_per_message(cfg), cfg.value("wire.rate") * 8 / 1e9,
-      cfg.value("loss.wire_latency") / 1e6, cfg.value("sack.rto") / 1e6, cfg.value("sack.rto_backoff"));
+      cfg.count(key::loss_messages), cfg.value(key::workload_size), packets_per_message(cfg), cfg.value(key::wire_rate) * 8 / 1e9,
+      cfg.value(key::loss_wire_latency) / 1e6, cfg.value(key::sack_rto) / 1e6, cfg.value(key::sack_rto_backoff));
   return rs;
 }
 

@@ -75,7 +75,7 @@ ResultSet run(Config& cfg, const Options& o) {
             lo.path = path;
             lo.verb = verb;
             for (auto& row : rows_in_child([&] {
-                   return std::vector<json::Value>{point_row(run_latency(c, lo), loss, k, c.text_of("sack.probe_after"))};
+                   return std::vector<json::Value>{point_row(run_latency(c, lo), loss, k, c.text_of(key::sack_probe_after))};
                  }))
               rs.rows.push_back(std::move(row));
           }

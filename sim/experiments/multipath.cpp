@@ -252,7 +252,7 @@ Measured simulate(const Config& base, const Case& c, bool gbn, size_t gantt_max)
       last = std::max(last, at);
     };
     run.start();
-    const uint32_t payload = static_cast<uint32_t>(cfg.count("transport.mtu"));
+    const uint32_t payload = static_cast<uint32_t>(cfg.count(key::transport_mtu));
     for (uint32_t i = 0; i < n; ++i) sys.sender().submit(i, payload, 0);
     run.run(sc_core::sc_time(0.1, sc_core::SC_SEC).value());
     run.finish();
@@ -307,7 +307,7 @@ Measured simulate_controller(const Config& base, const Case& c, bool gbn) {
     if (!c.ack_path.empty()) cfg.apply("sack.ack_path", c.ack_path, why);
     cfg.apply("workload.ops", "1", why);
     cfg.apply("workload.warmup", "0", why);
-    cfg.apply("workload.size", std::to_string(c.packets * cfg.count("transport.mtu")) + "B", why);
+    cfg.apply("workload.size", std::to_string(c.packets * cfg.count(key::transport_mtu)) + "B", why);
     for (const auto& [key, value] : c.set) cfg.apply(key, value, why);
     const uint32_t n = c.packets;
     std::vector<uint64_t> start(n, 0), delivered(n, 0);
@@ -376,12 +376,12 @@ ResultSet run(Config& cfg, const Options& o) {
   }
   const auto modes = o.list("--transport");
   // the window the spraying case needs (2048 packets in flight), unless one is given
-  if (cfg.source("sack.window") == "default" && cfg.count("sack.window") < 2048 && rtl_variant::kSackMaxWindow >= 2048)
+  if (cfg.source(key::sack_window) == "default" && cfg.count(key::sack_window) < 2048 && rtl_variant::kSackMaxWindow >= 2048)
     cfg.apply("sack.window", "2048", "multipath");
   validate_config(cfg);
-  const double rate = cfg.value("wire.rate");
-  const double payload = static_cast<double>(cfg.count("transport.mtu"));
-  const double t_pkt_us = (payload + static_cast<double>(cfg.count("transport.header_bytes"))) / rate * 1e6;
+  const double rate = cfg.value(key::wire_rate);
+  const double payload = static_cast<double>(cfg.count(key::transport_mtu));
+  const double t_pkt_us = (payload + static_cast<double>(cfg.count(key::transport_header_bytes))) / rate * 1e6;
   ResultSet rs;
   const auto senders = o.list("--sender");
   for (const Case& c : cases)
@@ -441,8 +441,8 @@ ResultSet run(Config& cfg, const Options& o) {
       "fast retransmit; a reorder limit; the controller, which hands packets over at its own interval). GoBackN\n"
       "keeps nothing above a hole (no reorder peak to derive). send_interval_ns_derived / binding: the resource\n"
       "that bounds the interval between packets (a source: the paths; the controller: as latency derives it).\n",
-      cfg.count("transport.header_bytes"), rate / 1e9, t_pkt_us * 1e3,
-      cfg.choice("sack.ack_path") == "data" ? "data's own" : "fastest");
+      cfg.count(key::transport_header_bytes), rate / 1e9, t_pkt_us * 1e3,
+      cfg.choice(key::sack_ack_path) == "data" ? "data's own" : "fastest");
   return rs;
 }
 
@@ -521,7 +521,7 @@ uint64_t build_maximum_for(uint64_t limit) {
 
 ResultSet run_reorder_limit(Config& cfg, const Options& o) {
   // the window the spraying case needs (2048 packets in flight), unless one is given
-  if (cfg.source("sack.window") == "default" && cfg.count("sack.window") < 2048 && rtl_variant::kSackMaxWindow >= 2048)
+  if (cfg.source(key::sack_window) == "default" && cfg.count(key::sack_window) < 2048 && rtl_variant::kSackMaxWindow >= 2048)
     cfg.apply("sack.window", "2048", "reorder-limit");
   validate_config(cfg);
   Case c;
@@ -533,7 +533,7 @@ ResultSet run_reorder_limit(Config& cfg, const Options& o) {
   for (const std::string& text : split_list(o.text("--limits"))) {
     Config point = cfg;   // checks the value (one line naming the key on error)
     point.apply("sack.reorder_limit", text, "reorder-limit --limits");
-    const uint64_t limit = point.count("sack.reorder_limit");
+    const uint64_t limit = point.count(key::sack_reorder_limit);
     c.limit = text;
     const Measured m = simulate(cfg, c, false, 0);
     const uint64_t maximum = build_maximum_for(limit);

@@ -31,7 +31,7 @@ PcieRun run_point(const Config& cfg, bool read, uint32_t bytes, uint64_t k, uint
   const auto rows = rows_in_child([&] {
     SimulationRun run;
     auto& link = *new PcieLink("nic_pcie", cfg);
-    auto& dma = *new DmaEngine("nic_dma", link, read, bytes, k, ops, cfg.count("seed"));
+    auto& dma = *new DmaEngine("nic_dma", link, read, bytes, k, ops, cfg.count(key::seed));
     run.run();
     run.finish();
     const double window_s = static_cast<double>(dma.window_end_fs - dma.window_start_fs) / 1e15;
@@ -55,10 +55,10 @@ ResultSet run(Config& cfg, const Options& o) {
   const uint64_t ops = o.count("--ops");
   Config sized = cfg;
   sized.apply("workload.size", o.text("--size"), "option --size");
-  const auto m = static_cast<uint32_t>(sized.count("workload.size"));
-  const double rate = cfg.value("pcie.bandwidth");
-  const double ovh = static_cast<double>(cfg.count("pcie.tlp_overhead"));
-  const uint64_t mps = cfg.count("pcie.max_payload"), mrrs = cfg.count("pcie.max_read_request");
+  const auto m = static_cast<uint32_t>(sized.count(key::workload_size));
+  const double rate = cfg.value(key::pcie_bandwidth);
+  const double ovh = static_cast<double>(cfg.count(key::pcie_tlp_overhead));
+  const uint64_t mps = cfg.count(key::pcie_max_payload), mrrs = cfg.count(key::pcie_max_read_request);
   // TLPs per operation at a 64 B-aligned address that is also aligned to
   // them (derived): read requests, completions, write TLPs
   const double requests = std::ceil(static_cast<double>(m) / static_cast<double>(mrrs));
@@ -75,12 +75,12 @@ ResultSet run(Config& cfg, const Options& o) {
     const double c_link = rate / m;
     const double c_overhead = read ? rate / std::max(m + payload_tlps * ovh, requests * ovh)
                                    : rate / (m + payload_tlps * ovh);
-    const double c_tags = read ? static_cast<double>(cfg.count("pcie.tags")) / (requests * rtt0_s) : inf;
+    const double c_tags = read ? static_cast<double>(cfg.count(key::pcie_tags)) / (requests * rtt0_s) : inf;
     // a non-posted credit is held for the read's round trip; a posted one
     // from its send until the host consumed it and the update came back
-    const double p_loop_s = (cfg.value("pcie.dma_write") + cfg.value("pcie.propagation")) / 1e15;
-    const double c_credits = read ? static_cast<double>(cfg.count("pcie.np_credits")) / (requests * rtt0_s)
-                                  : static_cast<double>(cfg.count("pcie.p_credits")) / (payload_tlps * p_loop_s);
+    const double p_loop_s = (cfg.value(key::pcie_dma_write) + cfg.value(key::pcie_propagation)) / 1e15;
+    const double c_credits = read ? static_cast<double>(cfg.count(key::pcie_np_credits)) / (requests * rtt0_s)
+                                  : static_cast<double>(cfg.count(key::pcie_p_credits)) / (payload_tlps * p_loop_s);
     for (uint64_t k : o.counts("--outstanding")) {
       const PcieRun x = run_point(cfg, read, m, k, ops);
       const std::vector<std::pair<std::string, double>> ceilings = {
@@ -114,8 +114,8 @@ ResultSet run(Config& cfg, const Options& o) {
       "ceilings (derived): link = rate / m; overhead = rate / (m + TLPs x overhead) on the busier direction;\n"
       "tags = tags / (requests x rtt0); credits = non-posted credits / (requests x rtt0), or posted credits /\n"
       "(TLPs x (pcie.dma_write + pcie.propagation)) for writes; outstanding = K / rtt0. bound = the smallest.\n",
-      rate / 1e9, cfg.count("pcie.tlp_overhead"), mps, mrrs, cfg.count("pcie.rcb"), cfg.count("pcie.tags"),
-      cfg.count("pcie.np_credits"), cfg.count("pcie.p_credits"));
+      rate / 1e9, cfg.count(key::pcie_tlp_overhead), mps, mrrs, cfg.count(key::pcie_rcb), cfg.count(key::pcie_tags),
+      cfg.count(key::pcie_np_credits), cfg.count(key::pcie_p_credits));
   return rs;
 }
 

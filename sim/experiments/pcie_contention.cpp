@@ -30,11 +30,11 @@ ResultSet run(Config& cfg, const Options& o) {
   validate_config(cfg);
   Config sized = cfg;
   sized.apply("workload.size", o.text("--size"), "option --size");
-  const auto m = static_cast<uint32_t>(sized.count("workload.size"));
+  const auto m = static_cast<uint32_t>(sized.count(key::workload_size));
   const uint64_t k = o.count("--outstanding");
-  const double rate = cfg.value("pcie.bandwidth");
-  const double ovh = static_cast<double>(cfg.count("pcie.tlp_overhead"));
-  const double mps = static_cast<double>(cfg.count("pcie.max_payload"));
+  const double rate = cfg.value(key::pcie_bandwidth);
+  const double ovh = static_cast<double>(cfg.count(key::pcie_tlp_overhead));
+  const double mps = static_cast<double>(cfg.count(key::pcie_max_payload));
   // the direction's payload capacity for m-byte writes (derived)
   const double link_payload = rate * m / (m + std::ceil(m / mps) * ovh);
   const uint64_t span_fs = static_cast<uint64_t>(o.count("--duration-us")) * 1000000000ull;

@@ -108,12 +108,12 @@ std::vector<std::string> handler_keys(const Config& cfg, const std::string& path
 ResultSet run(Config& cfg, const Options& o) {
   const std::string path = o.text("--path");
   // the experiment's defaults where the configuration leaves them (spec §13)
-  if (cfg.source("sw.cq_batch") == "default") cfg.apply("sw.cq_batch", "4", "slots experiment default");
-  if (cfg.source("slots.submit_interval") == "default")
+  if (cfg.source(key::sw_cq_batch) == "default") cfg.apply("sw.cq_batch", "4", "slots experiment default");
+  if (cfg.source(key::slots_submit_interval) == "default")
     cfg.apply("slots.submit_interval", "1us", "slots experiment default");
-  cfg.apply_set(fmt::format("workload.ops={}", cfg.count("slots.ops")));
-  cfg.apply("workload.size", cfg.text_of("slots.size"), "slots.size");
-  cfg.apply_set(fmt::format("workload.outstanding={}", cfg.count("slots.ops")));   // every operation ready at 0
+  cfg.apply_set(fmt::format("workload.ops={}", cfg.count(key::slots_ops)));
+  cfg.apply("workload.size", cfg.text_of(key::slots_size), "slots.size");
+  cfg.apply_set(fmt::format("workload.outstanding={}", cfg.count(key::slots_ops)));   // every operation ready at 0
   cfg.apply_set("workload.warmup=0");
   cfg.apply_set("workload.rate=0ops/s");
   validate_config(cfg);
@@ -143,12 +143,12 @@ ResultSet run(Config& cfg, const Options& o) {
                                .add("submit_us", V::number(t.submit_us))
                                .add("done_us", V::number(t.done_us))
                                .add("freed_us", V::number(t.freed_us)));
-    const double batch = static_cast<double>(cfg.count("sw.cq_batch"));
-    const double period_us = cfg.value("sw.cq_period") / 1e9;
+    const double batch = static_cast<double>(cfg.count(key::sw_cq_batch));
+    const double period_us = cfg.value(key::sw_cq_period) / 1e9;
     rs.rows.push_back(V::object()
                           .add("path", V::string(path))
                           .add("slots", V::number(static_cast<double>(n)))
-                          .add("size_bytes", V::number(static_cast<double>(cfg.count("workload.size"))))
+                          .add("size_bytes", V::number(static_cast<double>(cfg.count(key::workload_size))))
                           .add("op_time_us", V::number(s.op_time_us))
                           .add("transfers_done_us", V::number(s.transfers_done_us))
                           .add("all_free_us", V::number(s.all_free_us))
@@ -164,9 +164,9 @@ ResultSet run(Config& cfg, const Options& o) {
       "completion is handled. op_time = submit -> transfer done (completion visible), mean; batch_handling = the\n"
       "longest time the handler spent on one batch (measured); shift_* = these figures minus a run with the\n"
       "completion-handling stages at 0 (handler_ns per completion, derived from the route's keys).\n",
-      cfg.count("slots.ops"), cfg.count("workload.size"), path, cfg.text_of("slots.submit_interval"),
-      cfg.count("sw.cq_batch") ? fmt::format("in batches of up to {} every {}", cfg.count("sw.cq_batch"),
-                                             cfg.text_of("sw.cq_period"))
+      cfg.count(key::slots_ops), cfg.count(key::workload_size), path, cfg.text_of(key::slots_submit_interval),
+      cfg.count(key::sw_cq_batch) ? fmt::format("in batches of up to {} every {}", cfg.count(key::sw_cq_batch),
+                                             cfg.text_of(key::sw_cq_period))
                                : std::string("each as it comes"));
   rs.table_omit = {"ops"};
   return rs;

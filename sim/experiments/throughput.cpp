@@ -161,7 +161,7 @@ struct MemoryBound {
   double held_ns = 0;
 };
 MemoryBound memory_bound(const Config& cfg, const std::string& path) {
-  const uint64_t size = cfg.count("workload.size"), mtu = cfg.count("transport.mtu");
+  const uint64_t size = cfg.count(key::workload_size), mtu = cfg.count(key::transport_mtu);
   const uint32_t pkts = packets_of(size, mtu);
   const bool write = false;   // the experiment reads
   Route route;
@@ -175,12 +175,12 @@ MemoryBound memory_bound(const Config& cfg, const std::string& path) {
     return node + "PCIe";
   };
   // k work requests per doorbell: the doorbell and one fetch of k descriptors (64 B each) per k requests
-  const double per_doorbell = static_cast<double>(cfg.count("sw.wr_per_doorbell"));
+  const double per_doorbell = static_cast<double>(cfg.count(key::sw_wr_per_doorbell));
   // The PCIe link: bytes per direction (TLP payloads and pcie.tlp_overhead
   // each); the busier direction is the link's time.
-  const double ovh = static_cast<double>(cfg.count("pcie.tlp_overhead"));
-  const double mps = static_cast<double>(cfg.count("pcie.max_payload"));
-  const double mrrs = static_cast<double>(cfg.count("pcie.max_read_request"));
+  const double ovh = static_cast<double>(cfg.count(key::pcie_tlp_overhead));
+  const double mps = static_cast<double>(cfg.count(key::pcie_max_payload));
+  const double mrrs = static_cast<double>(cfg.count(key::pcie_max_read_request));
   double pcie_up[2] = {0, 0}, pcie_down[2] = {0, 0};   // per node: device -> host, host -> device
   // The on-chip bus likewise: toward memory (the controller's writes) and
   // from it (read data, and the CPU's submits into the controller).
@@ -209,8 +209,8 @@ MemoryBound memory_bound(const Config& cfg, const std::string& path) {
       pcie_up[n] += (b + std::ceil(b / mps) * ovh) * share;
       return;
     }
-    double ns = std::min(cfg.value(info.param_key), cfg.value("dram.occupancy")) / 1e6;
-    if (is_transfer_op(op) && bytes > 64) ns += static_cast<double>(bytes - 64) / cfg.value("dram.bandwidth") * 1e9;
+    double ns = std::min(cfg.value(info.param_key), cfg.value(key::dram_occupancy)) / 1e6;
+    if (is_transfer_op(op) && bytes > 64) ns += static_cast<double>(bytes - 64) / cfg.value(key::dram_bandwidth) * 1e9;
     held[key_of(info, node)] += ns * share;
   };
   bool sent = false;   // past the first send pipeline (before it, the CPU submits into the controller)
@@ -247,10 +247,10 @@ MemoryBound memory_bound(const Config& cfg, const std::string& path) {
   }
   for (int n = 0; n < 2; ++n) {
     if (pcie_up[n] + pcie_down[n] > 0)
-      held[n == 0 ? "A PCIe" : "B PCIe"] = std::max(pcie_up[n], pcie_down[n]) / cfg.value("pcie.bandwidth") * 1e9;
+      held[n == 0 ? "A PCIe" : "B PCIe"] = std::max(pcie_up[n], pcie_down[n]) / cfg.value(key::pcie_bandwidth) * 1e9;
     if (bus_to_mem[n] + bus_from_mem[n] > 0)
       held[n == 0 ? "A on-chip bus" : "B on-chip bus"] =
-          std::max(bus_to_mem[n], bus_from_mem[n]) / cfg.value("bus.bandwidth") * 1e9;
+          std::max(bus_to_mem[n], bus_from_mem[n]) / cfg.value(key::bus_bandwidth) * 1e9;
   }
   MemoryBound best;
   for (const auto& [name, ns] : held)
@@ -264,17 +264,17 @@ MemoryBound memory_bound(const Config& cfg, const std::string& path) {
 // whose reads hold them longest per message sets it (infinite without
 // PCIe reads).
 double pcie_tag_bound(const Config& cfg, const std::string& path, const char* key) {
-  const uint64_t size = cfg.count("workload.size"), mtu = cfg.count("transport.mtu");
-  const double mrrs = static_cast<double>(cfg.count("pcie.max_read_request"));
-  const double mps = static_cast<double>(cfg.count("pcie.max_payload"));
-  const double ovh = static_cast<double>(cfg.count("pcie.tlp_overhead"));
-  const double rate = cfg.value("pcie.bandwidth");
+  const uint64_t size = cfg.count(key::workload_size), mtu = cfg.count(key::transport_mtu);
+  const double mrrs = static_cast<double>(cfg.count(key::pcie_max_read_request));
+  const double mps = static_cast<double>(cfg.count(key::pcie_max_payload));
+  const double ovh = static_cast<double>(cfg.count(key::pcie_tlp_overhead));
+  const double rate = cfg.value(key::pcie_bandwidth);
   // a read of b bytes: its requests and the time they hold a tag each (ns)
   auto hold_ns = [&](double b) {
     double ns = 0;
     for (double left = std::max(b, 64.0); left > 0; left -= mrrs) {
       const double r = std::min(left, mrrs);
-      ns += cfg.value("pcie.dma_read") / 1e6 + (r + std::ceil(r / mps) * ovh - (64 + ovh)) / rate * 1e9;
+      ns += cfg.value(key::pcie_dma_read) / 1e6 + (r + std::ceil(r / mps) * ovh - (64 + ovh)) / rate * 1e9;
     }
     return ns;
   };
@@ -282,7 +282,7 @@ double pcie_tag_bound(const Config& cfg, const std::string& path, const char* ke
   route.hops = cfg.route(path, "read");
   route.mark_segments(true);
   double held[2] = {0, 0};
-  const double k = static_cast<double>(cfg.count("sw.wr_per_doorbell"));
+  const double k = static_cast<double>(cfg.count(key::sw_wr_per_doorbell));
   for (size_t i = 0; i < route.hops.size(); ++i) {
     const HopSpec& h = route.hops[i];
     if (h.op != Op::PcieDmaRead) continue;
@@ -316,8 +316,8 @@ ResultSet run(Config& cfg, const Options& o) {
   const double inf = std::numeric_limits<double>::infinity();
   for (const auto& path : paths)
     for (const Config& c : sized) {
-      const double m = static_cast<double>(c.count("workload.size"));
-      const uint64_t pkts = packets_of(c.count("workload.size"), c.count("transport.mtu"));
+      const double m = static_cast<double>(c.count(key::workload_size));
+      const uint64_t pkts = packets_of(c.count(key::workload_size), c.count(key::transport_mtu));
       const Measured unloaded = measure(c, path, 1, min_ops);
       const double t0 = unloaded.mean_ns;
       const double delta = issue_interval_ns(c, path);
@@ -326,22 +326,22 @@ ResultSet run(Config& cfg, const Options& o) {
       // the order tracker's queues: the Jettys / QPs (one per endpoint, or per core), at most the
       // queues it tracks at once
       const double queues = std::min<double>(
-          rtl_variant::kOrderSlots, std::max<double>({1.0, static_cast<double>(c.count("workload.endpoints")),
-                                                      static_cast<double>(c.count("host.cores"))}));
+          rtl_variant::kOrderSlots, std::max<double>({1.0, static_cast<double>(c.count(key::workload_endpoints)),
+                                                      static_cast<double>(c.count(key::host_cores))}));
       // bounds in GB/s (bytes per ns)
-      const double b_path = c.value("wire.rate") / 1e9 * m / (m + static_cast<double>(pkts * c.count("transport.header_bytes")));
+      const double b_path = c.value(key::wire_rate) / 1e9 * m / (m + static_cast<double>(pkts * c.count(key::transport_header_bytes)));
       const double b_issue = m / delta;
-      const double cores = static_cast<double>(c.count("host.cores"));
+      const double cores = static_cast<double>(c.count(key::host_cores));
       const double b_sw = sw > 0 ? cores * m / sw : inf;
       const MemoryBound mem = memory_bound(c, path);
       const double b_mem = mem.held_ns > 0 ? m / mem.held_ns : inf;
       // Load/Store: each core's outstanding-miss buffers are its slots
       const double b_miss = path == "ub-load"
-                                ? cores * static_cast<double>(c.count("core.outstanding_loads")) * m / t0
+                                ? cores * static_cast<double>(c.count(key::core_outstanding_loads)) * m / t0
                                 : inf;
       // batched completion handling: at most sw.cq_batch completions per sw.cq_period
-      const bool batched = c.count("sw.cq_batch") > 0 && path != "ub-load";
-      const double b_cq = batched ? static_cast<double>(c.count("sw.cq_batch")) * m / (c.value("sw.cq_period") / 1e6)
+      const bool batched = c.count(key::sw_cq_batch) > 0 && path != "ub-load";
+      const double b_cq = batched ? static_cast<double>(c.count(key::sw_cq_batch)) * m / (c.value(key::sw_cq_period) / 1e6)
                                   : inf;
       // The NIC's PCIe tags and the host's non-posted credits: each DMA read
       // request holds one for its round trip (pcie.dma_read unloaded); per node,
