@@ -238,6 +238,13 @@ uint64_t Config::count(const std::string& key) const {
 bool Config::flag(const std::string& key) const { return entry(key).value != 0; }
 uint64_t Config::clock_period_fs() const { return static_cast<uint64_t>(std::llround(1e15 / value(key::clock))); }
 const std::string& Config::source(const std::string& key) const { return entry(key).source; }
+
+std::map<std::string, std::string> Config::sources() const {
+  std::map<std::string, std::string> out;
+  for (const auto& [k, e] : entries_)
+    if (e.source != "default") out.emplace(k, e.source);
+  return out;
+}
 std::string Config::text_of(const std::string& key) const {
   const ParamDef* def = find_param(key);
   if (def->unit == Unit::Choice) return choice(key);

@@ -43,8 +43,21 @@ class Config {
   void load_file(const std::string& path);
   // "key=value" as given on the command line.
   void apply_set(const std::string& assignment);
+  // A value an experiment sets for its own runs: checked like any, and its
+  // source says so ("experiment NAME") in the document's provenance.
+  template <Unit U>
+  void set_by_experiment(Key<U> k, const std::string& experiment, const std::string& text) {
+    apply(k.name, text, "experiment " + experiment);
+  }
+  // Every value not at its default, and where it came from (a file, --set,
+  // an experiment).
+  std::map<std::string, std::string> sources() const;
   // One value from `source` (a file, "--set", or the option that set it).
   void apply(const std::string& key, const std::string& text, const std::string& source);
+  template <Unit U>
+  void apply(Key<U> k, const std::string& text, const std::string& source) { apply(std::string(k.name), text, source); }
+  template <size_t N>
+  void apply(const char (&)[N], const std::string&, const std::string&) = delete;   // a literal key: use key::...
 
   // Values in the key's base unit (fs, Hz, bytes/s, ops/s, bytes, cycles,
   // counts, ratios, 0/1), by the parameter's typed handle (key::wire_rate;

@@ -451,8 +451,8 @@ int cmd_loss(const std::vector<std::string>& args) {
     else own.push_back(a);
   }
   if (on_paths && engine_only) throw CliError("ubsim loss: --engine-only and --path exclude each other");
-  if (on_paths) return cmd_experiment(loss_paths_experiment(), args);
-  return cmd_experiment(loss_experiment(), own);
+  if (on_paths) return cmd_experiment(*find_experiment("loss-paths"), args);
+  return cmd_experiment(*find_experiment("loss"), own);
 }
 
 }  // namespace ubsim::cli

@@ -38,6 +38,16 @@ std::string config_json(const Config& cfg) {
   return json::object(kv);
 }
 
+namespace {
+// Each value not at its default and what set it: a file, --set, or the
+// experiment itself ("experiment ctx-cache").
+std::string set_by(const Config& cfg) {
+  std::vector<std::pair<std::string, std::string>> kv;
+  for (const auto& [k, source] : cfg.sources()) kv.emplace_back(k, json::str(source));
+  return json::object(kv);
+}
+}  // namespace
+
 std::string document(const std::string& experiment, const Config& cfg, const std::vector<Value>& rows) {
   std::vector<std::string> results;
   for (const auto& r : rows) results.push_back(json::write(r));
@@ -45,7 +55,8 @@ std::string document(const std::string& experiment, const Config& cfg, const std
          ",\n\"provenance\": " +
          json::object({{"git", json::str(build_info::kGitHash)},
                        {"variant", json::str(build_info::kVariant)},
-                       {"seed", cfg.exact(key::seed).text()}}) +
+                       {"seed", cfg.exact(key::seed).text()},
+                       {"set_by", set_by(cfg)}}) +
          ",\n\"results\": " + json::array(results, true) + "}\n";
 }
 

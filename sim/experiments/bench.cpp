@@ -23,8 +23,8 @@ using V = json::Value;
 std::string reference_path() { return data_path("docs/bench_reference.csv"); }
 
 ResultSet run(Config& cfg, const Options& o) {
-  cfg.apply_set("workload.ops=" + o.text("--ops"));
-  cfg.apply_set("workload.outstanding=1");
+  cfg.set_by_experiment(key::workload_ops, "bench", o.text("--ops"));
+  cfg.set_by_experiment(key::workload_outstanding, "bench", "1");
   validate_config(cfg);
   const uint64_t repeat = o.count("--repeat");
   const auto reference = load_reference_csv(reference_path());   // path -> reads/s recorded

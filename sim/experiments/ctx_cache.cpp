@@ -48,12 +48,12 @@ CtxCachePoint run_ctx_cache_point(const Config& base, const std::string& path, u
   const uint64_t ops = static_cast<uint64_t>(cfg.value(key::ctx_cache_ops));
   const uint64_t cap = static_cast<uint64_t>(cfg.value(key::ctx_cache_max_warmup));
   const uint64_t warmup = std::min(pass_ops(path, n), cap);
-  cfg.apply_set(fmt::format("workload.endpoints={}", n));
-  cfg.apply_set(fmt::format("workload.warmup={}", warmup));
-  cfg.apply_set(fmt::format("workload.ops={}", warmup + ops));
-  cfg.apply_set("workload.outstanding=1");
-  cfg.apply_set("workload.rate=0ops/s");
-  cfg.apply_set("cache.enabled=true");
+  cfg.set_by_experiment(key::workload_endpoints, "ctx-cache", fmt::format("{}", n));
+  cfg.set_by_experiment(key::workload_warmup, "ctx-cache", fmt::format("{}", warmup));
+  cfg.set_by_experiment(key::workload_ops, "ctx-cache", fmt::format("{}", warmup + ops));
+  cfg.set_by_experiment(key::workload_outstanding, "ctx-cache", "1");
+  cfg.set_by_experiment(key::workload_rate, "ctx-cache", "0ops/s");
+  cfg.set_by_experiment(key::cache_enabled, "ctx-cache", "true");
   LatencyOptions o;
   o.path = path;
   const LatencyResult r = run_latency(cfg, o);

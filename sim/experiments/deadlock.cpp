@@ -48,8 +48,8 @@ ResultSet run(Config& cfg, const Options& o) {
       if (s.name == name) sc = &s;
     Config c = cfg;
     const std::string why = "deadlock scenario " + name;
-    c.apply("deadlock.reserved_response_slots", std::to_string(sc->reserved), why);
-    c.apply("deadlock.response_channel", sc->separate ? "true" : "false", why);
+    c.apply(key::deadlock_reserved_response_slots, std::to_string(sc->reserved), why);
+    c.apply(key::deadlock_response_channel, sc->separate ? "true" : "false", why);
     if (c.count(key::deadlock_reserved_response_slots) >= c.count(key::deadlock_slots))
       throw ConfigError(c.source(key::deadlock_slots), key::deadlock_slots.name,
                         fmt::format("{} slots leave none for requests with {} reserved for responses",

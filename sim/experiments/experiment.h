@@ -106,26 +106,6 @@ struct Experiment {
 const std::vector<const Experiment*>& experiments();
 const Experiment* find_experiment(const std::string& name);
 
-// Each experiment file defines one of these.
-const Experiment& latency_experiment();
-const Experiment& issue_rate_experiment();
-const Experiment& load_experiment();
-const Experiment& throughput_experiment();
-const Experiment& slots_experiment();
-const Experiment& pcie_experiment();
-const Experiment& pcie_contention_experiment();
-const Experiment& ctx_cache_experiment();
-const Experiment& ordering_experiment();
-const Experiment& loss_experiment();
-const Experiment& loss_paths_experiment();
-const Experiment& ecmp_experiment();
-const Experiment& fabric_experiment();
-const Experiment& multipath_experiment();
-const Experiment& reorder_limit_experiment();
-const Experiment& congestion_experiment();
-const Experiment& deadlock_experiment();
-const Experiment& area_experiment();
-const Experiment& bench_experiment();
 
 // Runs fn in a child process (one SystemC elaboration each) and returns the
 // rows it produced; a failure in the child is rethrown here (ConfigError

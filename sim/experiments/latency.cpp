@@ -435,7 +435,7 @@ std::string reference_csv_path() { return data_path("docs/published_reference.cs
 
 ResultSet run(Config& cfg, const Options& o) {
   const auto paths = select_paths(o.text("--path"), o.text("--stack"));
-  if (o.given("--drop")) cfg.apply("transport.in_paths", "true", "option --drop");
+  if (o.given("--drop")) cfg.apply(key::transport_in_paths, "true", "option --drop");
   validate_config(cfg);   // bad input fails here, before anything runs or is written
   // Over a switched fabric: every (initiator, target) pair of controllers, or the one --pair names.
   std::vector<std::pair<int, int>> pairs{{-1, -1}};

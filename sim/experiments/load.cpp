@@ -12,7 +12,7 @@ namespace ubsim {
 
 LoadPoint run_load_point(const Config& base, const std::string& path, double rate_per_s) {
   Config cfg = base;
-  cfg.apply_set(fmt::format("workload.rate={:.17g}ops/s", rate_per_s));
+  cfg.set_by_experiment(key::workload_rate, "load", fmt::format("{:.17g}ops/s", rate_per_s));
   LatencyOptions o;
   o.path = path;
   const LatencyResult r = run_latency(cfg, o);
@@ -79,9 +79,9 @@ namespace {
 ResultSet run(Config& cfg, const Options& o) {
   const auto paths = select_paths(o.text("--path"), "");
   const uint64_t ops = o.count("--ops");
-  cfg.apply_set(fmt::format("workload.ops={}", ops));
-  cfg.apply_set(fmt::format("workload.warmup={}", ops / 10));
-  cfg.apply_set(fmt::format("workload.outstanding={}", o.count("--queue-depth")));
+  cfg.set_by_experiment(key::workload_ops, "load", fmt::format("{}", ops));
+  cfg.set_by_experiment(key::workload_warmup, "load", fmt::format("{}", ops / 10));
+  cfg.set_by_experiment(key::workload_outstanding, "load", fmt::format("{}", o.count("--queue-depth")));
   validate_config(cfg);
   ResultSet rs;
   for (const auto& path : paths) {

@@ -45,7 +45,7 @@ void check_loss_config(const Config& c) {
 
 void default_loss_message(Config& c) {
   // the spec's loss experiment moves 4 KiB messages unless a size is given
-  if (c.source(key::workload_size) == "default") c.apply("workload.size", "4KiB", "the loss experiment's default");
+  if (c.source(key::workload_size) == "default") c.apply(key::workload_size, "4KiB", "the loss experiment's default");
 }
 
 void check_loss_horizon(const Config& c) {
@@ -191,7 +191,7 @@ std::vector<json::Value> run_loss(const Config& base, const LossOptions& o) {
       const bool first_of_mode = window == windows.front() && loss == o.losses.front();
       Config cfg = base;
       default_loss_message(cfg);
-      cfg.apply_set(fmt::format("sack.window={}", window));
+      cfg.set_by_experiment(key::sack_window, "loss", fmt::format("{}", window));
       for (auto& row : rows_in_child([&] {
              return std::vector<json::Value>{
                  loss_row(run_loss_point(cfg, mode, loss, o.drop_once, first_of_mode ? o.trace_prefix : ""))};
@@ -246,22 +246,22 @@ ResultSet run(Config& cfg, const Options& o) {
   ResultSet rs;
   std::vector<json::Value> pts;
   if (o.flag("--worked-case")) {
-    cfg.apply_set("loss.messages=8");
-    cfg.apply_set("workload.size=4KiB");
-    cfg.apply_set("loss.wire_latency=1us");
-    cfg.apply_set("sack.rto=20us");
+    cfg.set_by_experiment(key::loss_messages, "loss", "8");
+    cfg.set_by_experiment(key::workload_size, "loss", "4KiB");
+    cfg.set_by_experiment(key::loss_wire_latency, "loss", "1us");
+    cfg.set_by_experiment(key::sack_rto, "loss", "20us");
     lo.losses = {0};
     lo.drop_once = {0};
     validate_config(cfg);
     check_loss_config(cfg);
     Config off = cfg;
-    off.apply_set("sack.fast_retransmit=false");
+    off.set_by_experiment(key::sack_fast_retransmit, "loss", "false");
     pts = run_loss(off, lo);
     LossOptions sack_only = lo;
     sack_only.modes = {"sack"};
     if (!lo.trace_prefix.empty()) sack_only.trace_prefix = lo.trace_prefix + ".fast";
     Config on = cfg;
-    on.apply_set("sack.fast_retransmit=true");
+    on.set_by_experiment(key::sack_fast_retransmit, "loss", "true");
     const auto fast = run_loss(on, sack_only);
     pts.insert(pts.end(), fast.begin(), fast.end());
     rs.notes = "worked case (spec 8): the first rows with fast retransmit off (recovery by the retransmit timer),\n"

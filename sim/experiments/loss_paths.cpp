@@ -47,10 +47,10 @@ ResultSet run(Config& cfg, const Options& o) {
   const auto outstanding = o.counts("--outstanding");
   const auto modes = o.list("--transport");
   const auto probes = o.list("--probe-after");
-  cfg.apply_set("transport.in_paths=true");
+  cfg.set_by_experiment(key::transport_in_paths, "loss-paths", "true");
   for (const auto& probe : probes) {   // every probe time checked before anything runs
     Config c = cfg;
-    c.apply("sack.probe_after", probe, "option --probe-after");
+    c.apply(key::sack_probe_after, probe, "option --probe-after");
   }
   validate_config(cfg);
   for (const auto& p : paths) check_horizon(cfg, p, verb);
@@ -66,10 +66,10 @@ ResultSet run(Config& cfg, const Options& o) {
         for (uint64_t k : outstanding)
           for (double loss : losses) {
             Config c = cfg;
-            c.apply_set("transport.mode=" + mode);
-            c.apply_set("sack.probe_after=" + (gbn ? std::string("0ns") : probe));
-            c.apply_set(fmt::format("workload.outstanding={}", k));
-            c.apply_set(fmt::format("loss.data={:.17g}", loss));
+            c.set_by_experiment(key::transport_mode, "loss-paths", mode);
+            c.set_by_experiment(key::sack_probe_after, "loss-paths", gbn ? std::string("0ns") : probe);
+            c.set_by_experiment(key::workload_outstanding, "loss-paths", fmt::format("{}", k));
+            c.set_by_experiment(key::loss_data, "loss-paths", fmt::format("{:.17g}", loss));
             validate_config(c);
             LatencyOptions lo;
             lo.path = path;

@@ -206,12 +206,12 @@ Measured simulate(const Config& base, const Case& c, bool gbn, size_t gantt_max)
   const auto rows = rows_in_child([&] {
     SimulationRun run;
     Config cfg = base;
-    cfg.apply("sack.rto", fmt::format("{}us", c.rto_us), "multipath case " + c.name);
-    cfg.apply("sack.fast_retransmit", c.fast_rtx ? "true" : "false", "multipath case " + c.name);
+    cfg.apply(key::sack_rto, fmt::format("{}us", c.rto_us), "multipath case " + c.name);
+    cfg.apply(key::sack_fast_retransmit, c.fast_rtx ? "true" : "false", "multipath case " + c.name);
     if (c.reorder_thresh >= 0)
-      cfg.apply("sack.reorder_threshold", std::to_string(c.reorder_thresh), "multipath case " + c.name);
-    if (!c.limit.empty()) cfg.apply("sack.reorder_limit", c.limit, "multipath case " + c.name);
-    if (!c.ack_path.empty()) cfg.apply("sack.ack_path", c.ack_path, "multipath case " + c.name);
+      cfg.apply(key::sack_reorder_threshold, std::to_string(c.reorder_thresh), "multipath case " + c.name);
+    if (!c.limit.empty()) cfg.apply(key::sack_reorder_limit, c.limit, "multipath case " + c.name);
+    if (!c.ack_path.empty()) cfg.apply(key::sack_ack_path, c.ack_path, "multipath case " + c.name);
     SackMode mode;
     mode.gbn = gbn;
     mode.paths = static_cast<uint32_t>(c.delays_us.size());
@@ -295,19 +295,19 @@ Measured simulate_controller(const Config& base, const Case& c, bool gbn) {
   const auto rows = rows_in_child([&] {
     Config cfg = base;
     const std::string why = "multipath case " + c.name + " (controller)";
-    cfg.apply("transport.in_paths", "true", why);
-    cfg.apply("transport.mode", gbn ? "gbn" : "sack", why);
-    cfg.apply("wire.latency", fmt::format("{}us", c.delays_us[0]), why);
-    cfg.apply("multipath.paths", std::to_string(c.delays_us.size()), why);
-    cfg.apply("multipath.delay_step", fmt::format("{}us", step_us), why);
-    cfg.apply("sack.rto", fmt::format("{}us", c.rto_us), why);
-    cfg.apply("sack.fast_retransmit", c.fast_rtx ? "true" : "false", why);
-    if (c.reorder_thresh >= 0) cfg.apply("sack.reorder_threshold", std::to_string(c.reorder_thresh), why);
-    if (!c.limit.empty()) cfg.apply("sack.reorder_limit", c.limit, why);
-    if (!c.ack_path.empty()) cfg.apply("sack.ack_path", c.ack_path, why);
-    cfg.apply("workload.ops", "1", why);
-    cfg.apply("workload.warmup", "0", why);
-    cfg.apply("workload.size", std::to_string(c.packets * cfg.count(key::transport_mtu)) + "B", why);
+    cfg.apply(key::transport_in_paths, "true", why);
+    cfg.apply(key::transport_mode, gbn ? "gbn" : "sack", why);
+    cfg.apply(key::wire_latency, fmt::format("{}us", c.delays_us[0]), why);
+    cfg.apply(key::multipath_paths, std::to_string(c.delays_us.size()), why);
+    cfg.apply(key::multipath_delay_step, fmt::format("{}us", step_us), why);
+    cfg.apply(key::sack_rto, fmt::format("{}us", c.rto_us), why);
+    cfg.apply(key::sack_fast_retransmit, c.fast_rtx ? "true" : "false", why);
+    if (c.reorder_thresh >= 0) cfg.apply(key::sack_reorder_threshold, std::to_string(c.reorder_thresh), why);
+    if (!c.limit.empty()) cfg.apply(key::sack_reorder_limit, c.limit, why);
+    if (!c.ack_path.empty()) cfg.apply(key::sack_ack_path, c.ack_path, why);
+    cfg.apply(key::workload_ops, "1", why);
+    cfg.apply(key::workload_warmup, "0", why);
+    cfg.apply(key::workload_size, std::to_string(c.packets * cfg.count(key::transport_mtu)) + "B", why);
     for (const auto& [key, value] : c.set) cfg.apply(key, value, why);
     const uint32_t n = c.packets;
     std::vector<uint64_t> start(n, 0), delivered(n, 0);
@@ -377,7 +377,7 @@ ResultSet run(Config& cfg, const Options& o) {
   const auto modes = o.list("--transport");
   // the window the spraying case needs (2048 packets in flight), unless one is given
   if (cfg.source(key::sack_window) == "default" && cfg.count(key::sack_window) < 2048 && rtl_variant::kSackMaxWindow >= 2048)
-    cfg.apply("sack.window", "2048", "multipath");
+    cfg.apply(key::sack_window, "2048", "multipath");
   validate_config(cfg);
   const double rate = cfg.value(key::wire_rate);
   const double payload = static_cast<double>(cfg.count(key::transport_mtu));
@@ -522,7 +522,7 @@ uint64_t build_maximum_for(uint64_t limit) {
 ResultSet run_reorder_limit(Config& cfg, const Options& o) {
   // the window the spraying case needs (2048 packets in flight), unless one is given
   if (cfg.source(key::sack_window) == "default" && cfg.count(key::sack_window) < 2048 && rtl_variant::kSackMaxWindow >= 2048)
-    cfg.apply("sack.window", "2048", "reorder-limit");
+    cfg.apply(key::sack_window, "2048", "reorder-limit");
   validate_config(cfg);
   Case c;
   for (const Case& k : all_cases())
@@ -532,7 +532,7 @@ ResultSet run_reorder_limit(Config& cfg, const Options& o) {
   ResultSet rs;
   for (const std::string& text : split_list(o.text("--limits"))) {
     Config point = cfg;   // checks the value (one line naming the key on error)
-    point.apply("sack.reorder_limit", text, "reorder-limit --limits");
+    point.apply(key::sack_reorder_limit, text, "reorder-limit --limits");
     const uint64_t limit = point.count(key::sack_reorder_limit);
     c.limit = text;
     const Measured m = simulate(cfg, c, false, 0);

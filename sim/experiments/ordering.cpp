@@ -163,11 +163,11 @@ void isolation(const Config& p, const OrderingOptions& o, std::vector<OrderingRo
 OrderingRow end_to_end_point(const Config& base, int n) {
   SimulationRun run;
   Config cfg = base;
-  cfg.apply_set(fmt::format("workload.ops={}", n + 1));
-  cfg.apply_set(fmt::format("workload.outstanding={}", n + 1));
-  cfg.apply_set("workload.warmup=0");
-  cfg.apply_set("workload.rate=0ops/s");
-  cfg.apply_set("cache.enabled=false");   // the ordering alone, no cold context caches
+  cfg.set_by_experiment(key::workload_ops, "ordering", fmt::format("{}", n + 1));
+  cfg.set_by_experiment(key::workload_outstanding, "ordering", fmt::format("{}", n + 1));
+  cfg.set_by_experiment(key::workload_warmup, "ordering", "0");
+  cfg.set_by_experiment(key::workload_rate, "ordering", "0ops/s");
+  cfg.set_by_experiment(key::cache_enabled, "ordering", "false");   // the ordering alone, no cold context caches
   validate_config(cfg);
   Workload w;
   w.tags.assign(static_cast<size_t>(n), TAG_RO);

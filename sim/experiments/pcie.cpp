@@ -54,7 +54,7 @@ ResultSet run(Config& cfg, const Options& o) {
   const std::string verb = o.text("--verb");
   const uint64_t ops = o.count("--ops");
   Config sized = cfg;
-  sized.apply("workload.size", o.text("--size"), "option --size");
+  sized.apply(key::workload_size, o.text("--size"), "option --size");
   const auto m = static_cast<uint32_t>(sized.count(key::workload_size));
   const double rate = cfg.value(key::pcie_bandwidth);
   const double ovh = static_cast<double>(cfg.count(key::pcie_tlp_overhead));

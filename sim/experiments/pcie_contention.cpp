@@ -29,7 +29,7 @@ namespace {
 ResultSet run(Config& cfg, const Options& o) {
   validate_config(cfg);
   Config sized = cfg;
-  sized.apply("workload.size", o.text("--size"), "option --size");
+  sized.apply(key::workload_size, o.text("--size"), "option --size");
   const auto m = static_cast<uint32_t>(sized.count(key::workload_size));
   const uint64_t k = o.count("--outstanding");
   const double rate = cfg.value(key::pcie_bandwidth);

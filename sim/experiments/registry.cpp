@@ -2,13 +2,20 @@
 
 namespace ubsim {
 
-// Every experiment, in the order `ubsim help` lists them.
+// Every experiment, in the order `ubsim help` lists them. Adding one is a
+// file that defines `const Experiment& NAME_experiment()` and its NAME here.
+#define UBSIM_EXPERIMENTS(X)                                                                                         \
+  X(latency) X(issue_rate) X(load) X(throughput) X(slots) X(pcie) X(pcie_contention) X(ctx_cache) X(ordering)         \
+  X(loss) X(loss_paths) X(ecmp) X(fabric) X(multipath) X(reorder_limit) X(congestion) X(deadlock) X(area) X(bench)
+
+#define UBSIM_DECLARE(name) const Experiment& name##_experiment();
+UBSIM_EXPERIMENTS(UBSIM_DECLARE)
+#undef UBSIM_DECLARE
+
 const std::vector<const Experiment*>& experiments() {
-  static const std::vector<const Experiment*> all = {
-      &latency_experiment(),   &issue_rate_experiment(), &load_experiment(), &throughput_experiment(), &slots_experiment(), &pcie_experiment(), &pcie_contention_experiment(),
-      &ctx_cache_experiment(),
-      &ordering_experiment(),  &loss_experiment(),       &loss_paths_experiment(), &ecmp_experiment(), &fabric_experiment(), &multipath_experiment(), &reorder_limit_experiment(), &congestion_experiment(), &deadlock_experiment(), &area_experiment(), &bench_experiment(),
-  };
+#define UBSIM_LIST(name) &name##_experiment(),
+  static const std::vector<const Experiment*> all = {UBSIM_EXPERIMENTS(UBSIM_LIST)};
+#undef UBSIM_LIST
   return all;
 }
 

@@ -108,14 +108,14 @@ std::vector<std::string> handler_keys(const Config& cfg, const std::string& path
 ResultSet run(Config& cfg, const Options& o) {
   const std::string path = o.text("--path");
   // the experiment's defaults where the configuration leaves them (spec §13)
-  if (cfg.source(key::sw_cq_batch) == "default") cfg.apply("sw.cq_batch", "4", "slots experiment default");
+  if (cfg.source(key::sw_cq_batch) == "default") cfg.apply(key::sw_cq_batch, "4", "slots experiment default");
   if (cfg.source(key::slots_submit_interval) == "default")
-    cfg.apply("slots.submit_interval", "1us", "slots experiment default");
-  cfg.apply_set(fmt::format("workload.ops={}", cfg.count(key::slots_ops)));
-  cfg.apply("workload.size", cfg.text_of(key::slots_size), "slots.size");
-  cfg.apply_set(fmt::format("workload.outstanding={}", cfg.count(key::slots_ops)));   // every operation ready at 0
-  cfg.apply_set("workload.warmup=0");
-  cfg.apply_set("workload.rate=0ops/s");
+    cfg.apply(key::slots_submit_interval, "1us", "slots experiment default");
+  cfg.set_by_experiment(key::workload_ops, "slots", fmt::format("{}", cfg.count(key::slots_ops)));
+  cfg.apply(key::workload_size, cfg.text_of(key::slots_size), "slots.size");
+  cfg.set_by_experiment(key::workload_outstanding, "slots", fmt::format("{}", cfg.count(key::slots_ops)));   // every operation ready at 0
+  cfg.set_by_experiment(key::workload_warmup, "slots", "0");
+  cfg.set_by_experiment(key::workload_rate, "slots", "0ops/s");
   validate_config(cfg);
   double handler_ns = 0;
   Config zero = cfg;
@@ -127,13 +127,13 @@ ResultSet run(Config& cfg, const Options& o) {
   ResultSet rs;
   for (uint64_t n : o.counts("--slots")) {
     Config c = cfg;
-    c.apply_set(fmt::format("slots.count={}", n));
+    c.set_by_experiment(key::slots_count, "slots", fmt::format("{}", n));
     const std::vector<OpTimes> ops = run_ops(c, path);
     const Summary s = summarize(ops);
     Summary z = s;
     if (handler_ns > 0) {
       Config cz = zero;
-      cz.apply_set(fmt::format("slots.count={}", n));
+      cz.set_by_experiment(key::slots_count, "slots", fmt::format("{}", n));
       z = summarize(run_ops(cz, path));
     }
     V list = V::array();

@@ -99,10 +99,10 @@ Measured measure(const Config& base, const std::string& path, uint64_t slots, ui
     // 20 turns of every slot: with bunched completions the measured window's edges
     // cost about 2 % at 10 turns (pcie-nic, 256 B, 128 slots, textbook configuration)
     const uint64_t ops = std::max(min_ops, 20 * slots);
-    cfg.apply_set(fmt::format("workload.outstanding={}", slots));   // the application always has a request ready
-    cfg.apply_set(fmt::format("slots.count={}", slots));
-    cfg.apply_set(fmt::format("workload.ops={}", ops));
-    cfg.apply_set(fmt::format("workload.warmup={}", std::max<uint64_t>(slots, ops / 10)));
+    cfg.set_by_experiment(key::workload_outstanding, "throughput", fmt::format("{}", slots));   // the application always has a request ready
+    cfg.set_by_experiment(key::slots_count, "throughput", fmt::format("{}", slots));
+    cfg.set_by_experiment(key::workload_ops, "throughput", fmt::format("{}", ops));
+    cfg.set_by_experiment(key::workload_warmup, "throughput", fmt::format("{}", std::max<uint64_t>(slots, ops / 10)));
     o.path = path;
     const LatencyResult r = run_latency(cfg, o);
     std::string busiest = "-";
@@ -307,7 +307,7 @@ ResultSet run(Config& cfg, const Options& o) {
   std::vector<Config> sized;   // one configuration per --size entry
   for (const std::string& s : split_list(o.text("--size"))) {
     Config c = cfg;
-    c.apply("workload.size", s, "option --size");
+    c.apply(key::workload_size, s, "option --size");
     validate_config(c);
     sized.push_back(std::move(c));
   }
