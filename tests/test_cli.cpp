@@ -80,6 +80,18 @@ TEST_CASE("latency --format json carries the spec's result keys", "[cli]") {
     CHECK(r.out.find(key) != std::string::npos);
 }
 
+TEST_CASE("the provenance names what set each value off its default: --set, a file, the experiment itself", "[cli]") {
+  const Run r = run_ubsim("slots --set wire.latency=120ns --format json");
+  REQUIRE(r.status == 0);
+  const auto doc = ubsim::json::parse(r.out);
+  const auto* set_by = doc.get("provenance")->get("set_by");
+  REQUIRE(set_by);
+  auto text = [&](const char* k) { return set_by->get(k) ? set_by->get(k)->text : std::string("(absent)"); };
+  CHECK(text("wire.latency") == "--set");
+  CHECK(text("workload.warmup") == "experiment slots");   // the experiment's own override, labelled
+  CHECK(set_by->get("transport.mtu") == nullptr);                 // at its default: not listed
+}
+
 TEST_CASE("the published reference appears only beside a run at the defaults", "[cli]") {
   const Run plain = run_ubsim("latency --path ub-load --ops 5 --format json");
   REQUIRE(plain.status == 0);
