@@ -32,6 +32,9 @@ FabricSwitch::FabricSwitch(sc_core::sc_module_name name, const Topology& topo, i
   SC_METHOD(check_xoff);
   sensitive << xoff_check_;
   dont_initialize();
+  SC_METHOD(arbitrate);
+  sensitive << arbitrate_event_;
+  dont_initialize();
 }
 
 double FabricSwitch::held_at(uint64_t t) const {
@@ -193,6 +196,23 @@ void FabricSwitch::put(Frame& f, int port) {
     pool_->release(&f);
     return;
   }
+  // Frames that arrive at one instant are taken in the order of their ports
+  // (then of arrival on one port), whatever order the links' processes ran
+  // in: the arbitration of a switch's input ports, not a kernel race.
+  if (arriving_.empty()) arbitrate_event_.notify(sc_core::SC_ZERO_TIME);
+  arriving_.push_back({port, arriving_.size(), &f});
+}
+
+void FabricSwitch::arbitrate() {
+  std::vector<Arrival> now;
+  now.swap(arriving_);
+  std::sort(now.begin(), now.end(),
+            [](const Arrival& a, const Arrival& b) { return a.port != b.port ? a.port < b.port : a.seq < b.seq; });
+  for (const Arrival& a : now) take(*a.frame, a.port);
+  if (arriving_.empty()) arriving_.swap(now), arriving_.clear();   // keep the capacity
+}
+
+void FabricSwitch::take(Frame& f, int port) {
   f.in_port = port;
   in_bytes_[port] += f.bytes;
   in_peak_[port] = std::max(in_peak_[port], in_bytes_[port]);

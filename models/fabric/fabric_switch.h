@@ -97,6 +97,16 @@ class FabricSwitch : public sc_core::sc_module, public FrameIn {
   void predict_xoff();
   void check_xoff();
   void pause_all();
+  // the frames of one instant, taken in port order (put -> arbitrate -> take)
+  void arbitrate();
+  void take(Frame& f, int port);
+  struct Arrival {
+    int port;
+    size_t seq;
+    Frame* frame;
+  };
+  std::vector<Arrival> arriving_;
+  sc_core::sc_event arbitrate_event_;
   struct Ramp {
     uint64_t bytes, head_fs, tail_fs;
   };
