@@ -26,12 +26,7 @@ uint32_t per_cycle_q16(double Bps, uint64_t period_fs) {
 }  // namespace
 
 RateLimiterBridge::RateLimiterBridge(sc_core::sc_module_name name, const Config& c, const RateLimiterSettings& s)
-    : VerilatedBridge(name, c), set_(s) {
-  SC_HAS_PROCESS(RateLimiterBridge);
-  SC_METHOD(launch);
-  sensitive << leave_;
-  dont_initialize();
-}
+    : VerilatedBridge(name, c), set_(s) {}
 
 void RateLimiterBridge::configure() {
   const uint64_t period = period_fs_;
@@ -82,6 +77,7 @@ bool RateLimiterBridge::apply(uint64_t e) {
   Edge& x = edge_;
   if (x.cnp) cnps_.pop();
   if (m_->rate != last_rate_) {   // a cut or a recovery step took effect at this edge
+    if (std::getenv("DBGLIM")) fprintf(stderr, "%s %lu %u\n", name(), (unsigned long)e, m_->rate);
     if (m_->rate < last_rate_ && !first_decrease_fs_) {
       first_decrease_fs_ = e;
       uint64_t bytes = downstream_bytes ? downstream_bytes() : 0;
@@ -91,22 +87,15 @@ bool RateLimiterBridge::apply(uint64_t e) {
     last_rate_ = m_->rate;
   }
   if (!x.pass) return false;
-  leaving_.emplace_back(e, x.item->p);
+  hand_off(e, x.item->p);   // sent at the edge it passed
   leaving_bytes_.push_back(x.item->bytes);
   items_.pop();
-  leave_.notify(sc_core::sc_time::from_value(leaving_.front().first - now_fs()));
   return true;
 }
 
-void RateLimiterBridge::launch() {
-  const uint64_t now = now_fs();
-  while (!leaving_.empty() && leaving_.front().first <= now) {
-    void* item = leaving_.front().second;
-    leaving_.pop_front();
-    leaving_bytes_.pop_front();
-    send(item);
-  }
-  if (!leaving_.empty()) leave_.notify(sc_core::sc_time::from_value(leaving_.front().first - now));
+void RateLimiterBridge::deliver_item(void* item) {
+  leaving_bytes_.pop_front();
+  send(item);
 }
 
 double RateLimiterBridge::rate_Bps() const {

@@ -61,7 +61,6 @@ class RateLimiterBridge : public VerilatedBridge<Vrate_limiter> {
   void drive_idle() override;
 
  private:
-  void launch();
   const RateLimiterSettings set_;
   struct Item {
     void* p;
@@ -69,9 +68,8 @@ class RateLimiterBridge : public VerilatedBridge<Vrate_limiter> {
   };
   TimedQueue<Item> items_;
   TimedQueue<bool> cnps_;
-  std::deque<std::pair<uint64_t, void*>> leaving_;   // (edge fs, item) let through, to `send` at that time
-  std::deque<uint32_t> leaving_bytes_;
-  sc_core::sc_event leave_;
+  void deliver_item(void* item) override;
+  std::deque<uint32_t> leaving_bytes_;   // of the items let through and not yet sent, in order
   struct Edge {
     Item* item = nullptr;
     bool cnp = false, pass = false;

@@ -57,6 +57,7 @@ void RtlBridge::deliver_due() {
       case Handoff::FinishEarly: finish_early(*o.t); break;
       case Handoff::LaunchArriving: o.t->now_times().arrive_fs = now_fs(); launch(*o.t); break;
       case Handoff::Launch: launch(*o.t); break;
+      case Handoff::Item: deliver_item(o.item); break;
     }
   }
   if (outbox_.empty()) outbox_.swap(due), outbox_.clear();   // keep the capacity

@@ -72,8 +72,12 @@ class RtlBridge : public StageComponent {
     FinishEarly,     // straight to its sink (an error completion)
     Launch,          // a transaction that starts here (a fetch, a refill)
     LaunchArriving,  // the same, its current hop's arrival stamped at delivery
+    Item,            // an item that is not a transaction: to deliver_item
   };
-  void hand_off(uint64_t at_fs, Transaction& t, Handoff how) { outbox_.push_back({at_fs, &t, how}); }
+  void hand_off(uint64_t at_fs, Transaction& t, Handoff how) { outbox_.push_back({at_fs, &t, how, nullptr}); }
+  void hand_off(uint64_t at_fs, void* item) { outbox_.push_back({at_fs, nullptr, Handoff::Item, item}); }
+  // An item handed off with hand_off(at_fs, item), at that time.
+  virtual void deliver_item(void* /*item*/) {}
   uint64_t edge_fs(uint64_t k) const { return k * period_fs_; }
   ClockedModel& block() { return *block_; }
   // cycles_total, cycles_evaluated, cycles_skipped, utilization, kernel_wakeups
@@ -99,6 +103,7 @@ class RtlBridge : public StageComponent {
     uint64_t at_fs;
     Transaction* t;
     Handoff how;
+    void* item;
   };
   // Hand-offs not yet delivered: all of one edge (the stepping loop stops
   // at the first edge that hands something on), so in order.
