@@ -252,6 +252,22 @@ TEST_CASE("pause: the controller's send pipeline stalls on its paused link and r
     CHECK(st[std::string("sys.fabric_wire.flow.") + s + "_to_t0.delivered"] == 256);
 }
 
+TEST_CASE("congestion controller: a UB controller among the senders stalls under pause and loses nothing", "[congestion]") {
+  const auto run = ubsim::test::run_command(std::string(UBSIM_BIN) + " congestion --scenarios controller --format json");
+  INFO(run.out);
+  REQUIRE(run.status == 0);
+  const Value row = ubsim::json::parse(run.out).get("results")->items.at(0);
+  CHECK(row.str("scenario") == "controller");
+  CHECK(row.num("controller_writes") == 20);
+  CHECK(row.num("controller_writes_failed") == 0);
+  CHECK(row.num("controller_blocked_cycles") > 0);   // its RTL pipeline waited on m_ready
+  CHECK(row.num("controller_paused_us") > 0);
+  CHECK(row.num("pauses_sent") > 0);
+  CHECK(row.num("dropped_packets") == 0);
+  CHECK(row.num("delivered_packets") == 3 * 256);   // every source packet
+  CHECK(row.num("peak_backlog_bytes") <= row.num("buffer_bytes"));
+}
+
 TEST_CASE("pause: bad buffer and threshold settings are refused in one line naming the key", "[congestion]") {
   const std::string fabric = std::string(UBSIM_BIN) + " fabric --config " UBSIM_CONFIGS "/fabric-incast.toml";
   struct Bad {

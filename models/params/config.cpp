@@ -139,6 +139,10 @@ void flatten(const toml::table& t, const std::string& prefix,
 }
 }  // namespace
 
+struct Config::TomlRoot {
+  toml::table table;
+};
+
 void Config::load_file(const std::string& path) {
   struct stat st {};
   if (::stat(path.c_str(), &st) != 0)
@@ -154,6 +158,23 @@ void Config::load_file(const std::string& path) {
     throw ConfigError(fmt::format("{}:{}:{}", path, src.begin.line, src.begin.column), "",
                       fmt::format("TOML syntax error: {}", e.description()));
   }
+  TomlRoot r{std::move(root)};
+  load_table(r, path);
+}
+
+void Config::load_text(const std::string& text, const std::string& source) {
+  toml::table root;
+  try {
+    root = toml::parse(text, source);
+  } catch (const toml::parse_error& e) {
+    throw ConfigError(source, "", fmt::format("TOML syntax error: {}", e.description()));
+  }
+  TomlRoot r{std::move(root)};
+  load_table(r, source);
+}
+
+void Config::load_table(TomlRoot& r, const std::string& path) {
+  toml::table& root = r.table;
   // the topology is tables of entries, not keys: read after the keys (its
   // links default to wire.rate and wire.latency)
   toml::table topology;

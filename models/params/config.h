@@ -41,6 +41,9 @@ class Config {
  public:
   Config();
   void load_file(const std::string& path);
+  // The same from TOML text (an experiment's own scenario); `source` names
+  // it in errors and in the provenance.
+  void load_text(const std::string& text, const std::string& source);
   // "key=value" as given on the command line.
   void apply_set(const std::string& assignment);
   // A value an experiment sets for its own runs: checked like any, and its
@@ -147,6 +150,8 @@ class Config {
     std::string source = "default";
   };
   const Entry& entry(const std::string& key) const;
+  struct TomlRoot;   // a parsed file (config.cpp)
+  void load_table(TomlRoot& root, const std::string& path);
   void set_text(const ParamDef& def, const std::string& text, const std::string& source);
   void set_number(const ParamDef& def, const Decimal& v, const std::string& source, const std::string& shown);
   void set_route(const ParamDef& def, const std::vector<std::string>& hops, const std::string& source);

@@ -14,6 +14,7 @@
 #include "simulation_run.h"
 #include "fabric.h"
 #include "fabric_network.h"
+#include "latency.h"
 #include "rate_limiter_bridge.h"
 
 namespace ubsim {
@@ -592,6 +593,58 @@ V worst_phase(const Config& cfg, const Point& p, size_t bins, uint64_t header) {
   return *worst;
 }
 
+// A controller among the senders: node i0's UB controller writes 64 KiB
+// messages (four outstanding, 20 in all) to t0 through one switch while
+// three traffic sources send 1 MiB each at line rate to t0 too; 256 KiB
+// output queues, link-level pause per port (16 KiB XOFF, 8 KiB XON). The
+// verilated send pipeline waits on m_ready while its link is paused. Its
+// packets and the sources' cross the same egress.
+V controller_row(const Config& base) {
+  Config cfg = base;
+  std::string toml =
+      "fabric.pause = true\nfabric.pause_xoff = \"16KiB\"\nfabric.pause_xon = \"8KiB\"\nfabric.buffer = \"256KiB\"\n"
+      "[[topology.node]]\nname = \"i0\"\nrole = \"initiator\"\n[[topology.node]]\nname = \"t0\"\nrole = \"target\"\n"
+      "[[topology.switch]]\nname = \"sw\"\n"
+      "[[topology.link]]\nfrom = \"i0\"\nto = \"sw\"\n[[topology.link]]\nfrom = \"t0\"\nto = \"sw\"\n";
+  for (int i = 0; i < 3; ++i)
+    toml += fmt::format("[[topology.node]]\nname = \"s{0}\"\nkind = \"source\"\n[[topology.link]]\nfrom = \"s{0}\"\n"
+                        "to = \"sw\"\n[[topology.flow]]\nfrom = \"s{0}\"\nto = \"t0\"\nbytes = \"1MiB\"\n",
+                        i);
+  cfg.load_text(toml, "experiment congestion (controller scenario)");
+  cfg.set_by_experiment(key::workload_size, "congestion", "64KiB");
+  cfg.set_by_experiment(key::workload_ops, "congestion", "20");
+  cfg.set_by_experiment(key::workload_outstanding, "congestion", "4");
+  cfg.set_by_experiment(key::workload_warmup, "congestion", "0");
+  return rows_in_child([&] {
+           LatencyOptions lo;
+           lo.path = "ub-async";
+           lo.verb = Verb::Write;
+           const LatencyResult r = run_latency(cfg, lo);
+           std::map<std::string, double> st;
+           for (const auto& s : r.stats.rows) st[s.component + "." + s.name] = s.value;
+           const std::string w = "sys.fabric_wire.";
+           double delivered = 0, pauses = 0, paused_ns = 0;
+           for (int i = 0; i < 3; ++i) {
+             delivered += st[fmt::format("{}flow.s{}_to_t0.delivered", w, i)];
+             pauses += st[fmt::format("{}link_s{}_to_sw_0.pauses_received", w, i)];
+             paused_ns = std::max(paused_ns, st[fmt::format("{}link_s{}_to_sw_0.paused_ns", w, i)]);
+           }
+           pauses += st[w + "link_i0_to_sw_0.pauses_received"];
+           return std::vector<V>{V::object()
+                                     .add("peak", V::number(st[w + "link_sw_to_t0_1.queue_max"]))
+                                     .add("dropped_packets", V::number(st[w + "link_sw_to_t0_1.dropped"]))
+                                     .add("pauses", V::number(pauses))
+                                     .add("sources_paused_us", V::number(paused_ns / 1e3))
+                                     .add("delivered", V::number(delivered))
+                                     .add("controller_paused_us", V::number(st[w + "link_i0_to_sw_0.paused_ns"] / 1e3))
+                                     .add("controller_blocked", V::number(st["sys.i0_ub_tx.output_blocked_cycles"]))
+                                     .add("controller_writes", V::number(static_cast<double>(r.ops)))
+                                     .add("controller_failed", V::number(static_cast<double>(r.failed)))
+                                     .add("controller_mean_us", V::number(r.mean_ns / 1e3))};
+         })
+      .front();
+}
+
 ResultSet run(Config& cfg, const Options& o) {
   const auto scenarios =
       o.flag("--feedback")
@@ -667,6 +720,29 @@ ResultSet run(Config& cfg, const Options& o) {
         .add("senders_rate_end_GBps", closed ? *fb->get("rate_end_GBps") : V::null())
         .add("series", *m.get("series"));
   }
+  if (std::find(scenarios.begin(), scenarios.end(), "controller") != scenarios.end()) {
+    const V m = controller_row(cfg);
+    auto n = [&](const char* k) { return *m.get(k); };
+    V row = V::object()
+                .add("scenario", V::string("controller"))
+                .add("point", V::string("i0's UB controller writing 64 KiB beside 3 line-rate sources"))
+                .add("senders", V::number(4))
+                .add("egress_GBps", V::number(cfg.value(key::wire_rate) / kGBps))
+                .add("buffer_bytes", V::number(262144))
+                .add("packet_bytes", V::number(static_cast<double>(cfg_mtu + header)))
+                .add("pause_xoff_bytes", V::number(16384))
+                .add("peak_backlog_bytes", n("peak"))
+                .add("pauses_sent", n("pauses"))
+                .add("sender_paused_us", n("sources_paused_us"))
+                .add("delivered_packets", n("delivered"))
+                .add("dropped_packets", n("dropped_packets"))
+                .add("controller_paused_us", n("controller_paused_us"))
+                .add("controller_blocked_cycles", n("controller_blocked"))
+                .add("controller_writes", n("controller_writes"))
+                .add("controller_writes_failed", n("controller_failed"))
+                .add("controller_write_mean_us", n("controller_mean_us"));
+    rs.rows.push_back(row);
+  }
   rs.table_omit = {"series"};
   rs.notes =
       "t = 0: the senders' first packet in the egress queue. Measured at the switch's output queue towards the sink\n"
@@ -690,13 +766,14 @@ const Experiment& congestion_experiment() {
       "or not: two jobs of --job-us at 50 GB/s with full, quarter and no overlap (unbounded queue); 100 GB/s\n"
       "into a 512 KiB buffer holding 256 KiB, stepped to 40 or 50 GB/s at 20 us; incast of N - 1 = 7, 15, 63\n"
       "senders into 1 MiB and 4 MiB; incast under link-level pause, per ingress port (pause) and on the bytes the\n"
-      "switch holds in all with 1500 B packets and 1 MiB free (pause-switch). Measured beside the fluid values. --feedback:\n"
+      "switch holds in all with 1500 B packets and 1 MiB free (pause-switch); a UB controller among the senders, its\n"
+      "verilated send pipeline stalled by the pause (controller). Measured beside the fluid values. --feedback:\n"
       "the same closed loop (ECN marks at the egress, a CNP back, each sender's RTL rate limiter), with the\n"
       "feedback delay measured and the drops derived from it (docs/fabric.md).",
       {opt_names("--scenarios", "LIST",
-                 {"two-jobs", "step", "incast", "pause", "pause-switch", "feedback-step", "feedback-incast",
-                  "feedback-tolerable", "feedback-decrease"},
-                 "two-jobs,step,incast,pause,pause-switch", "the scenarios to run, comma-separated"),
+                 {"two-jobs", "step", "incast", "pause", "pause-switch", "controller", "feedback-step",
+                  "feedback-incast", "feedback-tolerable", "feedback-decrease"},
+                 "two-jobs,step,incast,pause,pause-switch,controller", "the scenarios to run, comma-separated"),
        opt_flag("--feedback", "the closed-loop scenarios (feedback-step,feedback-incast,feedback-tolerable,feedback-decrease)"),
        opt_count("--job-us", "US", 10, 100000, "20000", "two-jobs: each job's length in us (the spec's 20 ms)"),
        opt_count("--series-bins", "N", 0, 10000, "200", "time bins of each point's series (0: none)")},
@@ -726,7 +803,12 @@ const Experiment& congestion_experiment() {
        {"port_headroom_bytes_derived", "bytes", "derived: (50 GB/s - its share of the egress) x the one-hop feedback time"},
        {"feedback_us", "us", "pause: the first XOFF to the switch's peak (what was on its way has arrived)"},
        {"feedback_us_derived", "us", "derived: 2 x 150 ns of cable + the sender's packet in serialization + the pause frame"},
-       {"sender_paused_us", "us", "pause: the longest time a sender's link was paused"},
+       {"sender_paused_us", "us", "pause: the longest time a sender's link was paused (controller: a traffic source's)"},
+       {"controller_paused_us", "us", "controller: the time the controller's link was paused"},
+       {"controller_blocked_cycles", "cycles", "controller: cycles its verilated send pipeline waited on m_ready (its link paused and holding a packet)"},
+       {"controller_writes", "requests", "controller: the writes it completed"},
+       {"controller_writes_failed", "requests", "controller: writes completed with an error (none: lossless)"},
+       {"controller_write_mean_us", "us", "controller: mean write latency (64 KiB, four outstanding)"},
        {"delivered_packets", "packets", "packets delivered to the sink"},
        {"dropped_packets", "packets", "packets dropped"},
        {"done_us", "us", "the last packet delivered (completion)"},
