@@ -28,14 +28,15 @@ TEST_CASE("deadlock: shared slots deadlock and the cycle of waits is named in th
   CHECK(row.flag("deadlock"));
   CHECK_FALSE(row.flag("stall"));
   CHECK(row.num("completed") < row.num("requested"));
-  // every member of the cycle is a read request holding a data slot at its
-  // target and waiting for a slot there for its response: each waits for
-  // the next (which holds one), the last for the first
+  // every member of the cycle is a request (a read or a write) holding a
+  // data slot at its target and waiting for a slot there for its response
+  // (read data, a write's ack): each waits for the next (which holds one),
+  // the last for the first
   const auto& cycle = row.get("cycle")->items;
   REQUIRE(cycle.size() >= 2);
   for (const auto& m : cycle) {
     INFO(m.str("packet"));
-    CHECK(m.str("packet").find("read request") == 0);
+    CHECK((m.str("packet").find("read request") == 0 || m.str("packet").find("write request") == 0));
     CHECK(m.str("holds").find("data slot") == 0);
     CHECK(m.str("waits_for").find("for its response") != std::string::npos);
   }
@@ -55,9 +56,16 @@ TEST_CASE("deadlock: one reserved response slot or a separate response channel c
     CHECK(row.num("completed") == row.num("requested"));
     CHECK(row.get("cycle")->items.empty());
   }
-  // shared slots with too few reads in flight to fill the pool: no deadlock
+  // shared slots with too few requests in flight to fill the pool: no deadlock
   const auto few = deadlock("--scenarios shared --set deadlock.outstanding=3");
   CHECK(few.status == 0);
+  // reads alone deadlock the same way; 4 KiB writes on the link pace the
+  // requests below what fills the pool, and the run completes
+  CHECK(deadlock("--scenarios shared --set deadlock.writes=0").status == 4);
+  const auto paced = deadlock("--scenarios shared --set deadlock.write_bytes=4KiB");
+  INFO(paced.out);
+  CHECK(paced.status == 0);
+  CHECK(ubsim::json::parse(paced.out).get("results")->items.at(0).num("slots_peak_A") < 8);
   // a pool with every slot reserved for responses is refused, naming the key
   const auto bad = deadlock("--scenarios reserved --set deadlock.slots=1");
   CHECK(bad.status == 2);

@@ -122,6 +122,8 @@ const std::vector<ParamDef>& param_table() {
       {"deadlock.reads", Unit::Count, "64", 1, 1000000, "deadlock", "reads each node makes of the other's memory"},
       {"deadlock.outstanding", Unit::Count, "16", 1, 4096, "deadlock", "reads each node has in flight at once"},
       {"deadlock.read_bytes", Unit::Bytes, "4096B", 1, 65536, "deadlock", "bytes each read returns"},
+      {"deadlock.writes", Unit::Count, "64", 0, 1000000, "deadlock", "writes each node makes to the other's memory, interleaved with its reads (a write request holds a data slot at its target until its ack, a header-only response, has one of its own)"},
+      {"deadlock.write_bytes", Unit::Bytes, "64B", 1, 65536, "deadlock", "bytes each write carries (a 64 B store; at 4 KiB the writes on the link pace the requests below what fills the pool, and the default run completes)"},
       {"fabric.pause", Unit::Bool, "false", 0, 1, "fabric", "link-level pause in the switches (PFC-like, one priority): a port holding more than fabric.pause_xoff pauses its upstream link until it is back to fabric.pause_xon"},
       {"fabric.pause_xoff", Unit::Bytes, "16KiB", 1, 1e15, "fabric, congestion", "bytes a switch holds for one ingress port (fabric.pause_scope = port) or in all (switch) before it pauses the link into it"},
       {"fabric.pause_xon", Unit::Bytes, "8KiB", 0, 1e15, "fabric, congestion", "bytes held for that port (or in all) at or below which it resumes the link"},

@@ -23,8 +23,10 @@ DeadlockSystem::DeadlockSystem(sc_core::sc_module_name name, const Config& c)
       outstanding_(static_cast<uint32_t>(c.count(key::deadlock_outstanding))),
       request_bytes_(static_cast<uint32_t>(c.count(key::transport_header_bytes))),
       read_bytes_(static_cast<uint32_t>(c.count(key::deadlock_read_bytes) + c.count(key::transport_header_bytes))),
+      write_bytes_(static_cast<uint32_t>(c.count(key::deadlock_write_bytes) + c.count(key::transport_header_bytes))),
       separate_(c.flag(key::deadlock_response_channel)),
       reads_(c.count(key::deadlock_reads)),
+      writes_(c.count(key::deadlock_writes)),
       serve_fs_(c.fs(key::dram_row_hit) + c.fs(key::bus_traversal)),
       consume_fs_(c.fs(key::bus_traversal)),
       latency_fs_(c.fs(key::wire_latency)),
@@ -128,13 +130,16 @@ void DeadlockSystem::start_link(int l) {
 
 void DeadlockSystem::issue(int node) {
   Node& n = nodes_[node];
-  while (n.issued < reads_ && n.outstanding < outstanding_) {
+  while (n.issued < reads_ + writes_ && n.outstanding < outstanding_) {
     auto p = std::make_unique<Packet>();
     p->id = next_id_++;
     p->kind = kRequest;
+    // reads and writes alternate while both remain, then the rest
+    const uint64_t k = n.issued, both = 2 * std::min(reads_, writes_);
+    p->write = k < both ? k % 2 == 1 : writes_ > reads_;
     p->from = node;
     p->to = 1 - node;
-    p->bytes = request_bytes_;
+    p->bytes = p->write ? write_bytes_ : request_bytes_;
     links_[node].channels[0].fifo.push_back(p.get());
     packets_.push_back(std::move(p));
     ++n.issued;
@@ -173,7 +178,8 @@ void DeadlockSystem::serve_next(int node) {
   }
 }
 
-// The target read the data into the response's slot: the request's slot is
+// The target read the data into the response's slot (a write: wrote the
+// request's data to memory, its ack in that slot): the request's slot is
 // free, the response waits to leave.
 void DeadlockSystem::served(Packet* req, int response_slot) {
   auto r = std::make_unique<Packet>();
@@ -181,7 +187,8 @@ void DeadlockSystem::served(Packet* req, int response_slot) {
   r->kind = kResponse;
   r->from = req->to;
   r->to = req->from;
-  r->bytes = read_bytes_;
+  r->write = req->write;
+  r->bytes = req->write ? request_bytes_ : read_bytes_;   // a write's ack is a header
   r->slot = response_slot;
   if (response_slot >= 0) nodes_[req->to].slot[static_cast<size_t>(response_slot)] = r.get();
   req->response_queued = true;
@@ -204,8 +211,9 @@ void DeadlockSystem::consumed(Packet* resp) {
 }
 
 std::string DeadlockSystem::name_of(const Packet& p) const {
-  return fmt::format("{} #{} {}->{}", p.kind == kRequest ? "read request" : "read response", p.id, node_name(p.from),
-                     node_name(p.to));
+  const char* what = p.kind == kRequest ? (p.write ? "write request" : "read request")
+                                       : (p.write ? "write ack" : "read response");
+  return fmt::format("{} #{} {}->{}", what, p.id, node_name(p.from), node_name(p.to));
 }
 
 WaitForGraph DeadlockSystem::wait_for() const {

@@ -1,4 +1,4 @@
-// DeadlockSystem: two nodes reading each other's memory through a pool of
+// DeadlockSystem: two nodes reading and writing each other's memory through a pool of
 // data slots per node (textbook 7.5.4, figures 7-49 / 7-50) that incoming
 // requests and outgoing responses both take, over a lossless link: a
 // request starts on the wire only once its target has a slot for it
@@ -6,7 +6,10 @@
 // its credit does not hold up the responses on the same link. An
 // incoming read request keeps its slot until it has a second one for its
 // response (the data read from memory goes there; then the request's slot
-// is free); the response keeps its slot until it has left. Requests may
+// is free); the response keeps its slot until it has left. A write is the
+// same with the data in the request: it keeps its slot until it has one
+// for its ack (an outgoing response, if only a header), then its data goes
+// to memory and its slot is free. Requests may
 // use only the unreserved slots (deadlock.slots minus
 // deadlock.reserved_response_slots); with deadlock.response_channel the
 // responses have a channel and buffers of their own. A response arriving
@@ -34,7 +37,7 @@ class DeadlockSystem : public sc_core::sc_module {
  public:
   DeadlockSystem(sc_core::sc_module_name name, const Config& c);
   uint64_t completed() const { return completed_[0] + completed_[1]; }
-  uint64_t requested() const { return 2 * reads_; }
+  uint64_t requested() const { return 2 * (reads_ + writes_); }
   uint64_t completed(int node) const { return completed_[node]; }
   uint64_t slots_peak(int node) const { return nodes_[node].peak; }
   uint64_t credit_waits() const { return credit_waits_; }
@@ -47,6 +50,7 @@ class DeadlockSystem : public sc_core::sc_module {
   struct Packet {
     uint64_t id = 0;
     Kind kind = kRequest;
+    bool write = false;     // a write request, or its ack
     int from = 0, to = 0;
     uint32_t bytes = 0;
     int slot = -1;          // the receive slot it holds at `to` (or its response's sender: see Node::held)
@@ -83,9 +87,9 @@ class DeadlockSystem : public sc_core::sc_module {
   void consumed(Packet* resp);
   std::string name_of(const Packet& p) const;
 
-  const uint32_t slots_, reserved_, outstanding_, request_bytes_, read_bytes_;
+  const uint32_t slots_, reserved_, outstanding_, request_bytes_, read_bytes_, write_bytes_;
   const bool separate_;
-  const uint64_t reads_, serve_fs_, consume_fs_, latency_fs_;
+  const uint64_t reads_, writes_, serve_fs_, consume_fs_, latency_fs_;
   const double bytes_per_s_;
   Node nodes_[2];
   Link links_[2];   // [0] A->B, [1] B->A

@@ -1,4 +1,4 @@
-// deadlock: two nodes reading each other's memory through a shared pool of
+// deadlock: two nodes reading and writing each other's memory through a shared pool of
 // receive data slots over a lossless link (textbook 7.5.4, figures 7-49 /
 // 7-50). When the run stops with reads outstanding, the wait-for graph of
 // every packet (what it holds, what it waits for) is built and its cycle
@@ -104,7 +104,7 @@ ResultSet run(Config& cfg, const Options& o) {
     if (deadlock) {
       rs.exit_status = 4;
       const auto& members = row.get("cycle")->items;
-      text += fmt::format("{}: DEADLOCK at {:.3f} us, {} of {} reads done: a cycle of {} waits (each waits for the next, "
+      text += fmt::format("{}: DEADLOCK at {:.3f} us, {} of {} requests done: a cycle of {} waits (each waits for the next, "
                           "the last for the first):\n",
                           name, row.num("stopped_us"), row.num("completed"), row.num("requested"), members.size());
       for (size_t i = 0; i < members.size(); ++i)
@@ -114,12 +114,13 @@ ResultSet run(Config& cfg, const Options& o) {
       rs.exit_status = 4;
       text += fmt::format("{}: STALL without a cycle at {:.3f} us: {}\n", name, row.num("stopped_us"), row.str("outstanding"));
     } else {
-      text += fmt::format("{}: completed, {} reads by {:.3f} us\n", name, row.num("completed"), row.num("done_us"));
+      text += fmt::format("{}: completed, {} requests by {:.3f} us\n", name, row.num("completed"), row.num("done_us"));
     }
   }
   rs.table_omit = {"cycle", "outstanding", "what"};
   rs.notes = text +
-             "Two nodes read each other's memory (deadlock.reads each, deadlock.outstanding in flight) through\n"
+             "Two nodes read and write each other's memory (deadlock.reads and deadlock.writes each, interleaved,\n"
+             "deadlock.outstanding in flight) through\n"
              "deadlock.slots receive slots per node over a lossless link (a packet starts only once its receiver\n"
              "has a slot for it). Exit status 4 when a scenario deadlocked (the cycle above and in the JSON) or\n"
              "stalled.\n";
@@ -132,9 +133,11 @@ const Experiment& deadlock_experiment() {
   static const Experiment e{
       "deadlock",
       "a deadlock found and named: shared receive slots under lossless back-pressure, the cycle of waits (7.5.4)",
-      "Two nodes read each other's memory through a pool of receive data slots per node (deadlock.slots, the\n"
-      "textbook's eight) that incoming requests and responses both take, over a lossless link (credit-based: a\n"
-      "packet starts only once its receiver has a slot). When the run stops with reads outstanding, the\n"
+      "Two nodes read and write each other's memory (reads of deadlock.read_bytes, writes of\n"
+      "deadlock.write_bytes, interleaved) through a pool of receive data slots per node (deadlock.slots, the\n"
+      "textbook's eight) that incoming requests and outgoing responses (read data, write acks) both take, over\n"
+      "a lossless link (credit-based: a packet starts only once its receiver has a slot). When the run stops\n"
+      "with requests outstanding, the\n"
       "simulator builds the wait-for graph (each packet: what it holds, what it waits for), finds the cycle and\n"
       "names it, and exits 4. shared deadlocks; reserved (one slot for responses) and separate (a response\n"
       "channel) complete. docs/fabric.md.",
@@ -145,15 +148,15 @@ const Experiment& deadlock_experiment() {
        {"slots", "slots", "receive data slots per node"},
        {"reserved_response_slots", "slots", "of them, reserved for responses"},
        {"response_channel", "", "responses on a channel and buffers of their own"},
-       {"completed", "reads", "reads completed"},
-       {"requested", "reads", "reads made"},
-       {"done_us", "us", "the last read completed"},
+       {"completed", "requests", "reads and writes completed"},
+       {"requested", "requests", "reads and writes made"},
+       {"done_us", "us", "the last request completed"},
        {"stopped_us", "us", "when nothing was left to happen"},
        {"slots_peak_A", "slots", "most of node A's slots held at once"},
        {"slots_peak_B", "slots", "most of node B's slots held at once"},
        {"credit_waits", "events", "times a channel's head found no slot at its receiver"},
        {"deadlock", "", "the run stopped on a cycle of waits"},
-       {"stall", "", "the run stopped with reads outstanding and no cycle"},
+       {"stall", "", "the run stopped with requests outstanding and no cycle"},
        {"cycle", "", "the cycle: [{packet, holds, waits_for}] in order, each waiting for the next"},
        {"outstanding", "", "a stall: what is outstanding and what it waits for"}},
       "deadlock",
