@@ -253,10 +253,25 @@ TEST_CASE("pause: the controller's send pipeline stalls on its paused link and r
 }
 
 TEST_CASE("congestion controller: a UB controller among the senders stalls under pause and loses nothing", "[congestion]") {
-  const auto run = ubsim::test::run_command(std::string(UBSIM_BIN) + " congestion --scenarios controller --format json");
+  const auto run = ubsim::test::run_command(std::string(UBSIM_BIN) +
+                                            " congestion --scenarios controller,controller-feedback --format json");
   INFO(run.out);
   REQUIRE(run.status == 0);
-  const Value row = ubsim::json::parse(run.out).get("results")->items.at(0);
+  const Value rows = *ubsim::json::parse(run.out).get("results");
+  const Value& row = rows.items.at(0);
+  // closed loop: t0 echoes each ECN-marked packet of i0 as a CNP over the
+  // fabric, i0's verilated rate limiter cuts (at most once per
+  // limiter.interval) and its pipeline waits on it as well as on the pause
+  const Value& fb = rows.items.at(1);
+  CHECK(fb.str("scenario") == "controller-feedback");
+  CHECK(fb.num("ecn_marked") > 0);
+  CHECK(fb.num("rate_cuts") >= 1);
+  CHECK(fb.num("senders_rate_end_GBps") < 50);
+  CHECK(fb.num("feedback_delay_us") > 0);
+  CHECK(fb.num("controller_blocked_cycles") > row.num("controller_blocked_cycles"));
+  CHECK(fb.num("controller_writes") == 20);
+  CHECK(fb.num("controller_writes_failed") == 0);
+  CHECK(fb.num("dropped_packets") == 0);
   CHECK(row.str("scenario") == "controller");
   CHECK(row.num("controller_writes") == 20);
   CHECK(row.num("controller_writes_failed") == 0);

@@ -110,6 +110,9 @@ void RateLimiterBridge::collect_stats(StatsTable& t) const {
         "notifications inside limiter.interval (counted, not acted on)");
   t.add(n, "recoveries", static_cast<double>(m_->cnt_recoveries), "events", "recovery steps");
   t.add(n, "rate_end_GBps", rate_Bps() / 1e9, "GB/s", "the current rate at the end");
+  if (first_on_wire_fs_)
+    t.add(n, "first_cut_on_wire_ns", static_cast<double>(first_on_wire_fs_) / 1e6, "ns",
+          "when its first cut shows on the sender's wire (the cut's edge, then what was already passed, at the line rate)");
   collect_clock_stats(t);
 }
 

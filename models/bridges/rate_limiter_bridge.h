@@ -44,6 +44,7 @@ class RateLimiterBridge : public VerilatedBridge<Vrate_limiter> {
   std::function<uint64_t()> downstream_bytes;
   void collect_stats(StatsTable& table) const override;
   double rate_Bps() const;
+  size_t backlog() const { return items_.size(); }   // offered, not yet let through
   uint64_t decreases() const { return m_->cnt_decreases; }
   uint64_t first_decrease_fs() const { return first_decrease_fs_; }   // 0: none
   // When the first cut shows on the sender's wire: the cut's edge plus what

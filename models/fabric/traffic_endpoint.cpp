@@ -75,7 +75,7 @@ void TrafficEndpoint::put(Frame& f, int /*port*/) {
     pool_.release(&f);
     return;
   }
-  if (f.ecn && !f.carrier) {   // marked on its way: notify its source, a frame back over the fabric
+  if (f.ecn) {   // marked on its way: notify its source, a frame back over the fabric (a controller's too)
     Frame& c = *pool_.acquire();
     c.src = static_cast<uint32_t>(self_);
     c.dst = f.src;

@@ -115,6 +115,7 @@ const std::vector<ParamDef>& param_table() {
       {"limiter.rate_min", Unit::Rate, "1Gbit/s", 0, kInf, "congestion", "the rate limiter never cuts below this"},
       {"limiter.recover_period", Unit::Time, "0ns", 0, kTimeMax, "congestion", "the rate limiter adds limiter.recover_step every this long without a cut (0: no recovery)"},
       {"limiter.recover_step", Unit::Rate, "8Gbit/s", 0, kInf, "congestion", "what each recovery step adds, up to the line rate"},
+      {"limiter.controllers", Unit::Bool, "false", 0, 1, "latency over a topology, congestion", "over a fabric: each controller's packets pass the verilated rate limiter between its send pipeline and its link (its m_ready low while the limiter holds one), cut by the congestion notifications (CNP) its peer returns for ECN-marked packets (fabric.ecn)"},
       {"limiter.burst", Unit::Bytes, "8KiB", 1, 4294967295, "congestion", "the rate limiter's byte budget ceiling (what may leave back to back after an idle stretch)"},
       {"deadlock.slots", Unit::Count, "8", 1, 1024, "deadlock", "receive data slots per node: an incoming read request keeps one (with the data it read) until its response has left, an incoming response until the host took its data"},
       {"deadlock.reserved_response_slots", Unit::Count, "0", 0, 1023, "deadlock", "of the slots, how many only responses may take"},

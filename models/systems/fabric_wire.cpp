@@ -14,10 +14,33 @@ FabricWire::FabricWire(sc_core::sc_module_name name, const Config& c, const Topo
   const FabricOptions o = fabric_options(c);
   net_ = std::make_unique<FabricNetwork>("net", t, flow_records(t), o);
   net_->set_carrier_sink([this](Frame& f) { arrived(f); });
-  if (o.pause.enabled) {
+  const bool limit = c.flag(key::limiter_controllers);
+  if (limit) {   // each controller's packets through its verilated rate limiter, cut by its peer's CNPs
+    limiter_sockets_ = std::make_unique<StageFabric>("limiter_sockets");
+    limiters_.resize(t.devices.size());
+    for (size_t d = 0; d < t.devices.size(); ++d) {
+      if (t.devices[d].kind == TopoDevice::Kind::Switch || t.devices[d].kind == TopoDevice::Kind::Source ||
+          t.ports()[d].empty())
+        continue;
+      FabricLink& link = net_->egress(static_cast<int>(d), 0);
+      auto lim = std::make_unique<RateLimiterBridge>((t.devices[d].name + "_limiter").c_str(), c,
+                                                     RateLimiterSettings::from(c, link.rate_Bps()));
+      FabricNetwork* net = net_.get();
+      lim->send = [net, d](void* f) { net->inject(static_cast<int>(d), *static_cast<Frame*>(f)); };
+      lim->downstream_bytes = [&link] { return link.bytes_held(); };
+      RateLimiterBridge* l = lim.get();
+      net_->endpoint(static_cast<int>(d))->on_cnp = [l](uint32_t) { l->notify(); };
+      limiter_sockets_->attach(l);
+      limiters_[d] = std::move(lim);
+    }
+  }
+  if (o.pause.enabled || limit) {
     gates_.resize(t.devices.size());
-    for (size_t d = 0; d < t.devices.size(); ++d)
-      if (!t.devices[d].is_switch() && !t.ports()[d].empty()) gates_[d].link = &net_->egress(static_cast<int>(d), 0);
+    for (size_t d = 0; d < t.devices.size(); ++d) {
+      if (t.devices[d].is_switch() || t.ports()[d].empty()) continue;
+      if (o.pause.enabled) gates_[d].link = &net_->egress(static_cast<int>(d), 0);
+      if (limit) gates_[d].limiter = limiters_[d].get();
+    }
   }
 }
 
@@ -38,7 +61,8 @@ void FabricWire::accept(Transaction& t) {
   f.carrier = &t;
   ++packets_;
   bytes_ += f.bytes;
-  net_->inject(static_cast<int>(f.src), f);
+  if (RateLimiterBridge* l = limiters_.empty() ? nullptr : limiters_[f.src].get()) l->offer(&f, f.bytes);
+  else net_->inject(static_cast<int>(f.src), f);
 }
 
 void FabricWire::arrived(Frame& f) {
@@ -53,6 +77,8 @@ void FabricWire::arrived(Frame& f) {
 
 void FabricWire::collect_stats(StatsTable& table) const {
   const std::string n = name();
+  for (const auto& l : limiters_)
+    if (l) l->collect_stats(table);
   for (const FlowRecord& f : net_->flows()) {
     const std::string flow = fmt::format("flow.{}_to_{}", net_->topology().devices[f.src].name, net_->topology().devices[f.dst].name);
     table.add(n, flow + ".sent", static_cast<double>(f.sent), "packets", "packets the traffic source sent");
@@ -73,6 +99,10 @@ void FabricWire::collect_stats(StatsTable& table) const {
       if (l.pauses_received())
         table.add(n, link + ".pauses_received", static_cast<double>(l.pauses_received()), "frames", "pause frames that stopped it");
       if (l.paused_fs()) table.add(n, link + ".paused_ns", static_cast<double>(l.paused_fs()) / 1e6, "ns", "time it was paused");
+      if (l.marked_frames()) {
+        table.add(n, link + ".ecn_marked", static_cast<double>(l.marked_frames()), "packets", "packets it marked (ECN)");
+        table.add(n, link + ".first_mark_ns", static_cast<double>(l.first_mark_fs()) / 1e6, "ns", "its first mark");
+      }
     }
 }
 

@@ -15,7 +15,9 @@
 #include "component.h"
 #include "config.h"
 #include "fabric_network.h"
+#include "fabric.h"
 #include "packet.h"
+#include "rate_limiter_bridge.h"
 
 namespace ubsim {
 
@@ -33,6 +35,7 @@ class FabricWire : public StageComponent {
   // node's backlog, as over one link).
   const TransmitPort* egress_gate(int d) const { return gates_.empty() ? nullptr : &gates_.at(d); }
   void collect_stats(StatsTable& table) const override;
+  const RateLimiterBridge* limiter(int d) const { return limiters_.empty() ? nullptr : limiters_.at(d).get(); }
 
  protected:
   void accept(Transaction& t) override;
@@ -42,8 +45,11 @@ class FabricWire : public StageComponent {
   // A node's link as its send pipeline sees it (egress_gate).
   struct Gate : TransmitPort {
     const FabricLink* link = nullptr;
+    const RateLimiterBridge* limiter = nullptr;   // limiter.controllers: nothing waits in it
     static constexpr size_t kTxFifoFrames = 2;
-    bool free_at_edge(uint64_t, uint32_t) const override { return !link || link->frames_held() < kTxFifoFrames; }
+    bool free_at_edge(uint64_t, uint32_t) const override {
+      return (!link || link->frames_held() < kTxFifoFrames) && (!limiter || limiter->backlog() == 0);
+    }
   };
   std::vector<Gate> gates_;
   struct Session {
@@ -54,6 +60,9 @@ class FabricWire : public StageComponent {
   const uint32_t header_bytes_;
   const uint64_t stage_latency_fs_;
   std::unique_ptr<FabricNetwork> net_;
+  // limiter.controllers: each controller node's rate limiter (by device)
+  std::unique_ptr<StageFabric> limiter_sockets_;
+  std::vector<std::unique_ptr<RateLimiterBridge>> limiters_;
   uint64_t packets_ = 0, bytes_ = 0;
 };
 

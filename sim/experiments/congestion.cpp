@@ -599,7 +599,7 @@ V worst_phase(const Config& cfg, const Point& p, size_t bins, uint64_t header) {
 // output queues, link-level pause per port (16 KiB XOFF, 8 KiB XON). The
 // verilated send pipeline waits on m_ready while its link is paused. Its
 // packets and the sources' cross the same egress.
-V controller_row(const Config& base) {
+V controller_row(const Config& base, bool feedback) {
   Config cfg = base;
   std::string toml =
       "fabric.pause = true\nfabric.pause_xoff = \"16KiB\"\nfabric.pause_xon = \"8KiB\"\nfabric.buffer = \"256KiB\"\n"
@@ -615,6 +615,10 @@ V controller_row(const Config& base) {
   cfg.set_by_experiment(key::workload_ops, "congestion", "20");
   cfg.set_by_experiment(key::workload_outstanding, "congestion", "4");
   cfg.set_by_experiment(key::workload_warmup, "congestion", "0");
+  if (feedback) {   // ECN at the switch, the peer's CNPs, the controller's verilated rate limiter
+    cfg.set_by_experiment(key::fabric_ecn, "congestion", "true");
+    cfg.set_by_experiment(key::limiter_controllers, "congestion", "true");
+  }
   return rows_in_child([&] {
            LatencyOptions lo;
            lo.path = "ub-async";
@@ -640,7 +644,12 @@ V controller_row(const Config& base) {
                                      .add("controller_blocked", V::number(st["sys.i0_ub_tx.output_blocked_cycles"]))
                                      .add("controller_writes", V::number(static_cast<double>(r.ops)))
                                      .add("controller_failed", V::number(static_cast<double>(r.failed)))
-                                     .add("controller_mean_us", V::number(r.mean_ns / 1e3))};
+                                     .add("controller_mean_us", V::number(r.mean_ns / 1e3))
+                                     .add("marked", V::number(st[w + "link_sw_to_t0_1.ecn_marked"]))
+                                     .add("first_mark_ns", V::number(st[w + "link_sw_to_t0_1.first_mark_ns"]))
+                                     .add("cuts", V::number(st[w + "i0_limiter.decreases"]))
+                                     .add("first_cut_ns", V::number(st[w + "i0_limiter.first_cut_on_wire_ns"]))
+                                     .add("rate_end_GBps", V::number(st[w + "i0_limiter.rate_end_GBps"]))};
          })
       .front();
 }
@@ -648,7 +657,7 @@ V controller_row(const Config& base) {
 ResultSet run(Config& cfg, const Options& o) {
   const auto scenarios =
       o.flag("--feedback")
-          ? std::vector<std::string>{"feedback-step", "feedback-incast", "feedback-tolerable", "feedback-decrease"}
+          ? std::vector<std::string>{"feedback-step", "feedback-incast", "feedback-tolerable", "feedback-decrease", "controller-feedback"}
           : o.list("--scenarios");
   cfg.validate_fabric(std::find(scenarios.begin(), scenarios.end(), "pause") != scenarios.end());
   const uint64_t cfg_mtu = cfg.count(key::transport_mtu), header = cfg.count(key::transport_header_bytes);
@@ -720,12 +729,16 @@ ResultSet run(Config& cfg, const Options& o) {
         .add("senders_rate_end_GBps", closed ? *fb->get("rate_end_GBps") : V::null())
         .add("series", *m.get("series"));
   }
-  if (std::find(scenarios.begin(), scenarios.end(), "controller") != scenarios.end()) {
-    const V m = controller_row(cfg);
+  for (const bool feedback : {false, true}) {
+    const char* name = feedback ? "controller-feedback" : "controller";
+    if (std::find(scenarios.begin(), scenarios.end(), name) == scenarios.end()) continue;
+    const V m = controller_row(cfg, feedback);
     auto n = [&](const char* k) { return *m.get(k); };
     V row = V::object()
-                .add("scenario", V::string("controller"))
-                .add("point", V::string("i0's UB controller writing 64 KiB beside 3 line-rate sources"))
+                .add("scenario", V::string(name))
+                .add("point", V::string(feedback ? "i0's UB controller writing 64 KiB beside 3 line-rate sources, its rate "
+                                                   "limiter cut by t0's CNPs"
+                                                 : "i0's UB controller writing 64 KiB beside 3 line-rate sources"))
                 .add("senders", V::number(4))
                 .add("egress_GBps", V::number(cfg.value(key::wire_rate) / kGBps))
                 .add("buffer_bytes", V::number(262144))
@@ -741,6 +754,13 @@ ResultSet run(Config& cfg, const Options& o) {
                 .add("controller_writes", n("controller_writes"))
                 .add("controller_writes_failed", n("controller_failed"))
                 .add("controller_write_mean_us", n("controller_mean_us"));
+    if (feedback) {
+      const bool cut = m.num("cuts") > 0 && m.num("marked") > 0;
+      row.add("ecn_marked", n("marked"))
+          .add("rate_cuts", n("cuts"))
+          .add("senders_rate_end_GBps", n("rate_end_GBps"))
+          .add("feedback_delay_us", cut ? V::number((m.num("first_cut_ns") - m.num("first_mark_ns")) / 1e3) : V::null());
+    }
     rs.rows.push_back(row);
   }
   rs.table_omit = {"series"};
@@ -771,10 +791,10 @@ const Experiment& congestion_experiment() {
       "the same closed loop (ECN marks at the egress, a CNP back, each sender's RTL rate limiter), with the\n"
       "feedback delay measured and the drops derived from it (docs/fabric.md).",
       {opt_names("--scenarios", "LIST",
-                 {"two-jobs", "step", "incast", "pause", "pause-switch", "controller", "feedback-step",
-                  "feedback-incast", "feedback-tolerable", "feedback-decrease"},
+                 {"two-jobs", "step", "incast", "pause", "pause-switch", "controller", "controller-feedback",
+                  "feedback-step", "feedback-incast", "feedback-tolerable", "feedback-decrease"},
                  "two-jobs,step,incast,pause,pause-switch,controller", "the scenarios to run, comma-separated"),
-       opt_flag("--feedback", "the closed-loop scenarios (feedback-step,feedback-incast,feedback-tolerable,feedback-decrease)"),
+       opt_flag("--feedback", "the closed-loop scenarios (feedback-step,feedback-incast,feedback-tolerable,feedback-decrease,\ncontroller-feedback)"),
        opt_count("--job-us", "US", 10, 100000, "20000", "two-jobs: each job's length in us (the spec's 20 ms)"),
        opt_count("--series-bins", "N", 0, 10000, "200", "time bins of each point's series (0: none)")},
       {"scenario", "point"},
