@@ -69,196 +69,216 @@ TopoFlow flow(double rate, double start_us, double wire_bytes, uint64_t mtu, uin
   return f;
 }
 
+// closed loop: ECN marks (every packet leaving a queue above 0 bytes), a
+// CNP back over the sink's link, the senders' RTL rate limiters
+void closed_loop(Point& p, double egress_delay_us) {
+  p.feedback = true;
+  p.egress_delay_fs = static_cast<uint64_t>(std::llround(egress_delay_us * 1e9));
+  p.ecn.enabled = true;
+  p.ecn.kmin = 0;
+  p.ecn.kmax = 1;
+  p.limiter_interval_fs = static_cast<uint64_t>(1e15);   // one cut per run (the spec's cases)
+}
+
+// two jobs of job_ms at 50 GB/s, overlapping fully, by a quarter, not at all
+void two_jobs_points(const Config& cfg, uint64_t mtu, uint64_t hdr, double B, std::vector<Point>& out, double job_ms) {
+  // two jobs of job_ms at 50 GB/s; the second starts after `offset`
+  for (double overlap_ms : {job_ms, job_ms / 4, 0.0}) {
+    Point p;
+    p.scenario = "two-jobs";
+    p.label = fmt::format("overlap {:g} ms", overlap_ms);
+    const double job_us = job_ms * 1e3, offset_us = (job_ms - overlap_ms) * 1e3;
+    p.sources = {{"job0", B, {flow(B, 0, B * job_us * 1e-6, mtu, hdr)}},
+                 {"job1", B, {flow(B, offset_us, B * job_us * 1e-6, mtu, hdr)}}};
+    p.peak_derived = (2 * B - B) * overlap_ms * 1e-3;
+    p.senders_stop_us = offset_us + job_us;
+    p.drain_us_derived = p.peak_derived / B * 1e6;
+    out.push_back(p);
+  }
+}
+
+// 100 GB/s into 512 KiB holding 256 KiB, stepped to 40 or 50 GB/s at 20 us
+void step_points(const Config& cfg, uint64_t mtu, uint64_t hdr, double B, std::vector<Point>& out) {
+  // 100 GB/s into 50 GB/s, 512 KiB buffer with 256 KiB in it; at 20 us the
+  // arrival steps to 40 GB/s, or to exactly 50 GB/s
+  for (double after : {40.0, 50.0}) {
+    Point p;
+    p.scenario = "step";
+    p.label = fmt::format("100 then {:g} GB/s at 20 us", after);
+    p.buffer = 512 * 1024;
+    const double lambda = 100 * kGBps, lambda2 = after * kGBps, step_us = 20, run_us = 100;
+    // the main source's first packet reaches the switch one packet time at 100 GB/s after 0
+    const double first_us = static_cast<double>(mtu + hdr) / lambda * 1e6;
+    p.sources = {{"src", lambda,
+                  {flow(lambda, 0, lambda * step_us * 1e-6, mtu, hdr),
+                   flow(lambda2, step_us, lambda2 * run_us * 1e-6, mtu, hdr)}},
+                 // 256 KiB already in the queue: a burst landing with the main source's first packet
+                 {"prefill", 1e15, {flow(1e15, first_us - 262144 / 1e15 * 1e6, 262144, mtu, hdr)}}};
+    p.prefill = "prefill";
+    const double free = 512 * 1024 - 256 * 1024;
+    p.full_us_derived = free / (lambda - B) * 1e6;
+    p.dropped_derived = (lambda - B) * (step_us - p.full_us_derived) * 1e-6;
+    p.empty_us_derived = after < 50 ? step_us + 512 * 1024 / (B - lambda2) * 1e6 : -1;
+    out.push_back(p);
+  }
+}
+
+// incast under per-port link-level pause
+void pause_points(const Config& cfg, uint64_t mtu, uint64_t hdr, double B, std::vector<Point>& out) {
+  // incast under link-level pause over 30 m of cable (5 ns/m): what the
+  // switch takes in after a port passes XOFF, until the pause has reached
+  // its sender, its packet in serialization has finished and crossed back
+  const double cable_ns = 150, pkt_s = static_cast<double>(mtu + hdr) / B, frame_s = 64.0 / B;
+  const double t_fb = 2 * cable_ns * 1e-9 + pkt_s + frame_s;
+  for (int sizing : {0, 1, 2})   // unbounded; XOFF with no headroom; XOFF plus the derived headroom
+    for (int n : {8, 16, 64}) {
+      Point p;
+      p.scenario = "pause";
+      p.cable_fs = static_cast<uint64_t>(cable_ns * 1e6);
+      p.pause.enabled = true;
+      p.pause.xoff = cfg.count(key::fabric_pause_xoff);
+      p.pause.xon = cfg.count(key::fabric_pause_xon);
+      p.pause.quanta_fs = cfg.fs(key::fabric_pause_quanta);
+      p.headroom_derived = (n - 2) * B * t_fb;
+      p.feedback_us_derived = t_fb * 1e6;
+      // sized: the buffer is every port's XOFF plus the derived headroom
+      // (and a packet per port, which one arrival may take past XOFF)
+      p.buffer = sizing == 0 ? 0
+                 : sizing == 1 ? static_cast<uint64_t>((n - 1) * (p.pause.xoff + mtu + hdr))
+                               : static_cast<uint64_t>((n - 1) * (p.pause.xoff + mtu + hdr) + p.headroom_derived);
+      p.label = fmt::format("N={}{}", n, sizing == 0 ? "" : sizing == 1 ? " no headroom" : " with headroom");
+      for (int i = 0; i < n - 1; ++i)
+        p.sources.push_back({fmt::format("s{}", i), B, {flow(B, 0, B * 20e-6, mtu, hdr)}});
+      out.push_back(p);
+    }
+}
+
+// spec 17's 1500 B pause case, XOFF on the bytes the switch holds in all
+void pause_switch_points(const Config& cfg, uint64_t mtu, uint64_t hdr, double B, std::vector<Point>& out) {
+  // spec 17's pause case: 1500 B on the wire (the scenario's own MTU), 30 m
+  // of cable, the switch's XOFF on the bytes it holds in all, 1 MiB free,
+  // XOFF = free - the derived headroom, and one packet more and one less
+  // of headroom: the derivation drains the queue as a fluid, the switch
+  // frees a frame's buffer when its last byte has left, so the boundary
+  // lies within a packet of the derived headroom. At the default packets
+  // the feedback is longer, and the headroom sized for 1500 B loses what
+  // the longer feedback brings in.
+  const uint64_t small = 1500 - hdr, free = 1 << 20;
+  const double cable_ns = 150;
+  auto t_fb = [&](uint64_t payload) {
+    return 2 * cable_ns * 1e-9 + static_cast<double>(payload + hdr) / B + 64.0 / B;
+  };
+  auto point = [&](int n, uint64_t payload, double headroom_sized, const std::string& what) {
+    Point p;
+    p.scenario = "pause-switch";
+    p.mtu = payload;
+    p.cable_fs = static_cast<uint64_t>(cable_ns * 1e6);
+    p.pause.enabled = true;
+    p.pause.switch_wide = true;
+    p.pause.xoff = free - static_cast<uint64_t>(std::ceil(headroom_sized));
+    p.pause.xon = p.pause.xoff / 2;
+    p.buffer = free;
+    p.headroom_derived = (n - 2) * B * t_fb(payload);
+    p.feedback_us_derived = t_fb(payload) * 1e6;
+    p.free_bytes = static_cast<double>(free);
+    p.dropped_derived = std::max(0.0, p.headroom_derived - headroom_sized);
+    p.label = fmt::format("N={} {} B packets, {}", n, payload + hdr, what);
+    // every sender at line rate; the derived headroom is the worst case, a
+    // sender that has just started a packet when the pause reaches it, so
+    // the run is repeated at 8 phases of the packet boundaries
+    // (each sends until 2 us after the fluid queue passes XOFF: several feedback times)
+    p.phases = 8;
+    const double send_s = static_cast<double>(p.pause.xoff) / ((n - 2) * B) + 2e-6;
+    for (int i = 0; i < n - 1; ++i)
+      p.sources.push_back({fmt::format("s{}", i), B, {flow(B, 0, B * send_s, payload, hdr)}});
+    out.push_back(p);
+  };
+  for (int n : {8, 16, 64}) {
+    const double h = (n - 2) * B * t_fb(small);
+    point(n, small, h, "XOFF = free - headroom");
+    point(n, small, h + static_cast<double>(small + hdr), "one packet more headroom");
+    point(n, small, h - static_cast<double>(small + hdr), "one packet less headroom");
+  }
+  point(64, mtu, (64 - 2) * B * t_fb(small), "XOFF = free - the 1500 B headroom");
+}
+
+// figure 7-43 closed loop
+void feedback_step_points(const Config& cfg, uint64_t mtu, uint64_t hdr, double B, std::vector<Point>& out) {
+  // figure 7-43 closed loop: 100 GB/s into 512 KiB holding 256 KiB; the
+  // source cut to 40 GB/s by its first notification; the sink 7.5 us away
+  Point p;
+  p.scenario = "feedback-step";
+  p.label = "100 GB/s cut to 40 GB/s by the first CNP";
+  p.buffer = 512 * 1024;
+  const double lambda = 100 * kGBps, run_us = 100;
+  const double first_us = static_cast<double>(mtu + hdr) / lambda * 1e6;
+  p.sources = {{"src", lambda, {flow(lambda, 0, lambda * run_us * 1e-6, mtu, hdr)}},
+               {"prefill", 1e15, {flow(1e15, first_us - 262144 / 1e15 * 1e6, 262144, mtu, hdr)}}};
+  p.prefill = "prefill";
+  closed_loop(p, 7.5);
+  p.limiter_decrease = 0.4;
+  p.free_bytes = 512 * 1024 - 256 * 1024;
+  p.full_us_derived = p.free_bytes / (lambda - B) * 1e6;
+  out.push_back(p);
+}
+
+// N - 1 senders at 50 GB/s for 30 us each into the egress, the sink 10 us away
+void closed_incast(const Config& cfg, uint64_t mtu, uint64_t hdr, double B, std::vector<Point>& out, const std::string& scenario, int n, uint64_t free,
+                   double decrease, uint64_t interval_fs, const std::string& label) {
+  Point p;
+  p.scenario = scenario;
+  p.label = label;
+  p.buffer = free;
+  for (int i = 0; i < n - 1; ++i) p.sources.push_back({fmt::format("s{}", i), B, {flow(B, 0, B * 30e-6, mtu, hdr)}});
+  closed_loop(p, 10);
+  p.limiter_decrease = decrease;
+  // 0: cut to the fair share 50 / (N - 1) GB/s at once (the floor); else never below limiter.rate_min
+  p.limiter_rate_min_Bps = decrease == 0 ? B / (n - 1) : cfg.value(key::limiter_rate_min);
+  if (interval_fs) p.limiter_interval_fs = interval_fs;
+  p.free_bytes = static_cast<double>(free);
+  p.full_us_derived = static_cast<double>(free) / ((n - 2) * B) * 1e6;
+  out.push_back(p);
+}
+
+// incast of N - 1 senders into 1 and 4 MiB
+void incast_points(const Config& cfg, uint64_t mtu, uint64_t hdr, double B, std::vector<Point>& out) {
+  for (uint64_t free_mib : {1, 4})
+    for (int n : {8, 16, 64}) {
+      Point p;
+      p.scenario = "incast";
+      p.label = fmt::format("N={} with {} MiB free", n, free_mib);
+      p.buffer = free_mib << 20;
+      const double fill_us = static_cast<double>(p.buffer) / ((n - 2) * B) * 1e6;
+      for (int i = 0; i < n - 1; ++i)
+        p.sources.push_back({fmt::format("s{}", i), B, {flow(B, 0, B * 2 * fill_us * 1e-6 + 8 * (mtu + hdr), mtu, hdr)}});
+      p.full_us_derived = fill_us;
+      out.push_back(p);
+    }
+}
+
 std::vector<Point> points(const Config& cfg, const std::vector<std::string>& scenarios, double job_ms) {
   const uint64_t mtu = cfg.count(key::transport_mtu), hdr = cfg.count(key::transport_header_bytes);
   const double B = 50 * kGBps;
   std::vector<Point> out;
   auto want = [&](const char* s) { return std::find(scenarios.begin(), scenarios.end(), s) != scenarios.end(); };
-  if (want("two-jobs")) {
-    // two jobs of job_ms at 50 GB/s; the second starts after `offset`
-    for (double overlap_ms : {job_ms, job_ms / 4, 0.0}) {
-      Point p;
-      p.scenario = "two-jobs";
-      p.label = fmt::format("overlap {:g} ms", overlap_ms);
-      const double job_us = job_ms * 1e3, offset_us = (job_ms - overlap_ms) * 1e3;
-      p.sources = {{"job0", B, {flow(B, 0, B * job_us * 1e-6, mtu, hdr)}},
-                   {"job1", B, {flow(B, offset_us, B * job_us * 1e-6, mtu, hdr)}}};
-      p.peak_derived = (2 * B - B) * overlap_ms * 1e-3;
-      p.senders_stop_us = offset_us + job_us;
-      p.drain_us_derived = p.peak_derived / B * 1e6;
-      out.push_back(p);
-    }
-  }
-  if (want("step")) {
-    // 100 GB/s into 50 GB/s, 512 KiB buffer with 256 KiB in it; at 20 us the
-    // arrival steps to 40 GB/s, or to exactly 50 GB/s
-    for (double after : {40.0, 50.0}) {
-      Point p;
-      p.scenario = "step";
-      p.label = fmt::format("100 then {:g} GB/s at 20 us", after);
-      p.buffer = 512 * 1024;
-      const double lambda = 100 * kGBps, lambda2 = after * kGBps, step_us = 20, run_us = 100;
-      // the main source's first packet reaches the switch one packet time at 100 GB/s after 0
-      const double first_us = static_cast<double>(mtu + hdr) / lambda * 1e6;
-      p.sources = {{"src", lambda,
-                    {flow(lambda, 0, lambda * step_us * 1e-6, mtu, hdr),
-                     flow(lambda2, step_us, lambda2 * run_us * 1e-6, mtu, hdr)}},
-                   // 256 KiB already in the queue: a burst landing with the main source's first packet
-                   {"prefill", 1e15, {flow(1e15, first_us - 262144 / 1e15 * 1e6, 262144, mtu, hdr)}}};
-      p.prefill = "prefill";
-      const double free = 512 * 1024 - 256 * 1024;
-      p.full_us_derived = free / (lambda - B) * 1e6;
-      p.dropped_derived = (lambda - B) * (step_us - p.full_us_derived) * 1e-6;
-      p.empty_us_derived = after < 50 ? step_us + 512 * 1024 / (B - lambda2) * 1e6 : -1;
-      out.push_back(p);
-    }
-  }
-  if (want("pause")) {
-    // incast under link-level pause over 30 m of cable (5 ns/m): what the
-    // switch takes in after a port passes XOFF, until the pause has reached
-    // its sender, its packet in serialization has finished and crossed back
-    const double cable_ns = 150, pkt_s = static_cast<double>(mtu + hdr) / B, frame_s = 64.0 / B;
-    const double t_fb = 2 * cable_ns * 1e-9 + pkt_s + frame_s;
-    for (int sizing : {0, 1, 2})   // unbounded; XOFF with no headroom; XOFF plus the derived headroom
-      for (int n : {8, 16, 64}) {
-        Point p;
-        p.scenario = "pause";
-        p.cable_fs = static_cast<uint64_t>(cable_ns * 1e6);
-        p.pause.enabled = true;
-        p.pause.xoff = cfg.count(key::fabric_pause_xoff);
-        p.pause.xon = cfg.count(key::fabric_pause_xon);
-        p.pause.quanta_fs = cfg.fs(key::fabric_pause_quanta);
-        p.headroom_derived = (n - 2) * B * t_fb;
-        p.feedback_us_derived = t_fb * 1e6;
-        // sized: the buffer is every port's XOFF plus the derived headroom
-        // (and a packet per port, which one arrival may take past XOFF)
-        p.buffer = sizing == 0 ? 0
-                   : sizing == 1 ? static_cast<uint64_t>((n - 1) * (p.pause.xoff + mtu + hdr))
-                                 : static_cast<uint64_t>((n - 1) * (p.pause.xoff + mtu + hdr) + p.headroom_derived);
-        p.label = fmt::format("N={}{}", n, sizing == 0 ? "" : sizing == 1 ? " no headroom" : " with headroom");
-        for (int i = 0; i < n - 1; ++i)
-          p.sources.push_back({fmt::format("s{}", i), B, {flow(B, 0, B * 20e-6, mtu, hdr)}});
-        out.push_back(p);
-      }
-  }
-  if (want("pause-switch")) {
-    // spec 17's pause case: 1500 B on the wire (the scenario's own MTU), 30 m
-    // of cable, the switch's XOFF on the bytes it holds in all, 1 MiB free,
-    // XOFF = free - the derived headroom, and one packet more and one less
-    // of headroom: the derivation drains the queue as a fluid, the switch
-    // frees a frame's buffer when its last byte has left, so the boundary
-    // lies within a packet of the derived headroom. At the default packets
-    // the feedback is longer, and the headroom sized for 1500 B loses what
-    // the longer feedback brings in.
-    const uint64_t small = 1500 - hdr, free = 1 << 20;
-    const double cable_ns = 150;
-    auto t_fb = [&](uint64_t payload) {
-      return 2 * cable_ns * 1e-9 + static_cast<double>(payload + hdr) / B + 64.0 / B;
-    };
-    auto point = [&](int n, uint64_t payload, double headroom_sized, const std::string& what) {
-      Point p;
-      p.scenario = "pause-switch";
-      p.mtu = payload;
-      p.cable_fs = static_cast<uint64_t>(cable_ns * 1e6);
-      p.pause.enabled = true;
-      p.pause.switch_wide = true;
-      p.pause.xoff = free - static_cast<uint64_t>(std::ceil(headroom_sized));
-      p.pause.xon = p.pause.xoff / 2;
-      p.buffer = free;
-      p.headroom_derived = (n - 2) * B * t_fb(payload);
-      p.feedback_us_derived = t_fb(payload) * 1e6;
-      p.free_bytes = static_cast<double>(free);
-      p.dropped_derived = std::max(0.0, p.headroom_derived - headroom_sized);
-      p.label = fmt::format("N={} {} B packets, {}", n, payload + hdr, what);
-      // every sender at line rate; the derived headroom is the worst case, a
-      // sender that has just started a packet when the pause reaches it, so
-      // the run is repeated at 8 phases of the packet boundaries
-      // (each sends until 2 us after the fluid queue passes XOFF: several feedback times)
-      p.phases = 8;
-      const double send_s = static_cast<double>(p.pause.xoff) / ((n - 2) * B) + 2e-6;
-      for (int i = 0; i < n - 1; ++i)
-        p.sources.push_back({fmt::format("s{}", i), B, {flow(B, 0, B * send_s, payload, hdr)}});
-      out.push_back(p);
-    };
-    for (int n : {8, 16, 64}) {
-      const double h = (n - 2) * B * t_fb(small);
-      point(n, small, h, "XOFF = free - headroom");
-      point(n, small, h + static_cast<double>(small + hdr), "one packet more headroom");
-      point(n, small, h - static_cast<double>(small + hdr), "one packet less headroom");
-    }
-    point(64, mtu, (64 - 2) * B * t_fb(small), "XOFF = free - the 1500 B headroom");
-  }
-  // closed loop: ECN marks (every packet leaving a queue above 0 bytes), a
-  // CNP back over the sink's link, the senders' RTL rate limiters
-  auto closed = [&](Point& p, double egress_delay_us) {
-    p.feedback = true;
-    p.egress_delay_fs = static_cast<uint64_t>(std::llround(egress_delay_us * 1e9));
-    p.ecn.enabled = true;
-    p.ecn.kmin = 0;
-    p.ecn.kmax = 1;
-    p.limiter_interval_fs = static_cast<uint64_t>(1e15);   // one cut per run (the spec's cases)
-  };
-  if (want("feedback-step")) {
-    // figure 7-43 closed loop: 100 GB/s into 512 KiB holding 256 KiB; the
-    // source cut to 40 GB/s by its first notification; the sink 7.5 us away
-    Point p;
-    p.scenario = "feedback-step";
-    p.label = "100 GB/s cut to 40 GB/s by the first CNP";
-    p.buffer = 512 * 1024;
-    const double lambda = 100 * kGBps, run_us = 100;
-    const double first_us = static_cast<double>(mtu + hdr) / lambda * 1e6;
-    p.sources = {{"src", lambda, {flow(lambda, 0, lambda * run_us * 1e-6, mtu, hdr)}},
-                 {"prefill", 1e15, {flow(1e15, first_us - 262144 / 1e15 * 1e6, 262144, mtu, hdr)}}};
-    p.prefill = "prefill";
-    closed(p, 7.5);
-    p.limiter_decrease = 0.4;
-    p.free_bytes = 512 * 1024 - 256 * 1024;
-    p.full_us_derived = p.free_bytes / (lambda - B) * 1e6;
-    out.push_back(p);
-  }
-  // N - 1 senders at 50 GB/s for 30 us each into the egress, the sink 10 us away
-  auto closed_incast = [&](const std::string& scenario, int n, uint64_t free, double decrease,
-                           uint64_t interval_fs, const std::string& label) {
-    Point p;
-    p.scenario = scenario;
-    p.label = label;
-    p.buffer = free;
-    for (int i = 0; i < n - 1; ++i) p.sources.push_back({fmt::format("s{}", i), B, {flow(B, 0, B * 30e-6, mtu, hdr)}});
-    closed(p, 10);
-    p.limiter_decrease = decrease;
-    // 0: cut to the fair share 50 / (N - 1) GB/s at once (the floor); else never below limiter.rate_min
-    p.limiter_rate_min_Bps = decrease == 0 ? B / (n - 1) : cfg.value(key::limiter_rate_min);
-    if (interval_fs) p.limiter_interval_fs = interval_fs;
-    p.free_bytes = static_cast<double>(free);
-    p.full_us_derived = static_cast<double>(free) / ((n - 2) * B) * 1e6;
-    out.push_back(p);
-  };
+  if (want("two-jobs")) two_jobs_points(cfg, mtu, hdr, B, out, job_ms);
+  if (want("step")) step_points(cfg, mtu, hdr, B, out);
+  if (want("pause")) pause_points(cfg, mtu, hdr, B, out);
+  if (want("pause-switch")) pause_switch_points(cfg, mtu, hdr, B, out);
+  if (want("feedback-step")) feedback_step_points(cfg, mtu, hdr, B, out);
   if (want("feedback-incast"))
     for (const auto& [n, mib] : {std::pair{3, 1}, {4, 1}, {6, 4}, {7, 4}})
-      closed_incast("feedback-incast", n, static_cast<uint64_t>(mib) << 20, 0, 0,
+      closed_incast(cfg, mtu, hdr, B, out, "feedback-incast", n, static_cast<uint64_t>(mib) << 20, 0, 0,
                     fmt::format("N={} with {} MiB free cut to the fair share", n, mib));
   if (want("feedback-tolerable"))
     for (int n : {8, 16, 64})
-      closed_incast("feedback-tolerable", n, 1 << 20, 0, 0, fmt::format("N={} with 1 MiB free", n));
+      closed_incast(cfg, mtu, hdr, B, out, "feedback-tolerable", n, 1 << 20, 0, 0, fmt::format("N={} with 1 MiB free", n));
   if (want("feedback-decrease"))
     // the limiter's own cut, at most once per 20 us (about one feedback delay)
     for (double d : {0.25, 0.5, 0.75})
-      closed_incast("feedback-decrease", 6, 4 << 20, d, 20000000000ull,
+      closed_incast(cfg, mtu, hdr, B, out, "feedback-decrease", 6, 4 << 20, d, 20000000000ull,
                     fmt::format("N=6 with 4 MiB free x{:g} per 20 us", d));
-  if (want("incast")) {
-    for (uint64_t free_mib : {1, 4})
-      for (int n : {8, 16, 64}) {
-        Point p;
-        p.scenario = "incast";
-        p.label = fmt::format("N={} with {} MiB free", n, free_mib);
-        p.buffer = free_mib << 20;
-        const double fill_us = static_cast<double>(p.buffer) / ((n - 2) * B) * 1e6;
-        for (int i = 0; i < n - 1; ++i)
-          p.sources.push_back({fmt::format("s{}", i), B, {flow(B, 0, B * 2 * fill_us * 1e-6 + 8 * (mtu + hdr), mtu, hdr)}});
-        p.full_us_derived = fill_us;
-        out.push_back(p);
-      }
-  }
+  if (want("incast")) incast_points(cfg, mtu, hdr, B, out);
   return out;
 }
 
