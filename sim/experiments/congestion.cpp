@@ -39,8 +39,8 @@ struct Point {
   std::string prefill;           // the source whose bytes sit in the queue at the start ("": none)
   uint64_t cable_fs = 0;         // every sender's link: propagation
   uint64_t mtu = 0;              // the packets' payload (0: transport.mtu), set by the scenario
-  // > 0: run at that many phases of the senders' packet boundaries against
-  // the pause (a first packet of k / phases of a full one), the worst kept
+  // > 0: search the senders' packet boundaries against the pause for the
+  // worst phase (worst_phase: that many even steps, then halving to a byte)
   int phases = 0;
   PausePolicy pause;
   double headroom_derived = -1, feedback_us_derived = -1;
@@ -185,7 +185,7 @@ void pause_switch_points(const Config& cfg, uint64_t mtu, uint64_t hdr, double B
     p.label = fmt::format("N={} {} B packets, {}", n, payload + hdr, what);
     // every sender at line rate; the derived headroom is the worst case, a
     // sender that has just started a packet when the pause reaches it, so
-    // the run is repeated at 8 phases of the packet boundaries
+    // the run is repeated over the phases of the packet boundaries (worst_phase)
     // (each sends until 2 us after the fluid queue passes XOFF: several feedback times)
     p.phases = 8;
     const double send_s = static_cast<double>(p.pause.xoff) / ((n - 2) * B) + 2e-6;
