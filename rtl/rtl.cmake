@@ -83,8 +83,16 @@ endfunction()
 string(JSON n_blocks LENGTH "${UBSIM_MANIFEST}" blocks)
 math(EXPR last_block "${n_blocks} - 1")
 set(UBSIM_RTL_BLOCKS "")
+# UBSIM_TEST_BLOCKS=OFF (an RTL variant's build of ubsim alone): the blocks
+# only the tests use ("test_only": the rtl/v1 lockstep references) are not
+# verilated
+option(UBSIM_TEST_BLOCKS "verilate the test-only blocks (rtl/v1 references)" ON)
 foreach(i RANGE ${last_block})
   string(JSON b MEMBER "${UBSIM_MANIFEST}" blocks ${i})
+  string(JSON test_only ERROR_VARIABLE no_flag GET "${UBSIM_MANIFEST}" blocks ${b} test_only)
+  if(NOT UBSIM_TEST_BLOCKS AND NOT no_flag AND test_only)
+    continue()
+  endif()
   list(APPEND UBSIM_RTL_BLOCKS ${b})
 endforeach()
 

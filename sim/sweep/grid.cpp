@@ -68,7 +68,8 @@ std::string variant_binary(const RtlVariant& v, bool build) {
   if (!build) return bin.string();
   fs::create_directories(dir);
   std::vector<std::string> configure = {"cmake", "-S", build_info::kSourceDir, "-B", dir.string(),
-                                        "-DCMAKE_BUILD_TYPE=Release", "-DUBSIM_VARIANT=" + v.name};
+                                        "-DCMAKE_BUILD_TYPE=Release", "-DUBSIM_VARIANT=" + v.name,
+                                        "-DUBSIM_TEST_BLOCKS=OFF"};   // ubsim alone: no test-only references
   for (const auto& [k, val] : v.build) configure.push_back("-D" + k + "=" + val);
   const std::string log = (dir / "build.log").string(), build_log = (dir / "build2.log").string();
   std::fprintf(stderr, "sweep: RTL variant '%s': building (or reusing) %s\n", v.name.c_str(), dir.c_str());
