@@ -6,8 +6,10 @@
 #include <set>
 #include <string>
 
+#include "component.h"
 #include "json_value.h"
 #include "run_command.h"
+#include "wait_for.h"
 
 using ubsim::json::Value;
 
@@ -17,7 +19,38 @@ ubsim::test::Run deadlock(const std::string& args) {
   return ubsim::test::run_command(std::string(UBSIM_BIN) + " deadlock --format json " + args);
 }
 
+// A component that holds what it is told and waits for another.
+struct Holder : ubsim::StageComponent {
+  std::vector<ubsim::Holding> held;
+  explicit Holder(sc_core::sc_module_name n) : StageComponent(n) {}
+  void collect_stats(ubsim::StatsTable&) const override {}
+  void accept(ubsim::Transaction&) override {}
+  void holdings(std::vector<ubsim::Holding>& out) const override { out.insert(out.end(), held.begin(), held.end()); }
+};
+
 }  // namespace
+
+TEST_CASE("deadlock: the wait-for report names each block's holdings and a cycle among the blocks", "[deadlock]") {
+  Holder a("wf_a"), b("wf_b"), c("wf_c"), idle("wf_idle");
+  a.held = {{"2 tags", "their completions", &b}};
+  b.held = {{"", "its input: 3 requests queued", nullptr}, {"1 slot", "a credit", &c}};
+  c.held = {{"4 credits", "the pause to end", nullptr}};
+  const std::vector<const ubsim::StageComponent*> all{&a, &b, &c, &idle};
+  // a chain of waits, no cycle: a stall, each block with what it holds and waits for
+  std::string r = ubsim::wait_for_report(all);
+  INFO(r);
+  CHECK(r.find("cycle") == std::string::npos);
+  CHECK(r.find("wf_a (holds 2 tags, waits for their completions)") != std::string::npos);
+  CHECK(r.find("wf_b (waits for its input: 3 requests queued; holds 1 slot, waits for a credit)") != std::string::npos);
+  CHECK(r.find("wf_idle") == std::string::npos);
+  // c now waits for what a holds: a -> b -> c -> a
+  c.held[0].on = &a;
+  r = ubsim::wait_for_report(all);
+  CHECK(r.rfind("cycle of waits: wf_a -> wf_b -> wf_c -> wf_a; ", 0) == 0);
+  // nothing held anywhere: no report
+  a.held.clear(), b.held.clear(), c.held.clear();
+  CHECK(ubsim::wait_for_report(all).empty());
+}
 
 TEST_CASE("deadlock: shared slots deadlock and the cycle of waits is named in the JSON with exit status 4", "[deadlock]") {
   const auto r = deadlock("--scenarios shared");

@@ -367,6 +367,11 @@ TEST_CASE("hostile 2.3: the watchdog names a stuck run (exit 4) and leaves a bac
   CHECK(o.out.find("0 of 1 requests completed") != std::string::npos);
   CHECK(o.out.find("blocks holding work: ") != std::string::npos);
   CHECK(o.out.find("sack") != std::string::npos);
+  // what each block holds and waits for, from its RTL's ports
+  CHECK(o.out.find("A_ub_tx (holds 1 order-tracker slot(s) (0 held back for order), waits for their completions") !=
+        std::string::npos);
+  CHECK(o.out.find("A_ub_sack_tx0 (holds 1 unacknowledged packet(s) in its window, waits for their acks") !=
+        std::string::npos);
   // the default span covers the whole back-off series: the run ends, the request failed
   const auto d = doc("wd_default", "latency --path ub-async --loss 1.0 --ops 1");
   CHECK(d.find("results")->items.at(0).num("failed") == 1);

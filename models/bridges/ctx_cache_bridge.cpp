@@ -1,5 +1,7 @@
 #include "ctx_cache_bridge.h"
 
+#include <fmt/format.h>
+
 #include "block_config.h"
 
 namespace ubsim {
@@ -183,6 +185,21 @@ void CtxCacheBridge::collect_stats(StatsTable& table) const {
   table.add(n, "lookup_stall_cycles", static_cast<double>(lookup_stall_cycles_), "cycles",
             "cycles a lookup was refused (reorder buffer, MSHRs, all victims pending or pinned)");
   collect_clock_stats(table);
+}
+
+}  // namespace ubsim
+
+namespace ubsim {
+
+void CtxCacheBridge::holdings(std::vector<Holding>& out) const {
+  if (m_->mshr_used > 0)
+    out.push_back({fmt::format("{} miss register(s) (MSHRs)", static_cast<unsigned>(m_->mshr_used)),
+                   fmt::format("their records from context memory ({} refill(s) outstanding)", refill_key_.size())});
+  if (!lookups_.empty())
+    out.push_back({"", fmt::format("its lookup port: {} lookup(s) queued, s_ready {}", lookups_.size(),
+                                   m_->s_ready ? 1 : 0)});
+  if (!responses_due_.empty())
+    out.push_back({fmt::format("{} lookup(s) taken, not yet answered", responses_due_.size()), "its pipeline"});
 }
 
 }  // namespace ubsim

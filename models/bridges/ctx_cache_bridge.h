@@ -74,6 +74,7 @@ class CtxCacheBridge : public VerilatedBridge<Vctx_cache>, public ContextCacheSe
   void sample(uint64_t e) override;
   bool apply(uint64_t e) override;
   void drive_idle() override;
+  void holdings(std::vector<Holding>& out) const override;
 
  private:
   struct Lookup {

@@ -1,5 +1,7 @@
 #include "pipeline_bridges.h"
 
+#include <fmt/format.h>
+
 #include "block_config.h"
 #include "rtl_variant.h"
 
@@ -285,6 +287,46 @@ void PipelineBridgeOf<Model>::on_skipped(uint64_t first, uint64_t count) {
   // refused input from its arrival on
   waited_for_context(m_->ctx_wait_id, count);
   input_.refused_while_skipped(first, count);
+}
+
+namespace {
+// Set bits of a verilated vector port (any width).
+template <class T>
+unsigned ones(const T& v) {
+  if constexpr (std::is_integral_v<T>) {
+    return static_cast<unsigned>(__builtin_popcountll(static_cast<unsigned long long>(v)));
+  } else {
+    unsigned n = 0;
+    for (size_t i = 0; i < sizeof(T) / sizeof(uint32_t); ++i) n += static_cast<unsigned>(__builtin_popcount(v[i]));
+    return n;
+  }
+}
+}  // namespace
+
+template <class Model>
+void PipelineBridgeOf<Model>::holdings(std::vector<Holding>& out) const {
+  const Model& m = *m_;
+  if (!input_.empty())
+    out.push_back({"", fmt::format("its input: {} request(s) queued, s_ready {}", input_.size(), m.s_ready ? 1 : 0)});
+  if (!in_flight_.empty()) {
+    Holding h{fmt::format("{} request(s) inside the RTL ({} with context records pinned)", in_flight_.size(),
+                          ctx_.pinned_count()),
+              "its stages"};
+    if (gate_ && m.m_valid && !gate_->free_at_edge(now_fs(), 0)) {
+      h.waits = "its output link (paused: m_ready low)";
+    } else if (m.ctx_wait) {
+      h.waits = fmt::format("the context records of request {} at ctx_gate (a refill)", m.ctx_wait_id);
+      h.on = dynamic_cast<const StageComponent*>(ctx_.cache());
+    } else if constexpr (kSend) {
+      if (m.data_wait) h.waits = fmt::format("the payload of message {} (a fetch over the bus)", m.data_wait_id);
+    }
+    out.push_back(std::move(h));
+  }
+  if constexpr (kSend) {
+    if (const unsigned slots = ones(m.ord_slot_valid))
+      out.push_back({fmt::format("{} order-tracker slot(s) ({} held back for order)", slots, ones(m.ord_held)),
+                     "their completions (each response's last packet at this node's receive pipeline)"});
+  }
 }
 
 template <class Model>

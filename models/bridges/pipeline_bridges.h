@@ -82,6 +82,7 @@ class PipelineBridgeOf : public PipelineBridge {
   void drive_idle() override;
   uint64_t wake_in() const override { return m_->wake_in; }
   void on_skipped(uint64_t first, uint64_t count) override;
+  void holdings(std::vector<Holding>& out) const override;
   void entered(Request& r) override {
     if constexpr (kSend) send_.seg.start(r);
   }

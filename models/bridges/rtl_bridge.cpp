@@ -68,6 +68,10 @@ void RtlBridge::wait_for_wake() {
   else next_trigger(delay_fs(outbox_.front().at_fs - now_fs()), wake_event_);
 }
 
+void RtlBridge::holdings(std::vector<Holding>& out) const {
+  if (has_work()) out.push_back({"work inside the block", "its own next clock edges", nullptr});
+}
+
 bool RtlBridge::due() const { return has_work() || (wake_edge_ != 0 && wake_edge_ <= next_edge_); }
 
 // One activation of the stepping process (an SC_METHOD: no coroutine switch

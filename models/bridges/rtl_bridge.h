@@ -38,6 +38,8 @@ class RtlBridge : public StageComponent {
   const char* block_name() const { return block_->model_name(); }
   // Whether the block holds work now (what the no-progress watchdog names).
   bool holds_work() const { return has_work(); }
+  // Without a more precise account: "work inside the block" while it has work.
+  void holdings(std::vector<Holding>& out) const override;
 
  protected:
   // ---- hooks ----

@@ -1,5 +1,7 @@
 #include "sack_bridges.h"
 
+#include <fmt/format.h>
+
 #include "block_config.h"
 #include "rtl_variant.h"
 
@@ -234,6 +236,19 @@ void SackReceiverBridge::collect_stats(StatsTable& t) const {
         "most payload bytes held at once (kept, not yet delivered in order)");
   t.add(n, "acks", static_cast<double>(acks_), "acks", "acks sent");
   collect_clock_stats(t);
+}
+
+}  // namespace ubsim
+
+namespace ubsim {
+
+void SackSenderBridge::holdings(std::vector<Holding>& out) const {
+  if (m_->outstanding > 0)
+    out.push_back({fmt::format("{} unacknowledged packet(s) in its window", static_cast<unsigned>(m_->outstanding)),
+                   m_->active ? std::string("their acks from the peer's receiver")
+                              : fmt::format("their acks from the peer's receiver, or its retransmit timer ({} cycles)",
+                                            static_cast<unsigned>(m_->wake_in))});
+  if (!msgs_.empty()) out.push_back({"", fmt::format("its input: {} message(s) queued", msgs_.size())});
 }
 
 }  // namespace ubsim

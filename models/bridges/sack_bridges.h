@@ -55,6 +55,7 @@ class SackSenderBridge : public VerilatedBridge<Vsack_sender> {
   void accept(Transaction& t) override;   // an ack arrived
   bool has_work() const override;
   uint64_t wake_in() const override;
+  void holdings(std::vector<Holding>& out) const override;
   void configure() override;
   void drive(uint64_t e) override;
   void sample(uint64_t e) override;

@@ -106,4 +106,15 @@ void FabricWire::collect_stats(StatsTable& table) const {
     }
 }
 
+void FabricWire::holdings(std::vector<Holding>& out) const {
+  const WaitForGraph g = net_->wait_for();
+  if (const std::vector<size_t> cycle = g.find_cycle(); !cycle.empty()) {
+    std::string names;
+    for (size_t v : cycle) names += g.vertex(v).name + " -> ";
+    out.push_back({"", "DEADLOCK, a cycle of paused links: " + names + g.vertex(cycle.front()).name});
+  }
+  for (size_t v = 0; v < g.size(); ++v)
+    out.push_back({g.vertex(v).name + ": " + g.vertex(v).holds, g.vertex(v).waits});
+}
+
 }  // namespace ubsim

@@ -35,6 +35,9 @@ class FabricWire : public StageComponent {
   // node's backlog, as over one link).
   const TransmitPort* egress_gate(int d) const { return gates_.empty() ? nullptr : &gates_.at(d); }
   void collect_stats(StatsTable& table) const override;
+  // Every link that holds frames and what it waits for (the network's
+  // wait-for graph), a cycle of paused links first.
+  void holdings(std::vector<Holding>& out) const override;
   const RateLimiterBridge* limiter(int d) const { return limiters_.empty() ? nullptr : limiters_.at(d).get(); }
 
  protected:

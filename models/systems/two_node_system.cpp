@@ -103,10 +103,13 @@ TwoNodeSystem::TwoNodeSystem(sc_core::sc_module_name name, const Config& c, std:
   watchdog_ = std::make_unique<ProgressWatchdog>(
       ProgressWatchdog::span_for(cfg_),
       [this] {
-        std::string who;
-        for (RtlBridge* b : bridges())
-          if (b->holds_work()) who += (who.empty() ? "" : ", ") + std::string(b->basename());
-        return who;
+        // the blocks that hold work, each with what it holds and waits for
+        // (and a cycle of waits among them, if there is one)
+        bool holding = false;
+        for (RtlBridge* b : bridges()) holding = holding || b->holds_work();
+        if (!holding) return std::string();
+        const auto& all = fabric_.components();
+        return wait_for_report(std::vector<const StageComponent*>(all.begin(), all.end()));
       },
       [this, expected] {
         uint64_t done = 0;

@@ -11,6 +11,7 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "stats.h"
+#include "wait_for.h"
 #include "transaction.h"
 
 namespace ubsim {
@@ -26,6 +27,11 @@ class StageComponent : public sc_core::sc_module {
 
   int fabric_id = -1;
   virtual void collect_stats(StatsTable& table) const = 0;
+
+  // What this component holds now and what it waits for (wait_for.h), for
+  // the report of a run that stopped making progress.
+  using Holding = ubsim::Holding;
+  virtual void holdings(std::vector<Holding>& /*out*/) const {}
 
  protected:
   // Called at the transaction's arrival time; the component owns it from

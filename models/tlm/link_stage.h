@@ -23,6 +23,7 @@ class LinkStage : public StageComponent {
   LinkStage(sc_core::sc_module_name name, const Config& c, const LinkParams& p);
   void collect_stats(StatsTable& table) const override;
   PcieLink& link() { return link_; }
+  void holdings(std::vector<Holding>& out) const override { link_.holdings(out); }
 
  protected:
   void accept(Transaction& t) override;

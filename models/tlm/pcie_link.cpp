@@ -311,3 +311,21 @@ void PcieLink::collect_stats(StatsTable& table) const {
 }
 
 }  // namespace ubsim
+
+namespace ubsim {
+
+void PcieLink::holdings(std::vector<Holding>& out) const {
+  const size_t tags = tags_.size() - free_tags_.size();
+  if (tags > 0)
+    out.push_back({fmt::format("{} tag(s) and {} non-posted credit(s) (reads to host memory)", tags, np_used_.level()),
+                   "their completions from host memory"});
+  if (p_used_.level() > 0)
+    out.push_back({fmt::format("{} posted credit(s)", p_used_.level()), "host memory to consume the writes"});
+  if (!np_waiting_.empty())
+    out.push_back({"", fmt::format("a tag or non-posted credit for {} read request(s) ({} of {} tags, {} credits free)",
+                                   np_waiting_.size(), free_tags_.size(), tags_.size(), np_credits_)});
+  if (!p_waiting_.empty())
+    out.push_back({"", fmt::format("a posted credit for {} write TLP(s)", p_waiting_.size())});
+}
+
+}  // namespace ubsim

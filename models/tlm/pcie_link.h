@@ -34,6 +34,7 @@
 
 #include "link_params.h"
 #include "stats.h"
+#include "wait_for.h"
 
 namespace ubsim {
 
@@ -66,6 +67,8 @@ class PcieLink : public sc_core::sc_module {
   uint32_t doorbell_bytes() const { return doorbell_bytes_; }
 
   void collect_stats(StatsTable& table) const;
+  // The tags and credits its transfers hold, and what waits for one.
+  void holdings(std::vector<Holding>& out) const;
   // Derived calibration (ns): the host's read latency and write processing.
   double host_read_ns() const { return static_cast<double>(host_read_fs_) / 1e6; }
   double host_write_ns() const { return static_cast<double>(host_write_fs_) / 1e6; }

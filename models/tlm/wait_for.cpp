@@ -1,6 +1,11 @@
 #include "wait_for.h"
 
 #include <algorithm>
+#include <unordered_map>
+
+#include <fmt/format.h>
+
+#include "component.h"
 
 namespace ubsim {
 
@@ -43,6 +48,40 @@ std::vector<size_t> WaitForGraph::find_cycle() const {
     }
   }
   return {};
+}
+
+}  // namespace ubsim
+
+namespace ubsim {
+
+std::string wait_for_report(const std::vector<const StageComponent*>& components) {
+  // one vertex per holding; a holding waits for every holding of its `on`
+  WaitForGraph g;
+  std::vector<const StageComponent*> target;
+  std::unordered_map<const StageComponent*, std::vector<size_t>> of;
+  std::string all;
+  for (const StageComponent* c : components) {
+    std::vector<StageComponent::Holding> hs;
+    c->holdings(hs);
+    if (hs.empty()) continue;
+    std::string line;
+    for (const auto& h : hs) {
+      const size_t v = g.add({c->basename(), h.holds, h.waits});
+      target.push_back(h.on);
+      of[c].push_back(v);
+      line += fmt::format("{}{}{}", line.empty() ? "" : "; ", h.holds.empty() ? "" : "holds " + h.holds,
+                          h.waits.empty() ? "" : (h.holds.empty() ? "" : ", ") + std::string("waits for ") + h.waits);
+    }
+    all += fmt::format("{}{} ({})", all.empty() ? "" : ", ", c->basename(), line);
+  }
+  for (size_t v = 0; v < g.size(); ++v)
+    if (auto it = of.find(target[v]); target[v] && it != of.end())
+      for (size_t w : it->second) g.add_edge(v, w);
+  const std::vector<size_t> cycle = g.find_cycle();
+  if (cycle.empty()) return all;
+  std::string c = "cycle of waits: ";
+  for (size_t v : cycle) c += fmt::format("{} -> ", g.vertex(v).name);
+  return c + g.vertex(cycle.front()).name + "; " + all;
 }
 
 }  // namespace ubsim

@@ -10,6 +10,19 @@
 
 namespace ubsim {
 
+class StageComponent;
+
+// What a component holds now and what it waits for, for the report of a run
+// that stopped making progress: one entry per kind of resource held or
+// waited for, read from the block's own state (its RTL's ports, its
+// queues). `on`: the component that holds what it waits for, when that is
+// one of the run's components (an edge of the graph).
+struct Holding {
+  std::string holds;   // "2 order-tracker slots (1 held back for order)"; "" = nothing
+  std::string waits;   // "their completions (...)"; "" = nothing
+  const StageComponent* on = nullptr;
+};
+
 class WaitForGraph {
  public:
   struct Vertex {
@@ -29,5 +42,12 @@ class WaitForGraph {
   std::vector<Vertex> vertices_;
   std::vector<std::vector<size_t>> out_;
 };
+
+// The wait-for report of a run's components (their holdings()): every
+// component that holds or waits for something, as "name (holds X; waits for
+// Y)", joined by ", "; a cycle among them (a holding whose `on` component
+// waits, through others, for it) is named first: "cycle of waits: a -> b ->
+// a; ". Empty if no component holds or waits for anything.
+std::string wait_for_report(const std::vector<const StageComponent*>& components);
 
 }  // namespace ubsim

@@ -61,6 +61,7 @@ class ContextClient {
     pinned_.erase(it);
   }
   uint64_t credit_waits() const { return credit_waits_; }
+  size_t pinned_count() const { return pinned_.size(); }
 
  private:
   void issue() {

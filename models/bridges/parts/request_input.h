@@ -23,6 +23,7 @@ class RequestInput {
     queue_.change(now_fs, +1);
   }
   bool empty() const { return q_.empty(); }
+  size_t size() const { return q_.size(); }
   // The head, if it arrived before edge e.
   Request* offered(uint64_t e) const {
     return !q_.empty() && q_.front()->now_times().arrive_fs < e ? q_.front() : nullptr;
