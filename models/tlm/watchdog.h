@@ -9,8 +9,10 @@
 // or skipped while it slept on a timer), how
 // long ago the last progress was (in simulated time, so a bridge that runs
 // ahead of the kernel checks on its own clock and cannot starve the check).
-// Past one span, the watchdog records one line naming the blocks that hold
-// work and what is outstanding, and stops the simulation; the run then ends
+// Past one span, the watchdog records one line naming what is outstanding
+// and the blocks that hold work, each with what it holds and what it waits
+// for (wait_for_report: a cycle among them named first), and stops the
+// simulation; the run then ends
 // with exit status 4. A block waiting for a timer (a retransmit back-off) is
 // not stuck: the span is 10 x the longest latency or timer the configuration
 // can arm (watchdog.span overrides it). Blocks that sleep (nothing to step:
@@ -40,7 +42,8 @@ class NoProgressError : public std::runtime_error {
 class ProgressWatchdog {
  public:
   static constexpr uint64_t kCheckEdges = 1024;
-  // holders(): the names of the blocks that hold work now; outstanding(): a
+  // holders(): the blocks that hold work now, with what each holds and waits
+  // for ("" = none: not stuck); outstanding(): a
   // short text of what is still outstanding ("3 of 10 requests completed").
   ProgressWatchdog(uint64_t span_fs, std::function<std::string()> holders, std::function<std::string()> outstanding);
   ~ProgressWatchdog();
