@@ -63,7 +63,9 @@ std::string variant_binary(const RtlVariant& v, bool build) {
   if (!running_from_source())
     throw CliError("RTL variant '" + v.name + "': variant builds need the source tree (" +
                    std::string(build_info::kSourceDir) + "); this ubsim runs from " + data_dir());
-  const fs::path dir = fs::path(build_info::kSourceDir) / "build-variants" / v.name;
+  // beside build/, at its depth: ccache then hashes the source tree's paths
+  // alike and reuses the main build's objects that the variant leaves alone
+  const fs::path dir = fs::path(build_info::kSourceDir) / ("build-variant-" + v.name);
   const fs::path bin = dir / "sim" / "ubsim";
   if (!build) return bin.string();
   fs::create_directories(dir);

@@ -109,7 +109,7 @@ std::vector<CompareRow> compare_configs(const std::string& base_config, const st
                                         const std::vector<std::string>& experiment_args);
 
 // RTL build variants (rtl/variants.toml): name -> CMake options and the
-// runtime keys they imply; each builds once into build-variants/<name>.
+// runtime keys they imply; each builds once into build-variant-<name>.
 struct RtlVariant {
   std::string name;
   std::vector<std::pair<std::string, std::string>> build;   // CMake cache variables
