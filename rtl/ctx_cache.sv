@@ -155,7 +155,10 @@ module ctx_cache #(
 
     // ---------------- reorder buffer of responses ----------------
     logic [ID_W-1:0]  rob_id   [ROB_DEPTH];
-    logic             rob_p    [ROB_DEPTH][2];   // still waiting for the refill of slot rob_s
+    // bit 2*i+k: entry i still waits for the refill of slot rob_s[i][k] (one
+    // vector, so a cycle's update writes one register word in simulation,
+    // not a flag per bit)
+    logic [2*ROB_DEPTH-1:0] rob_p;
     logic [IDX_W-1:0] rob_s    [ROB_DEPTH][2];
     logic [RW-1:0]    rob_head, rob_tail;
     logic [RCW-1:0]   rob_count;
@@ -166,15 +169,15 @@ module ctx_cache #(
 
     logic head_ready, bypass;
     assign head_ready = rob_count != '0
-                        && (!rob_p[rob_head][0] || fill_now(rob_s[rob_head][0]))
-                        && (!rob_p[rob_head][1] || fill_now(rob_s[rob_head][1]));
+                        && (!rob_p[{rob_head, 1'b0}] || fill_now(rob_s[rob_head][0]))
+                        && (!rob_p[{rob_head, 1'b1}] || fill_now(rob_s[rob_head][1]));
     assign bypass  = rob_count == '0 && all_hit;
     assign s_ready = place_ok && (bypass ? m_ready : rob_count != RCW'(ROB_DEPTH));
     assign m_valid = head_ready || (place_ok && bypass);
     assign m_id    = head_ready ? rob_id[rob_head] : s_id;
     assign m_entry0 = head_ready ? rob_s[rob_head][0] : choice0;
     assign m_entry1 = head_ready ? rob_s[rob_head][1] : choice1;
-    assign busy    = rob_count != '0 && !rob_p[rob_head][0] && !rob_p[rob_head][1];
+    assign busy    = rob_count != '0 && !rob_p[{rob_head, 1'b0}] && !rob_p[{rob_head, 1'b1}];
 
     assign m_refill_valid = (s_valid && s_ready) ? need : 2'b00;
     assign m_refill_key0  = s_key0;
@@ -196,10 +199,7 @@ module ctx_cache #(
         if (rst) begin
             tag_valid <= '0;
             tag_pend  <= '0;
-            for (int i = 0; i < ROB_DEPTH; i++) begin
-                rob_p[i][0] <= 1'b0;
-                rob_p[i][1] <= 1'b0;
-            end
+            rob_p     <= '0;
             stamp_ctr <= '0;
             mshr_used <= '0;
             rob_head <= '0; rob_tail <= '0; rob_count <= '0;
@@ -211,7 +211,7 @@ module ctx_cache #(
                 tag_pend[s_fill_slot]  <= 1'b0;
                 for (int i = 0; i < ROB_DEPTH; i++)
                     for (int k = 0; k < 2; k++)
-                        if (rob_s[i][k] == s_fill_slot) rob_p[i][k] <= 1'b0;
+                        if (rob_s[i][k] == s_fill_slot) rob_p[2*i+k] <= 1'b0;
                 cnt_fills <= cnt_fills + 1'b1;
             end
             mshr_used <= MW'((MW+1)'(mshr_used) + (lk_fire ? need_n : '0) - (MW+1)'(s_fill_valid));
@@ -233,7 +233,7 @@ module ctx_cache #(
                     for (int k = 0; k < 2; k++) begin
                         rob_s[rob_tail][k] <= choice[k];
                         // waits for a refill unless that refill lands this very cycle
-                        rob_p[rob_tail][k] <= s_keys[k] && (need[k] || (pend[k] && !fill_now(choice[k])));
+                        rob_p[2*rob_tail + k] <= s_keys[k] && (need[k] || (pend[k] && !fill_now(choice[k])));
                     end
                     rob_tail <= rob_tail + 1'b1;
                 end
@@ -262,14 +262,24 @@ module ctx_cache #(
         for (int k = 2; k < 4; k++) if (pin_en[k] && pin_addr[k] == a) n = n - 1'b1;
         pin_next = n;
     endfunction
+    // The counts after this cycle, computed apart from the update so the
+    // update reads no pin register: in simulation the registers are then
+    // written in place, not through a copy of all of tag_pin every cycle.
+    localparam int PN_W = PIN_W + 2;
+    logic [4*PN_W-1:0] pin_after;   // operation k's entry: bits k*PN_W +: PN_W
+    always_comb begin
+        pin_after = '0;
+        for (int k = 0; k < 4; k++)
+            if (pin_en[k]) pin_after[k*PN_W +: PN_W] = pin_next(pin_addr[k]);
+    end
     always_ff @(posedge clk) begin
         if (rst) begin
             tag_pin <= '0;
         end else begin
             for (int k = 0; k < 4; k++) begin
                 if (pin_en[k]) begin
-                    pin_cnt[pin_addr[k]] <= PIN_W'(pin_next(pin_addr[k]));
-                    tag_pin[pin_addr[k]] <= pin_next(pin_addr[k]) != '0;
+                    pin_cnt[pin_addr[k]] <= PIN_W'(pin_after[k*PN_W +: PN_W]);
+                    tag_pin[pin_addr[k]] <= pin_after[k*PN_W +: PN_W] != '0;
                 end
             end
         end
@@ -293,7 +303,7 @@ module ctx_cache #(
     cp_evict_in_set: cover property (@(posedge clk) disable iff (rst) lk_fire && lk_evict != 2'b00 && cfg_ways != '0);
     cp_answer_same_cycle: cover property (@(posedge clk) disable iff (rst) lk_fire && bypass);
     cp_answer_behind_older: cover property (@(posedge clk) disable iff (rst) lk_fire && all_hit && !bypass);
-    cp_answer_after_fill: cover property (@(posedge clk) disable iff (rst) pop && (rob_p[rob_head][0] || rob_p[rob_head][1]));
+    cp_answer_after_fill: cover property (@(posedge clk) disable iff (rst) pop && (rob_p[{rob_head, 1'b0}] || rob_p[{rob_head, 1'b1}]));
     cp_wait_mshr_full: cover property (@(posedge clk) disable iff (rst) s_valid && !mshr_ok);
     cp_wait_rob_full: cover property (@(posedge clk) disable iff (rst) s_valid && rob_count == RCW'(ROB_DEPTH));
     cp_wait_no_victim: cover property (@(posedge clk) disable iff (rst) s_valid && !(can_go[0] && can_go[1]));
@@ -306,10 +316,8 @@ module ctx_cache #(
     always_ff @(posedge clk) begin
         if (!rst) begin
             for (int k = 2; k < 4; k++) begin
-                logic [PIN_W+1:0] after;
-                after = pin_next(pin_addr[k]);
                 if (pin_en[k]) begin
-                    assert (!after[PIN_W+1])
+                    assert (!pin_after[k*PN_W + PIN_W + 1])
                         else $error("ctx_cache: release of entry %0d, which no request holds", pin_addr[k]);
                 end
             end
