@@ -187,10 +187,6 @@ void CtxCacheBridge::collect_stats(StatsTable& table) const {
   collect_clock_stats(table);
 }
 
-}  // namespace ubsim
-
-namespace ubsim {
-
 void CtxCacheBridge::holdings(std::vector<Holding>& out) const {
   if (m_->mshr_used > 0)
     out.push_back({fmt::format("{} miss register(s) (MSHRs)", static_cast<unsigned>(m_->mshr_used)),

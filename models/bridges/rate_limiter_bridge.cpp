@@ -77,7 +77,6 @@ bool RateLimiterBridge::apply(uint64_t e) {
   Edge& x = edge_;
   if (x.cnp) cnps_.pop();
   if (m_->rate != last_rate_) {   // a cut or a recovery step took effect at this edge
-    if (std::getenv("DBGLIM")) fprintf(stderr, "%s %lu %u\n", name(), (unsigned long)e, m_->rate);
     if (m_->rate < last_rate_ && !first_decrease_fs_) {
       first_decrease_fs_ = e;
       uint64_t bytes = downstream_bytes ? downstream_bytes() : 0;

@@ -238,10 +238,6 @@ void SackReceiverBridge::collect_stats(StatsTable& t) const {
   collect_clock_stats(t);
 }
 
-}  // namespace ubsim
-
-namespace ubsim {
-
 void SackSenderBridge::holdings(std::vector<Holding>& out) const {
   if (m_->outstanding > 0)
     out.push_back({fmt::format("{} unacknowledged packet(s) in its window", static_cast<unsigned>(m_->outstanding)),

@@ -310,10 +310,6 @@ void PcieLink::collect_stats(StatsTable& table) const {
             "posted TLPs found no posted credit");
 }
 
-}  // namespace ubsim
-
-namespace ubsim {
-
 void PcieLink::holdings(std::vector<Holding>& out) const {
   const size_t tags = tags_.size() - free_tags_.size();
   if (tags > 0)

@@ -50,10 +50,6 @@ std::vector<size_t> WaitForGraph::find_cycle() const {
   return {};
 }
 
-}  // namespace ubsim
-
-namespace ubsim {
-
 std::string wait_for_report(const std::vector<const StageComponent*>& components) {
   // one vertex per holding; a holding waits for every holding of its `on`
   WaitForGraph g;

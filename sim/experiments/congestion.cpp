@@ -619,6 +619,7 @@ V worst_phase(const Config& cfg, const Point& p, size_t bins, uint64_t header) {
 // output queues, link-level pause per port (16 KiB XOFF, 8 KiB XON). The
 // verilated send pipeline waits on m_ready while its link is paused. Its
 // packets and the sources' cross the same egress.
+constexpr int kControllerSources = 3;   // traffic sources beside the controller
 V controller_row(const Config& base, bool feedback) {
   Config cfg = base;
   std::string toml =
@@ -626,7 +627,7 @@ V controller_row(const Config& base, bool feedback) {
       "[[topology.node]]\nname = \"i0\"\nrole = \"initiator\"\n[[topology.node]]\nname = \"t0\"\nrole = \"target\"\n"
       "[[topology.switch]]\nname = \"sw\"\n"
       "[[topology.link]]\nfrom = \"i0\"\nto = \"sw\"\n[[topology.link]]\nfrom = \"t0\"\nto = \"sw\"\n";
-  for (int i = 0; i < 3; ++i)
+  for (int i = 0; i < kControllerSources; ++i)
     toml += fmt::format("[[topology.node]]\nname = \"s{0}\"\nkind = \"source\"\n[[topology.link]]\nfrom = \"s{0}\"\n"
                         "to = \"sw\"\n[[topology.flow]]\nfrom = \"s{0}\"\nto = \"t0\"\nbytes = \"1MiB\"\n",
                         i);
@@ -639,7 +640,7 @@ V controller_row(const Config& base, bool feedback) {
     cfg.set_by_experiment(key::fabric_ecn, "congestion", "true");
     cfg.set_by_experiment(key::limiter_controllers, "congestion", "true");
   }
-  return rows_in_child([&] {
+  V m = rows_in_child([&] {
            LatencyOptions lo;
            lo.path = "ub-async";
            lo.verb = Verb::Write;
@@ -648,7 +649,7 @@ V controller_row(const Config& base, bool feedback) {
            for (const auto& s : r.stats.rows) st[s.component + "." + s.name] = s.value;
            const std::string w = "sys.fabric_wire.";
            double delivered = 0, pauses = 0, paused_ns = 0;
-           for (int i = 0; i < 3; ++i) {
+           for (int i = 0; i < kControllerSources; ++i) {
              delivered += st[fmt::format("{}flow.s{}_to_t0.delivered", w, i)];
              pauses += st[fmt::format("{}link_s{}_to_sw_0.pauses_received", w, i)];
              paused_ns = std::max(paused_ns, st[fmt::format("{}link_s{}_to_sw_0.paused_ns", w, i)]);
@@ -671,7 +672,12 @@ V controller_row(const Config& base, bool feedback) {
                                      .add("first_cut_ns", V::number(st[w + "i0_limiter.first_cut_on_wire_ns"]))
                                      .add("rate_end_GBps", V::number(st[w + "i0_limiter.rate_end_GBps"]))};
          })
-      .front();
+             .front();
+  // the scenario's configuration, as the run read it
+  m.add("buffer_bytes", V::number(static_cast<double>(cfg.count(key::fabric_buffer))))
+      .add("pause_xoff_bytes", V::number(static_cast<double>(cfg.count(key::fabric_pause_xoff))))
+      .add("egress_GBps", V::number(cfg.value(key::wire_rate) / kGBps));
+  return m;
 }
 
 ResultSet run(Config& cfg, const Options& o) {
@@ -756,14 +762,14 @@ ResultSet run(Config& cfg, const Options& o) {
     auto n = [&](const char* k) { return *m.get(k); };
     V row = V::object()
                 .add("scenario", V::string(name))
-                .add("point", V::string(feedback ? "i0's UB controller writing 64 KiB beside 3 line-rate sources, its rate "
-                                                   "limiter cut by t0's CNPs"
-                                                 : "i0's UB controller writing 64 KiB beside 3 line-rate sources"))
-                .add("senders", V::number(4))
-                .add("egress_GBps", V::number(cfg.value(key::wire_rate) / kGBps))
-                .add("buffer_bytes", V::number(262144))
+                .add("point", V::string(fmt::format("i0's UB controller writing 64 KiB beside {} line-rate sources{}",
+                                                    kControllerSources,
+                                                    feedback ? ", its rate limiter cut by t0's CNPs" : "")))
+                .add("senders", V::number(kControllerSources + 1))
+                .add("egress_GBps", n("egress_GBps"))
+                .add("buffer_bytes", n("buffer_bytes"))
                 .add("packet_bytes", V::number(static_cast<double>(cfg_mtu + header)))
-                .add("pause_xoff_bytes", V::number(16384))
+                .add("pause_xoff_bytes", n("pause_xoff_bytes"))
                 .add("peak_backlog_bytes", n("peak"))
                 .add("pauses_sent", n("pauses"))
                 .add("sender_paused_us", n("sources_paused_us"))

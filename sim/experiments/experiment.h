@@ -106,7 +106,6 @@ struct Experiment {
 const std::vector<const Experiment*>& experiments();
 const Experiment* find_experiment(const std::string& name);
 
-
 // Runs fn in a child process (one SystemC elaboration each) and returns the
 // rows it produced; a failure in the child is rethrown here (ConfigError
 // for exit status 2, runtime_error otherwise).
