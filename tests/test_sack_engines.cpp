@@ -393,12 +393,16 @@ std::string first_receiver_difference(const A& a, const B& b) {
 }
 
 // One engine pair in lockstep; `drive` sets the same inputs on both; the
-// new one's rising edge is `rise_new` (by default clk high and eval()).
+// new one is settled and clocked by `rise_new` (by default eval()).
 struct FullEval {
+  template <class M>
+  void settle(M& m) const { m.eval(); }
   template <class M>
   void operator()(M& m) const { m.clk = 1; m.eval(); }
 };
-struct Rise {
+struct Rise {   // as the bridges step a block (clock_edge.h)
+  template <class M>
+  void settle(M& m) const { ubsim::ClockEdge<M>::settle(m); }
   template <class M>
   void operator()(M& m) const { ubsim::ClockEdge<M>::rise(m); }
 };
@@ -407,7 +411,7 @@ void lockstep(const char* what, uint64_t cycles, Drive&& drive, Differ&& differ,
   for (uint64_t cyc = 1; cyc <= cycles; ++cyc) {
     drive(cyc, n, o);
     n.clk = 0; o.clk = 0;
-    n.eval(); o.eval();
+    rise_new.settle(n); o.eval();
     std::string d = differ(n, o);
     if (!d.empty()) FAIL(fmt::format("{}: cycle {} before the edge: {} (new vs reference)", what, cyc, d));
     rise_new(n);

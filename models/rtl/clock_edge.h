@@ -9,14 +9,16 @@
 // the send pipelines that is a third of a cycle's cost. For the blocks
 // registered here the edge runs only the scheduler's active / NBA loop (the
 // second half of the generated _eval, the same functions in the same order);
-// any other block, or another Verilator version, takes eval().
+// any other block, or another Verilator version, takes eval(). The
+// clock-low call of an untraced registered block (settle) is the generated
+// _eval alone, without the eval_step() wrapper around it.
 //
 // Why it is exact: the input-combinational region is a function of the
 // inputs and the state; between the two calls only clk changes, and no
 // block's logic reads clk as data (the edge trigger aside), so it would
-// compute what it already holds. The lockstep test in test_rtl_pipelines.cpp
-// steps each registered block both ways and compares every output in every
-// cycle.
+// compute what it already holds. The lockstep tests (test_lockstep.cpp,
+// test_sack_engines.cpp) step each registered block this way against a
+// reference stepped by eval() and compare every output in every cycle.
 #pragma once
 #include <type_traits>
 
@@ -32,6 +34,7 @@ struct ClockEdge {
     m.clk = 1;
     m.eval();
   }
+  static void settle(Model& m) { m.eval(); }
 };
 
 // The active / NBA loop of Verilator 5.006's generated _eval for one clock.
@@ -62,6 +65,22 @@ inline void rise_without_input_region(Root* r) {
   }
 }
 
+// The clock-low evaluation (the new inputs settle) of a registered block:
+// the generated _eval without the eval_step() wrapper around it (the first
+// call's initialization, done by the reset; the activity flag the waveform
+// writer reads, so a traced block takes eval(); the message queue of
+// threaded models, which these are not). The input-combinational region
+// runs once, as _eval's first iteration does; then the active / NBA loop,
+// in which, with clk low, no edge fires: its trigger pass records the
+// clocks' low values for the next rising edge, as eval()'s does.
+template <class Root, void (*Ico)(Root*), void (*TriggersAct)(Root*), void (*Act)(Root*), void (*Nba)(Root*)>
+inline void settle_low(Root* r) {
+  r->__VicoTriggered.at(0) = 1;
+  Ico(r);
+  r->__VicoTriggered.at(0) = 0;
+  rise_without_input_region<Root, TriggersAct, Act, Nba>(r);
+}
+
 // The rising edge of a block whose units gate their own clocks
 // (rtl/clock_gate.sv). A gated clock is clk AND a latched enable: a wire of
 // the input clock, so eval() computes it in the input region. Here the edge
@@ -88,6 +107,7 @@ inline void rise_gated(Root* r) {
 // version keeps eval().
 #if VERILATOR_VERSION_INTEGER == 5006000
 #define UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION(M)                                                          \
+  void M##___024root___eval_ico(M##___024root*);                                                           \
   void M##___024root___eval_triggers__act(M##___024root*);                                                 \
   void M##___024root___eval_act(M##___024root*);                                                           \
   void M##___024root___eval_nba(M##___024root*);                                                           \
@@ -100,10 +120,15 @@ inline void rise_gated(Root* r) {
       rise_without_input_region<M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, \
                                 &M##___024root___eval_nba>(m.rootp);                                       \
     }                                                                                                      \
+    static void settle(M& m) {                                                                             \
+      settle_low<M##___024root, &M##___024root___eval_ico, &M##___024root___eval_triggers__act,            \
+                 &M##___024root___eval_act, &M##___024root___eval_nba>(m.rootp);                           \
+    }                                                                                                      \
   };                                                                                                       \
   }
 // Registers gated model class M (its V*_ports.h defines GatedClocks<M>).
 #define UBSIM_CLOCK_EDGE_GATED(M)                                                                            \
+  void M##___024root___eval_ico(M##___024root*);                                                           \
   void M##___024root___eval_triggers__act(M##___024root*);                                                 \
   void M##___024root___eval_act(M##___024root*);                                                           \
   void M##___024root___eval_nba(M##___024root*);                                                           \
@@ -117,6 +142,10 @@ inline void rise_gated(Root* r) {
       GatedClocks<M>::rise(m.rootp);                                                                       \
       rise_gated<M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act,            \
                  &M##___024root___eval_nba>(m.rootp);                                                      \
+    }                                                                                                      \
+    static void settle(M& m) {                                                                             \
+      settle_low<M##___024root, &M##___024root___eval_ico, &M##___024root___eval_triggers__act,            \
+                 &M##___024root___eval_act, &M##___024root___eval_nba>(m.rootp);                           \
     }                                                                                                      \
   };                                                                                                       \
   }
