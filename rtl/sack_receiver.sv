@@ -77,18 +77,7 @@ module sack_receiver #(
     function automatic logic [WIDX_W-1:0] slot(input logic [PSN_W-1:0] psn);
         slot = psn[WIDX_W-1:0];
     endfunction
-    function automatic logic [MAX_WIN-1:0] rotr(input logic [MAX_WIN-1:0] v, input logic [WIDX_W-1:0] k);
-        logic [2*MAX_WIN-1:0] d;
-        d = {v, v} >> k;
-        rotr = d[MAX_WIN-1:0];
-    endfunction
     /* verilator lint_on UNUSEDSIGNAL */
-    function automatic logic [MAX_WIN-1:0] first_n(input logic [WIDX_W:0] n);
-        logic [MAX_WIN:0] one;
-        one = (MAX_WIN+1)'(1) << n;
-        one = one - 1'b1;
-        first_n = one[MAX_WIN-1:0];
-    endfunction
 
     // ---- in-order delivery ----
     assign m_dlv_valid = rcvd[slot(expected)];
@@ -121,21 +110,6 @@ module sack_receiver #(
     // are that register's input logic, which the simulator then evaluates
     // once per ack rather than in every cycle.
     localparam int WORDS = (MAX_WIN + 31) / 32;
-    // received in a row from bit 0 (trailing ones): the first word that is
-    // not all ones, then the first zero bit within it (a two-level
-    // priority encoder)
-    function automatic logic [PSN_W-1:0] trailing_ones(input logic [MAX_WIN-1:0] v);
-        logic [31:0] w;
-        int          wi;
-        logic        found;
-        w = '0; wi = WORDS; found = 1'b0;
-        for (int k = 0; k < WORDS; k++)
-            if (!found && v[k*32 +: 32] != '1) begin found = 1'b1; wi = k; w = v[k*32 +: 32]; end
-        trailing_ones = PSN_W'(MAX_WIN);
-        if (found)   // the word has a zero: the lowest one ends the run
-            for (int b = 31; b >= 0; b--)
-                if (!w[b]) trailing_ones = PSN_W'(wi * 32 + b);
-    endfunction
     logic ack_out;
     assign ack_out = ack_pending && (!m_ack_valid || m_ack_ready);
 
@@ -155,8 +129,29 @@ module sack_receiver #(
             if (ack_out) begin
                 logic [MAX_WIN-1:0] rel;      // bit i = PSN expected + i received
                 logic [PSN_W-1:0]   run;      // received in a row from expected
-                rel = rotr(rcvd, slot(expected)) & first_n(cfg_window);
-                run = trailing_ones(rel);
+                // (the rotation, the mask and the encoder written out here,
+                // not as functions: a function's wide locals would be
+                // cleared at every edge by the simulator, used or not)
+                /* verilator lint_off UNUSEDSIGNAL */  // the rotation's result is one half, the mask its low bits
+                logic [2*MAX_WIN-1:0] dbl;    // rcvd twice: a rotation by k is one shift
+                logic [MAX_WIN:0]     ones;   // the first cfg_window bits set
+                /* verilator lint_on UNUSEDSIGNAL */
+                logic [31:0]          w;
+                int                   wi;
+                logic                 found;
+                dbl  = {rcvd, rcvd} >> slot(expected);
+                ones = ((MAX_WIN+1)'(1) << cfg_window) - 1'b1;
+                rel  = dbl[MAX_WIN-1:0] & ones[MAX_WIN-1:0];
+                // received in a row from bit 0 (trailing ones): the first
+                // word that is not all ones, then the first zero bit within
+                // it (a two-level priority encoder)
+                w = '0; wi = WORDS; found = 1'b0;
+                for (int k = 0; k < WORDS; k++)
+                    if (!found && rel[k*32 +: 32] != '1) begin found = 1'b1; wi = k; w = rel[k*32 +: 32]; end
+                run = PSN_W'(MAX_WIN);
+                if (found)   // the word has a zero: the lowest one ends the run
+                    for (int b = 31; b >= 0; b--)
+                        if (!w[b]) run = PSN_W'(wi * 32 + b);
                 m_ack_valid <= 1'b1;
                 m_ack_cum <= expected + run;
                 m_ack_sack <= cfg_gbn ? '0 : (rel >> (run + 1'b1));

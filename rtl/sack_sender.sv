@@ -111,6 +111,7 @@ module sack_sender #(
     logic               gbn_active;
     logic [PSN_W-1:0]   gbn_hole;              // GoBackN: the hole the last go-back was for
     logic               gbn_hole_valid;
+    logic               rtx_pending;           // need_rtx != 0 (kept with it: the resend search starts only then)
 
     /* verilator lint_off UNUSEDSIGNAL */  // a window slot is the PSN mod MAX_WIN
     function automatic logic [WIDX_W-1:0] slot(input logic [PSN_W-1:0] psn);
@@ -148,7 +149,7 @@ module sack_sender #(
         rtx_found = 1'b0;
         rtx_psn = '0;
         rp = base;
-        if (!cfg_gbn && need_rtx != '0) begin
+        if (!cfg_gbn && rtx_pending) begin
             for (int i = 0; i < MAX_WIN; i++) begin
                 if (!rtx_found && PSN_W'(rp - base) < PSN_W'(outstanding) && need_rtx[slot(rp)]) begin
                     rtx_found = 1'b1;
@@ -182,39 +183,13 @@ module sack_sender #(
     assign ack_adv      = PSN_W'(s_ack_cum - base);
     assign ack_in_range = ack_adv <= PSN_W'(outstanding);
 
-    // SACK bitmap realigned to window slots: slot (cum + 1 + i) % MAX_WIN.
-    // Rotations by a variable amount are two shifts of a doubled vector.
-    /* verilator lint_off UNUSEDSIGNAL */
-    function automatic logic [MAX_WIN-1:0] rotl(input logic [MAX_WIN-1:0] v, input logic [WIDX_W-1:0] k);
-        logic [2*MAX_WIN-1:0] d;
-        d = {v, v} << k;
-        rotl = d[2*MAX_WIN-1 -: MAX_WIN];
+    // SACK bitmap realigned to window slots: slot (cum + 1 + i) % MAX_WIN
+    // (a rotation by a variable amount: one shift of the doubled vector).
+    // A mask of the first n slots is (1 << n) - 1, n at most MAX_WIN:
+    function automatic logic [WIDX_W:0] first_n_count(input logic [PSN_W-1:0] n);
+        first_n_count = (n > PSN_W'(MAX_WIN)) ? (WIDX_W+1)'(MAX_WIN) : (WIDX_W+1)'(n);
     endfunction
-    /* verilator lint_on UNUSEDSIGNAL */
-    // the first n bits set (n <= MAX_WIN)
-    function automatic logic [MAX_WIN-1:0] first_n(input logic [PSN_W-1:0] n);
-        logic [MAX_WIN:0] one;
-        one = (MAX_WIN+1)'(1) << ((n > PSN_W'(MAX_WIN)) ? (WIDX_W+1)'(MAX_WIN) : (WIDX_W+1)'(n));
-        one = one - 1'b1;
-        first_n = one[MAX_WIN-1:0];
-    endfunction
-
-    // The highest set bit of an ack's bitmap, plus 1 (0: none): the highest
-    // non-zero 32-bit word, then the bit within it (a two-level priority
-    // encoder; the simulator scans 64 words and 32 bits, not every bit).
     localparam int SACK_WORDS = (MAX_WIN + 31) / 32;
-    function automatic logic [PSN_W-1:0] highest_set_plus1(input logic [MAX_WIN-1:0] v);
-        logic [31:0] w;
-        int          wi;
-        logic        found;
-        w = '0; wi = 0; found = 1'b0;
-        for (int k = SACK_WORDS - 1; k >= 0; k--)
-            if (!found && v[k*32 +: 32] != '0) begin found = 1'b1; wi = k; w = v[k*32 +: 32]; end
-        highest_set_plus1 = '0;
-        if (found)
-            for (int b = 0; b < 32; b++)
-                if (w[b]) highest_set_plus1 = PSN_W'(wi * 32 + b + 1);
-    endfunction
 
 `ifdef UBSIM_COVER
     logic cv_hole_resent_q = 1'b0, cv_resend_lost_q = 1'b0;
@@ -225,15 +200,12 @@ module sack_sender #(
         if (rst) begin
             base <= cfg_first_psn;
             next_psn <= cfg_first_psn;
-            sacked <= '0;
-            need_rtx <= '0;
-            fast_done <= '0;
             m_valid <= 1'b0;
             failed <= 1'b0;
             m_fail <= 1'b0;
             gbn_active <= 1'b0;
             gbn_hole_valid <= 1'b0;
-            cnt_sent <= '0; cnt_retransmits <= '0; cnt_timeouts <= '0; cnt_fast_rtx <= '0; cnt_stale_acks <= '0;
+            cnt_sent <= '0; cnt_retransmits <= '0; cnt_timeouts <= '0; cnt_stale_acks <= '0;
             cnt_probes <= '0;
             quiet_since <= '0;
             probe_done <= 1'b0;
@@ -277,86 +249,10 @@ module sack_sender #(
                 sent_known[slot(s_txdone_psn)] <= 1'b1;
             end
 
-            // need_rtx: set by timeouts and SACK holes, cleared when resent or
-            // acked. A hole is resent once for the acks that report it
-            // (fast_done); if that resend is lost too, the timer resends it.
-            // In a cycle with an ack its window-wide values are computed
-            // and used in one branch (combinational in hardware: written
-            // before they are read, nothing stored); without one the
-            // bitmaps are written only with a resend, a timeout or a probe.
-`ifdef UBSIM_COVER
-            cv_hole_resent_q <= 1'b0;
-            cv_resend_lost_q <= 1'b0;
-`endif
+            // the ack moves the base (the window's bitmaps: the block below)
             if (s_ack_valid) begin
-                logic [MAX_WIN-1:0] sack_by_slot, outstanding_mask, new_holes, resend_lost, nr, fd;
-                logic [PSN_W-1:0]   highest_sacked_off;   // offset above cum of the highest SACKed PSN, plus 1
-                logic [PSN_W-1:0]   highest_sacked;
-                sack_by_slot = rotl(s_ack_sack, slot(s_ack_cum + 1'b1));
-                // slots of PSNs cum .. next_psn-1 (still outstanding after this ack)
-                outstanding_mask = rotl(first_n(PSN_W'(next_psn - s_ack_cum)), slot(s_ack_cum));
-                highest_sacked_off = highest_set_plus1(s_ack_sack);
-                // a hole resent before: lost again once packets sent after the
-                // resend are SACKed (it would have arrived before them)
-                highest_sacked = s_ack_cum + highest_sacked_off;
-                resend_lost = '0;
-                if (highest_sacked_off != '0 && fast_done != '0)
-                    for (int i = 0; i < MAX_WIN; i++)
-                        if (fast_done[i] && PSN_W'(highest_sacked - rtx_mark[i]) >= PSN_W'(DUP_THRESH)
-                            && PSN_W'(highest_sacked - rtx_mark[i]) < PSN_W'(1 << (PSN_W - 1)))
-                            resend_lost[i] = 1'b1;
-                // holes: outstanding, not SACKed (now or before), more than
-                // cfg_reorder_thresh below the highest SACKed PSN
-                new_holes = '0;
-                if (highest_sacked_off > PSN_W'(cfg_reorder_thresh))
-                    new_holes = rotl(first_n(highest_sacked_off - PSN_W'(cfg_reorder_thresh)), slot(s_ack_cum))
-                                & outstanding_mask & ~sack_by_slot & ~sacked & ~(fast_done & ~resend_lost);
-`ifdef UBSIM_COVER
-                cv_hole_resent_q <= ack_in_range && !cfg_gbn && cfg_fast_rtx && (new_holes & ~need_rtx) != '0;
-                cv_resend_lost_q <= ack_in_range && !cfg_gbn && resend_lost != '0;
-`endif
-                nr = need_rtx;
-                fd = fast_done;
-                if (send_rtx && !cfg_gbn) begin
-                    nr[slot(rtx_psn)] = 1'b0;
-                    fd[slot(rtx_psn)] = 1'b1;
-                    rtx_mark[slot(rtx_psn)] <= next_psn;
-                end
-                if (ack_in_range) begin
-                    nr = nr & outstanding_mask;                 // acked slots drop out
-                    fd = fd & outstanding_mask;
-                    if (!cfg_gbn && cfg_fast_rtx) nr = nr | new_holes;
-                end
-                if (timeout && !cfg_gbn) nr[slot(base)] = 1'b1;
-                if (probe) nr[slot(newest)] = 1'b1;
-                need_rtx <= nr;
-                fast_done <= fd;
-
-                if (!ack_in_range) begin
-                    cnt_stale_acks <= cnt_stale_acks + 1'b1;    // older than the base, or beyond what was sent
-                end else begin
-                    base <= s_ack_cum;
-                    // a hole reported once is resent once: remember what is SACKed
-                    sacked <= cfg_gbn ? '0 : ((sacked | sack_by_slot) & outstanding_mask);
-                    if (!cfg_gbn && cfg_fast_rtx && (new_holes & ~need_rtx) != '0)
-                        cnt_fast_rtx <= cnt_fast_rtx + 1'b1;
-                    if (cfg_gbn && cfg_fast_rtx && s_ack_dup && !gbn_active
-                        && PSN_W'(next_psn - s_ack_cum) != '0 && !(gbn_hole_valid && gbn_hole == s_ack_cum))
-                        cnt_fast_rtx <= cnt_fast_rtx + 1'b1;
-                end
-            end else if ((send_rtx && !cfg_gbn) || (timeout && !cfg_gbn) || probe) begin
-                logic [MAX_WIN-1:0] nr, fd;
-                nr = need_rtx;
-                fd = fast_done;
-                if (send_rtx && !cfg_gbn) begin
-                    nr[slot(rtx_psn)] = 1'b0;
-                    fd[slot(rtx_psn)] = 1'b1;
-                    rtx_mark[slot(rtx_psn)] <= next_psn;
-                end
-                if (timeout && !cfg_gbn) nr[slot(base)] = 1'b1;
-                if (probe) nr[slot(newest)] = 1'b1;
-                need_rtx <= nr;
-                fast_done <= fd;
+                if (!ack_in_range) cnt_stale_acks <= cnt_stale_acks + 1'b1;   // older than the base, or beyond what was sent
+                else base <= s_ack_cum;
             end
 
             // GoBackN resend pointer: one next-state computation
@@ -394,6 +290,141 @@ module sack_sender #(
                     retries[slot(base)] <= retries[slot(base)] + 1'b1;
                     sent_known[slot(base)] <= 1'b0;              // re-armed by the resend's tx-done
                 end
+            end
+        end
+    end
+
+    // ---- the window's bitmaps: sacked, need_rtx, fast_done, rtx_mark ----
+    // Written only at an ack, a SACK-mode resend, a timeout or a probe, so
+    // they are a unit with its own gated clock (clock_gate.sv): the cycles
+    // between (a new packet taken, one leaving, a tx-done) do not evaluate
+    // its window-wide logic.
+    logic gclk;
+    clock_gate u_clock_gate (
+        .clk, .en(rst || s_ack_valid || (send_rtx && !cfg_gbn) || (timeout && !cfg_gbn) || probe), .gclk(gclk));
+
+    always_ff @(posedge gclk) begin
+        if (rst) begin
+            sacked <= '0;
+            need_rtx <= '0;
+            rtx_pending <= 1'b0;
+            fast_done <= '0;
+            cnt_fast_rtx <= '0;
+        end else begin
+            // need_rtx: set by timeouts and SACK holes, cleared when resent or
+            // acked. A hole is resent once for the acks that report it
+            // (fast_done); if that resend is lost too, the timer resends it.
+            // In a cycle with an ack its window-wide values are computed
+            // and used in one branch (combinational in hardware: written
+            // before they are read, nothing stored); without one the
+            // bitmaps are written only with a resend, a timeout or a probe.
+`ifdef UBSIM_COVER
+            cv_hole_resent_q <= 1'b0;
+            cv_resend_lost_q <= 1'b0;
+`endif
+            if (s_ack_valid && s_ack_sack == '0 && need_rtx == '0 && fast_done == '0 && sacked == '0) begin
+                // nothing SACKed, nothing to resend, no resend to watch: every
+                // window-wide value of the branch below is zero, and so is
+                // what it writes, but for a timeout's or a probe's slot
+                if (timeout && !cfg_gbn) need_rtx[slot(base)] <= 1'b1;
+                if (probe) need_rtx[slot(newest)] <= 1'b1;
+                if ((timeout && !cfg_gbn) || probe) rtx_pending <= 1'b1;
+                if (ack_in_range && cfg_gbn && cfg_fast_rtx && s_ack_dup && !gbn_active
+                    && PSN_W'(next_psn - s_ack_cum) != '0 && !(gbn_hole_valid && gbn_hole == s_ack_cum))
+                    cnt_fast_rtx <= cnt_fast_rtx + 1'b1;
+            end else if (s_ack_valid) begin
+                logic [MAX_WIN-1:0] sack_by_slot, outstanding_mask, new_holes, resend_lost, nr, fd;
+                logic [PSN_W-1:0]   highest_sacked_off;   // offset above cum of the highest SACKed PSN, plus 1
+                logic [PSN_W-1:0]   highest_sacked;
+                // (the rotations, masks and the encoder written out here, not
+                // as functions: a function's wide locals would be cleared at
+                // every edge of this unit by the simulator, used or not)
+                /* verilator lint_off UNUSEDSIGNAL */  // the rotation's result is one half, the mask its low bits
+                logic [2*MAX_WIN-1:0] dbl;   // a vector twice: a rotation by k is one shift
+                logic [MAX_WIN:0]     ones;  // the first n bits set: (1 << n) - 1
+                /* verilator lint_on UNUSEDSIGNAL */
+                logic [31:0]          hw;    // the highest non-zero word of the bitmap
+                logic                 hfound;
+                int                   hwi;
+                dbl = {s_ack_sack, s_ack_sack} << slot(s_ack_cum + 1'b1);
+                sack_by_slot = dbl[2*MAX_WIN-1 -: MAX_WIN];
+                // slots of PSNs cum .. next_psn-1 (still outstanding after this ack)
+                ones = ((MAX_WIN+1)'(1) << first_n_count(PSN_W'(next_psn - s_ack_cum))) - 1'b1;
+                dbl = {ones[MAX_WIN-1:0], ones[MAX_WIN-1:0]} << slot(s_ack_cum);
+                outstanding_mask = dbl[2*MAX_WIN-1 -: MAX_WIN];
+                // the highest set bit of the bitmap, plus 1 (0: none): the
+                // highest non-zero 32-bit word, then the bit within it (a
+                // two-level priority encoder)
+                hw = '0; hwi = 0; hfound = 1'b0;
+                for (int k = SACK_WORDS - 1; k >= 0; k--)
+                    if (!hfound && s_ack_sack[k*32 +: 32] != '0) begin hfound = 1'b1; hwi = k; hw = s_ack_sack[k*32 +: 32]; end
+                highest_sacked_off = '0;
+                if (hfound)
+                    for (int b = 0; b < 32; b++)
+                        if (hw[b]) highest_sacked_off = PSN_W'(hwi * 32 + b + 1);
+                // a hole resent before: lost again once packets sent after the
+                // resend are SACKed (it would have arrived before them)
+                highest_sacked = s_ack_cum + highest_sacked_off;
+                resend_lost = '0;
+                if (highest_sacked_off != '0 && fast_done != '0)
+                    for (int i = 0; i < MAX_WIN; i++)
+                        if (fast_done[i] && PSN_W'(highest_sacked - rtx_mark[i]) >= PSN_W'(DUP_THRESH)
+                            && PSN_W'(highest_sacked - rtx_mark[i]) < PSN_W'(1 << (PSN_W - 1)))
+                            resend_lost[i] = 1'b1;
+                // holes: outstanding, not SACKed (now or before), more than
+                // cfg_reorder_thresh below the highest SACKed PSN
+                new_holes = '0;
+                if (highest_sacked_off > PSN_W'(cfg_reorder_thresh)) begin
+                    ones = ((MAX_WIN+1)'(1) << first_n_count(highest_sacked_off - PSN_W'(cfg_reorder_thresh))) - 1'b1;
+                    dbl = {ones[MAX_WIN-1:0], ones[MAX_WIN-1:0]} << slot(s_ack_cum);
+                    new_holes = dbl[2*MAX_WIN-1 -: MAX_WIN]
+                                & outstanding_mask & ~sack_by_slot & ~sacked & ~(fast_done & ~resend_lost);
+                end
+`ifdef UBSIM_COVER
+                cv_hole_resent_q <= ack_in_range && !cfg_gbn && cfg_fast_rtx && (new_holes & ~need_rtx) != '0;
+                cv_resend_lost_q <= ack_in_range && !cfg_gbn && resend_lost != '0;
+`endif
+                nr = need_rtx;
+                fd = fast_done;
+                if (send_rtx && !cfg_gbn) begin
+                    nr[slot(rtx_psn)] = 1'b0;
+                    fd[slot(rtx_psn)] = 1'b1;
+                    rtx_mark[slot(rtx_psn)] <= next_psn;
+                end
+                if (ack_in_range) begin
+                    nr = nr & outstanding_mask;                 // acked slots drop out
+                    fd = fd & outstanding_mask;
+                    if (!cfg_gbn && cfg_fast_rtx) nr = nr | new_holes;
+                end
+                if (timeout && !cfg_gbn) nr[slot(base)] = 1'b1;
+                if (probe) nr[slot(newest)] = 1'b1;
+                need_rtx <= nr;
+                rtx_pending <= nr != '0;
+                fast_done <= fd;
+
+                if (ack_in_range) begin
+                    // a hole reported once is resent once: remember what is SACKed
+                    sacked <= cfg_gbn ? '0 : ((sacked | sack_by_slot) & outstanding_mask);
+                    if (!cfg_gbn && cfg_fast_rtx && (new_holes & ~need_rtx) != '0)
+                        cnt_fast_rtx <= cnt_fast_rtx + 1'b1;
+                    if (cfg_gbn && cfg_fast_rtx && s_ack_dup && !gbn_active
+                        && PSN_W'(next_psn - s_ack_cum) != '0 && !(gbn_hole_valid && gbn_hole == s_ack_cum))
+                        cnt_fast_rtx <= cnt_fast_rtx + 1'b1;
+                end
+            end else if ((send_rtx && !cfg_gbn) || (timeout && !cfg_gbn) || probe) begin
+                logic [MAX_WIN-1:0] nr, fd;
+                nr = need_rtx;
+                fd = fast_done;
+                if (send_rtx && !cfg_gbn) begin
+                    nr[slot(rtx_psn)] = 1'b0;
+                    fd[slot(rtx_psn)] = 1'b1;
+                    rtx_mark[slot(rtx_psn)] <= next_psn;
+                end
+                if (timeout && !cfg_gbn) nr[slot(base)] = 1'b1;
+                if (probe) nr[slot(newest)] = 1'b1;
+                need_rtx <= nr;
+                rtx_pending <= nr != '0;
+                fast_done <= fd;
             end
         end
     end

@@ -1,7 +1,8 @@
 // The blocks whose rising edge skips the input-combinational region
 // (clock_edge.h). Included by verilated_block.h, so every translation unit
 // that steps a block sees the same ClockEdge<M>. The blocks whose units
-// gate their own clocks (clock_gate.sv: the send pipelines)
+// gate their own clocks (clock_gate.sv: the send pipelines, the SACK
+// sender's window bitmaps)
 // take the gated edge (rise_gated: the gated clocks set from their latches,
 // one pass of the active and NBA regions).
 #pragma once
@@ -9,6 +10,7 @@
 #include "port_table.h"
 #include "Vroce_tx_pipeline_ports.h"
 #include "Vroce_tx_multi_ports.h"
+#include "Vsack_sender_ports.h"
 #include "Vub_tx_multi_ports.h"
 #include "Vub_tx_pipeline_ports.h"
 
@@ -18,14 +20,12 @@
 #include "Vrx_pipeline___024root.h"
 #include "Vsack_receiver.h"
 #include "Vsack_receiver___024root.h"
-#include "Vsack_sender.h"
-#include "Vsack_sender___024root.h"
 
 UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION(Vctx_cache)
 UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION(Vrx_pipeline)
 UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION(Vsack_receiver)
-UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION(Vsack_sender)
 UBSIM_CLOCK_EDGE_GATED(Vroce_tx_pipeline)
 UBSIM_CLOCK_EDGE_GATED(Vub_tx_pipeline)
 UBSIM_CLOCK_EDGE_GATED(Vroce_tx_multi)
 UBSIM_CLOCK_EDGE_GATED(Vub_tx_multi)
+UBSIM_CLOCK_EDGE_GATED(Vsack_sender)
