@@ -8,8 +8,9 @@
 
 namespace ubsim::json {
 
-inline std::string str(const std::string& s) {
-  std::string out = "\"";
+// Appends s as a JSON string (quoted, escaped) to out.
+inline void append_str(std::string& out, const std::string& s) {
+  out += '"';
   for (char c : s) {
     switch (c) {
       case '"': out += "\\\""; break;
@@ -21,7 +22,13 @@ inline std::string str(const std::string& s) {
         else out += c;
     }
   }
-  return out + "\"";
+  out += '"';
+}
+
+inline std::string str(const std::string& s) {
+  std::string out;
+  append_str(out, s);
+  return out;
 }
 
 inline std::string num(double v) {

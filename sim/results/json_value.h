@@ -191,24 +191,38 @@ inline std::string display_number(const std::string& text) {
 
 // Compact JSON text: {"k": v, ...}, [a, b]. `exact`: numbers as their full
 // text (between processes); else as documents show them (display_number).
-inline std::string write(const Value& v, bool exact = false) {
+// (appended to one string: a document of many rows is written in one pass)
+inline void write_to(std::string& out, const Value& v, bool exact) {
   switch (v.kind) {
-    case Value::Null: return "null";
-    case Value::Bool: return v.text;
-    case Value::Number: return exact ? v.text : display_number(v.text);
-    case Value::String: return str(v.text);
-    case Value::Array: {
-      std::vector<std::string> items;
-      for (const auto& i : v.items) items.push_back(write(i, exact));
-      return array(items);
-    }
-    case Value::Object: {
-      std::vector<std::pair<std::string, std::string>> kv;
-      for (const auto& [k, f] : v.fields) kv.emplace_back(k, write(f, exact));
-      return object(kv);
-    }
+    case Value::Null: out += "null"; return;
+    case Value::Bool: out += v.text; return;
+    case Value::Number: out += exact ? v.text : display_number(v.text); return;
+    case Value::String: append_str(out, v.text); return;
+    case Value::Array:
+      out += '[';
+      for (size_t i = 0; i < v.items.size(); ++i) {
+        if (i) out += ", ";
+        write_to(out, v.items[i], exact);
+      }
+      out += ']';
+      return;
+    case Value::Object:
+      out += '{';
+      for (size_t i = 0; i < v.fields.size(); ++i) {
+        if (i) out += ", ";
+        append_str(out, v.fields[i].first);
+        out += ": ";
+        write_to(out, v.fields[i].second, exact);
+      }
+      out += '}';
+      return;
   }
-  return "null";
+  out += "null";
+}
+inline std::string write(const Value& v, bool exact = false) {
+  std::string out;
+  write_to(out, v, exact);
+  return out;
 }
 
 // One field or item per line, nested by two spaces; numbers as their text.
