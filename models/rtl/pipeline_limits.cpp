@@ -19,7 +19,8 @@ int ub_record_words() {
 
 int roce_psn_update_cycles() { return 1 + rtl_variant::kCtxRamLatency + 1 + 1 + rtl_variant::kCtxRamTurnaround; }
 
-PipelineLimits query_pipeline_limits(const Config& c) {
+namespace {
+PipelineLimits probe_pipeline_limits(const Config& c) {
   PipelineLimits l{};
   VerilatedBlock<Vub_tx_pipeline> ub("probe_ub");
   configure(ub.model(), c);
@@ -35,6 +36,15 @@ PipelineLimits query_pipeline_limits(const Config& c) {
   l.rx_min = rx->fixed_depth;
   l.max_chain = rtl_variant::kMaxChain;
   return l;
+}
+}  // namespace
+
+// The fixed stages are the blocks' structure (their parameters: this
+// build's RTL options), not a function of the configuration: probed once
+// per process (each probe is a model built and settled, its RAMs cleared).
+PipelineLimits query_pipeline_limits(const Config& c) {
+  static const PipelineLimits limits = probe_pipeline_limits(c);
+  return limits;
 }
 
 void validate_config(const Config& c) {
