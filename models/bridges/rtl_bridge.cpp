@@ -31,7 +31,8 @@ void RtlBridge::wake(uint64_t at_fs) {
 bool RtlBridge::step_edge(uint64_t k) {
   const uint64_t e = edge_fs(k);
   // step: inputs with the clock low, settle, decide the handshakes; apply: the edge
-  clock_edge(*block_, k, period_fs_, [&] { drive(e); }, [&] { sample(e); });
+  edge_now_fs_ = e;
+  block_->step_edge(k, period_fs_, *this);
   const size_t handed = outbox_.size();
   const bool out = apply(e) || outbox_.size() > handed;
   if (out) ProgressWatchdog::note(e);   // something left the block: what it held is free

@@ -28,7 +28,7 @@
 
 namespace ubsim {
 
-class RtlBridge : public StageComponent {
+class RtlBridge : public StageComponent, private EdgeHooks {
  public:
   RtlBridge(sc_core::sc_module_name name, const Config& c, std::unique_ptr<ClockedModel> block);
   // Dumps this block's waveform to an FST file (before the simulation starts).
@@ -98,6 +98,8 @@ class RtlBridge : public StageComponent {
   void wait_for_wake();
   bool due() const;   // work, or the edge an item in flight leaves at
   bool step_edge(uint64_t k);
+  void drive_inputs() final { drive(edge_now_fs_); }
+  void sample_outputs() final { sample(edge_now_fs_); }
   void settle_idle();
 
   std::unique_ptr<ClockedModel> block_;
@@ -111,6 +113,7 @@ class RtlBridge : public StageComponent {
   // at the first edge that hands something on), so in order.
   std::vector<Out> outbox_;
   uint64_t next_edge_ = 1;
+  uint64_t edge_now_fs_ = 0;   // the edge being stepped (its drive and sample)
   uint64_t wake_edge_ = 0;   // the edge a chain's item reaches its tap (0: none)
   sc_core::sc_event wake_event_;
   uint64_t cycles_evaluated_ = 0;

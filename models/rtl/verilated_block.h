@@ -27,10 +27,24 @@
 
 namespace ubsim {
 
+// What a bridge does around one clock edge of its block (clock_edge()):
+// drive the inputs with the clock low, read the settled handshakes.
+class EdgeHooks {
+ public:
+  virtual void drive_inputs() = 0;
+  virtual void sample_outputs() = 0;
+
+ protected:
+  ~EdgeHooks() = default;
+};
+
 // What the clocked bridges need of a block, whatever its model class.
 class ClockedModel {
  public:
   virtual ~ClockedModel() = default;
+  // Edge k of a clock grid of period_fs, the one sequence (clock_edge()),
+  // with the bridge's hooks; inside it the block's own calls are direct.
+  virtual void step_edge(uint64_t k, uint64_t period_fs, EdgeHooks& hooks) = 0;
   virtual void set_clock(bool high) = 0;
   virtual void eval() = 0;
   // The rising edge after the clock-low eval() (inputs unchanged since it):
@@ -118,6 +132,7 @@ class VerilatedBlock final : public ClockedModel {
   const Model& model() const { return *model_; }
   Model* operator->() { return model_.get(); }
 
+  void step_edge(uint64_t k, uint64_t period_fs, EdgeHooks& hooks) override;
   void set_clock(bool high) override { model_->clk = high; }
   const char* model_name() const override { return model_->modelName(); }
   // Clock low, the inputs settled: without the eval_step() wrapper once the
@@ -212,6 +227,11 @@ inline void clock_edge(Block& b, uint64_t k, uint64_t period_fs, Drive&& drive, 
   sample();
   b.rise();
   if (b.tracing()) b.dump(k * period_fs / 1000);
+}
+
+template <class Model>
+void VerilatedBlock<Model>::step_edge(uint64_t k, uint64_t period_fs, EdgeHooks& hooks) {
+  clock_edge(*this, k, period_fs, [&] { hooks.drive_inputs(); }, [&] { hooks.sample_outputs(); });
 }
 
 }  // namespace ubsim
