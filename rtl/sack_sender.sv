@@ -37,6 +37,11 @@
 // otherwise `wake_in` is the cycles from this edge to the edge at which the
 // timer or the probe fires (0: neither is armed), so a simulator may skip the
 // cycles between: nothing else changes while only the timer runs.
+// Written for simulation cost as well (the same hardware as
+// rtl/v1/sack_sender_v1.sv, output for output in every cycle): the window
+// bitmaps are a unit with its own clock gate (clock_gate.sv), clocked only
+// at an ack, a SACK resend, a timeout or a probe, and an ack with nothing
+// SACKed or pending skips the window-wide rotations.
 module sack_sender #(
     parameter int MAX_WIN = 2048,
     parameter int ID_W = 32,
