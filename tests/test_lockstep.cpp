@@ -412,7 +412,7 @@ void random_ctx_cache(uint64_t run, uint64_t cycles) {
 
 // ---------------- the SACK sender at the production window ----------------
 // Against the sender as it was before its window bitmaps became a gated
-// unit (rtl/v1/sack_sender_v2.sv, every feature of today's): new packets,
+// unit (rtl/v1/sack_sender_v2.sv, with every feature the simulator's has): new packets,
 // acks around the window (stale ones too) with random SACK bitmaps in its
 // low words and now and then high ones, duplicate marks, tx-dones of sent
 // packets, back-pressure, a reorder threshold, and SACK, probe and GoBackN
