@@ -37,8 +37,8 @@
 // otherwise `wake_in` is the cycles from this edge to the edge at which the
 // timer or the probe fires (0: neither is armed), so a simulator may skip the
 // cycles between: nothing else changes while only the timer runs.
-// Written for simulation cost as well (the same hardware as
-// rtl/v1/sack_sender_v1.sv, output for output in every cycle): the window
+// Written for simulation cost as well (output for output in every cycle
+// the block before it, rtl/v1/sack_sender_v2.sv): the window
 // bitmaps are a unit with its own clock gate (clock_gate.sv), clocked only
 // at an ack, a SACK resend, a timeout or a probe, and an ack with nothing
 // SACKed or pending skips the window-wide rotations.
@@ -188,6 +188,14 @@ module sack_sender #(
     assign ack_adv      = PSN_W'(s_ack_cum - base);
     assign ack_in_range = ack_adv <= PSN_W'(outstanding);
 
+    // GoBackN with fast retransmit: a duplicate ack for a hole sends the
+    // engine back to it, once per hole (later duplicate acks for the same
+    // hole come from packets sent before the go-back). An ack takes no new
+    // packet in its cycle (s_ready), so next_psn is what is outstanding.
+    logic go_back_dup;
+    assign go_back_dup = cfg_gbn && cfg_fast_rtx && s_ack_valid && ack_in_range && s_ack_dup && !gbn_active
+                         && next_psn != s_ack_cum && !(gbn_hole_valid && gbn_hole == s_ack_cum);
+
     // SACK bitmap realigned to window slots: slot (cum + 1 + i) % MAX_WIN
     // (a rotation by a variable amount: one shift of the doubled vector).
     // A mask of the first n slots is (1 << n) - 1, n at most MAX_WIN:
@@ -270,10 +278,7 @@ module sack_sender #(
                 if (send_rtx && cfg_gbn) gp = rtx_psn + 1'b1;
                 if (ga && PSN_W'(gp - nb) > PSN_W'(nn - nb)) gp = nb;      // acked past the pointer
                 if (ga && gp == nn) ga = 1'b0;                              // everything resent
-                // go back once per hole: later duplicate acks for the same hole
-                // come from packets sent before the go-back
-                if (cfg_gbn && cfg_fast_rtx && s_ack_valid && ack_in_range && s_ack_dup && !gbn_active
-                    && nn != nb && !(gbn_hole_valid && gbn_hole == nb)) begin
+                if (go_back_dup) begin
                     ga = 1'b1; gp = nb;                                      // go back to the first hole
                     gbn_hole <= nb;
                     gbn_hole_valid <= 1'b1;
@@ -334,9 +339,6 @@ module sack_sender #(
                 if (timeout && !cfg_gbn) need_rtx[slot(base)] <= 1'b1;
                 if (probe) need_rtx[slot(newest)] <= 1'b1;
                 if ((timeout && !cfg_gbn) || probe) rtx_pending <= 1'b1;
-                if (ack_in_range && cfg_gbn && cfg_fast_rtx && s_ack_dup && !gbn_active
-                    && PSN_W'(next_psn - s_ack_cum) != '0 && !(gbn_hole_valid && gbn_hole == s_ack_cum))
-                    cnt_fast_rtx <= cnt_fast_rtx + 1'b1;
             end else if (s_ack_valid) begin
                 logic [MAX_WIN-1:0] sack_by_slot, outstanding_mask, new_holes, resend_lost, nr, fd;
                 logic [PSN_W-1:0]   highest_sacked_off;   // offset above cum of the highest SACKed PSN, plus 1
@@ -412,9 +414,6 @@ module sack_sender #(
                     sacked <= cfg_gbn ? '0 : ((sacked | sack_by_slot) & outstanding_mask);
                     if (!cfg_gbn && cfg_fast_rtx && (new_holes & ~need_rtx) != '0)
                         cnt_fast_rtx <= cnt_fast_rtx + 1'b1;
-                    if (cfg_gbn && cfg_fast_rtx && s_ack_dup && !gbn_active
-                        && PSN_W'(next_psn - s_ack_cum) != '0 && !(gbn_hole_valid && gbn_hole == s_ack_cum))
-                        cnt_fast_rtx <= cnt_fast_rtx + 1'b1;
                 end
             end else if ((send_rtx && !cfg_gbn) || (timeout && !cfg_gbn) || probe) begin
                 logic [MAX_WIN-1:0] nr, fd;
@@ -431,6 +430,7 @@ module sack_sender #(
                 rtx_pending <= nr != '0;
                 fast_done <= fd;
             end
+            if (go_back_dup) cnt_fast_rtx <= cnt_fast_rtx + 1'b1;   // (GoBackN: none of the above counts)
         end
     end
 
