@@ -31,8 +31,7 @@ void RtlBridge::wake(uint64_t at_fs) {
 bool RtlBridge::step_edge(uint64_t k) {
   const uint64_t e = edge_fs(k);
   // step: inputs with the clock low, settle, decide the handshakes; apply: the edge
-  edge_now_fs_ = e;
-  block_->step_edge(k, period_fs_, *this);
+  block_->step_edge(k, period_fs_, *this);   // calls drive(e) and sample(e)
   const size_t handed = outbox_.size();
   const bool out = apply(e) || outbox_.size() > handed;
   if (out) ProgressWatchdog::note(e);   // something left the block: what it held is free

@@ -45,9 +45,9 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   // ---- hooks ----
   virtual bool has_work() const = 0;
   // The inputs of edge `edge_fs` (clock low; the block settles after it).
-  virtual void drive(uint64_t edge_fs) = 0;
+  void drive(uint64_t edge_fs) override = 0;
   // The settled outputs before the edge: which handshakes fire.
-  virtual void sample(uint64_t edge_fs) = 0;
+  void sample(uint64_t edge_fs) override = 0;
   // After the edge: the bookkeeping of what fired; true if something left
   // the block, which ends the run-ahead so it is delivered at this time.
   virtual bool apply(uint64_t edge_fs) = 0;
@@ -98,8 +98,6 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   void wait_for_wake();
   bool due() const;   // work, or the edge an item in flight leaves at
   bool step_edge(uint64_t k);
-  void drive_inputs() final { drive(edge_now_fs_); }
-  void sample_outputs() final { sample(edge_now_fs_); }
   void settle_idle();
 
   std::unique_ptr<ClockedModel> block_;
@@ -113,7 +111,6 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   // at the first edge that hands something on), so in order.
   std::vector<Out> outbox_;
   uint64_t next_edge_ = 1;
-  uint64_t edge_now_fs_ = 0;   // the edge being stepped (its drive and sample)
   uint64_t wake_edge_ = 0;   // the edge a chain's item reaches its tap (0: none)
   sc_core::sc_event wake_event_;
   uint64_t cycles_evaluated_ = 0;

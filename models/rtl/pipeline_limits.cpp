@@ -2,7 +2,6 @@
 
 #include <fmt/format.h>
 
-#include "block_config.h"
 #include "rtl_variant.h"
 #include "verilated_block.h"
 
@@ -20,32 +19,29 @@ int ub_record_words() {
 int roce_psn_update_cycles() { return 1 + rtl_variant::kCtxRamLatency + 1 + 1 + rtl_variant::kCtxRamTurnaround; }
 
 namespace {
-PipelineLimits probe_pipeline_limits(const Config& c) {
-  PipelineLimits l{};
-  VerilatedBlock<Vub_tx_pipeline> ub("probe_ub");
-  configure(ub.model(), c);
-  ub.eval();
-  l.ub_tx_min_async = ub->fixed_async;
-  l.ub_tx_min_load = ub->fixed_load;
-  VerilatedBlock<Vroce_tx_pipeline> roce("probe_roce");
-  configure(roce.model(), c);
-  roce.eval();
-  l.roce_tx_min = roce->fixed_depth;
-  VerilatedBlock<Vrx_pipeline> rx("probe_rx");
-  rx.eval();
-  l.rx_min = rx->fixed_depth;
-  l.max_chain = rtl_variant::kMaxChain;
-  return l;
-}
-}  // namespace
-
 // The fixed stages are the blocks' structure (their parameters: this
-// build's RTL options), not a function of the configuration: probed once
-// per process (each probe is a model built and settled, its RAMs cleared).
-PipelineLimits query_pipeline_limits(const Config& c) {
-  static const PipelineLimits limits = probe_pipeline_limits(c);
+// build's RTL options), not a function of the configuration: the blocks
+// report them unconfigured, once per process (each probe is a model built
+// and settled, its RAMs cleared).
+const PipelineLimits& pipeline_limits() {
+  static const PipelineLimits limits = [] {
+    PipelineLimits l{};
+    VerilatedBlock<Vub_tx_pipeline> ub("probe_ub");
+    ub.eval();
+    l.ub_tx_min_async = ub->fixed_async;
+    l.ub_tx_min_load = ub->fixed_load;
+    VerilatedBlock<Vroce_tx_pipeline> roce("probe_roce");
+    roce.eval();
+    l.roce_tx_min = roce->fixed_depth;
+    VerilatedBlock<Vrx_pipeline> rx("probe_rx");
+    rx.eval();
+    l.rx_min = rx->fixed_depth;
+    l.max_chain = rtl_variant::kMaxChain;
+    return l;
+  }();
   return limits;
 }
+}  // namespace
 
 void validate_config(const Config& c) {
   // The controllers' experiments run one pair of controllers: over one
@@ -73,7 +69,7 @@ void validate_config(const Config& c) {
                         "the transport inside the paths runs over one link, not yet over a switched fabric "
                         "(docs/fabric.md)");
   }
-  c.validate(query_pipeline_limits(c));
+  c.validate(pipeline_limits());
 }
 
 }  // namespace ubsim

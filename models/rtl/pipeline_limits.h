@@ -11,11 +11,9 @@ namespace ubsim {
 int ub_record_words();          // TP-channel record words on the context-RAM port
 int roce_psn_update_cycles();   // PSN read-modify-write: issue, latency, increment, write, turnaround
 
-// Asks the verilated pipelines for their fixed stages (a property of the
-// build, the same for every configuration: asked once per process).
-PipelineLimits query_pipeline_limits(const Config& c);
-// The configuration check every run makes: c.validate() with the limits
-// the RTL reports for it.
+// The configuration check every run makes: c.validate() with the fixed
+// stages the verilated pipelines report (a property of the build, asked
+// once per process).
 void validate_config(const Config& c);
 
 }  // namespace ubsim

@@ -27,12 +27,13 @@
 
 namespace ubsim {
 
-// What a bridge does around one clock edge of its block (clock_edge()):
-// drive the inputs with the clock low, read the settled handshakes.
+// What a bridge does around one clock edge of its block (clock_edge()),
+// given the edge's time: drive the inputs with the clock low, read the
+// settled handshakes.
 class EdgeHooks {
  public:
-  virtual void drive_inputs() = 0;
-  virtual void sample_outputs() = 0;
+  virtual void drive(uint64_t edge_fs) = 0;
+  virtual void sample(uint64_t edge_fs) = 0;
 
  protected:
   ~EdgeHooks() = default;
@@ -231,7 +232,8 @@ inline void clock_edge(Block& b, uint64_t k, uint64_t period_fs, Drive&& drive, 
 
 template <class Model>
 void VerilatedBlock<Model>::step_edge(uint64_t k, uint64_t period_fs, EdgeHooks& hooks) {
-  clock_edge(*this, k, period_fs, [&] { hooks.drive_inputs(); }, [&] { hooks.sample_outputs(); });
+  const uint64_t e = k * period_fs;
+  clock_edge(*this, k, period_fs, [&] { hooks.drive(e); }, [&] { hooks.sample(e); });
 }
 
 }  // namespace ubsim
