@@ -403,8 +403,13 @@ module order_tracker #(
         end
     end
 
-    // (tidy_q / retiring: the window's base still advances without an input)
-    assign busy = m_valid || m_err_valid || rel_found || m_rep_valid || tidy_q || retiring;
+    // (retiring: the window's base still advances without an input). A tidy
+    // step that finds nothing to retire (tidy_q && !retiring) changes nothing
+    // but tidy_q itself, so it does not keep the clock running: tidy_q may
+    // stay set until the next clocked cycle, where its search finds nothing
+    // either (every change to the windows sets tidy_q for the cycle after),
+    // exactly as a cleared tidy_q would.
+    assign busy = m_valid || m_err_valid || rel_found || m_rep_valid || retiring;
 
 `ifdef UBSIM_COVER
     // ---------------- cover points (coverage builds only: scripts/coverage lists any never hit;
