@@ -140,10 +140,20 @@ class VerilatedBlock final : public ClockedModel {
   // reset has initialized the model, unless a waveform is written (its
   // writer reads the activity flag the wrapper sets); see clock_edge.h.
   void eval() override {
-    if (fast_settle_) ClockEdge<Model>::settle(*model_);
+    if (fast_edge_) ClockEdge<Model>::settle(*model_);
     else model_->eval();
   }
-  void rise() override { ClockEdge<Model>::rise(*model_); }
+  // A traced block rises through eval(): the waveform writer dumps only what
+  // eval_step() flagged as active since the last dump, so the edge without
+  // that wrapper would leave every register's change out of the FST.
+  void rise() override {
+    if (fast_edge_) {
+      ClockEdge<Model>::rise(*model_);
+    } else {
+      model_->clk = 1;
+      model_->eval();
+    }
+  }
   void set_now(uint64_t cycle) override {
     now_ = cycle;
     if constexpr (has_cfg_now<Model>::value) {
@@ -178,7 +188,7 @@ class VerilatedBlock final : public ClockedModel {
     model_->rst = 0;
     model_->clk = 0;
     model_->eval();
-    fast_settle_ = !trace_;
+    fast_edge_ = !trace_;
   }
   // One clock cycle for drivers that step the model themselves (cycles
   // counted from the reset, on a grid of period_ps): inputs are driven by
@@ -190,7 +200,7 @@ class VerilatedBlock final : public ClockedModel {
   }
   void open_trace(const std::string& path) override {
     trace_ = std::make_unique<VerilatedFstC>();
-    fast_settle_ = false;
+    fast_edge_ = false;
     model_->trace(trace_.get(), 99);
     trace_->open(path.c_str());
   }
@@ -208,7 +218,7 @@ class VerilatedBlock final : public ClockedModel {
   std::unique_ptr<VerilatedFstC> trace_;
   std::unique_ptr<StimulusWriter> recorder_;
   bool record_checked_ = false;
-  bool fast_settle_ = false;   // reset done, no waveform
+  bool fast_edge_ = false;   // reset done, no waveform: both halves of a cycle without eval_step()
   uint64_t now_ = 0;
 };
 
