@@ -89,6 +89,8 @@ bool RateLimiterBridge::apply(uint64_t e) {
   hand_off(e, x.item->p);   // sent at the edge it passed
   leaving_bytes_.push_back(x.item->bytes);
   items_.pop();
+  while (!passed_fs_.empty() && passed_fs_.front() < now_fs()) passed_fs_.pop_front();   // (no edge before now is sampled)
+  passed_fs_.push_back(e);
   return true;
 }
 

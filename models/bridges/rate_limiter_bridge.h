@@ -45,6 +45,13 @@ class RateLimiterBridge : public VerilatedBridge<Vrate_limiter> {
   void collect_stats(StatsTable& table) const override;
   double rate_Bps() const;
   size_t backlog() const { return items_.size(); }   // offered, not yet let through
+  // The same just before at_fs (>= now): what an RTL edge at at_fs samples,
+  // whichever of the two blocks is stepped first at that instant.
+  size_t backlog_before(uint64_t at_fs) const {
+    size_t n = items_.size_before(at_fs);
+    for (auto it = passed_fs_.rbegin(); it != passed_fs_.rend() && *it >= at_fs; ++it) ++n;
+    return n;
+  }
   uint64_t decreases() const { return m_->cnt_decreases; }
   uint64_t first_decrease_fs() const { return first_decrease_fs_; }   // 0: none
   // When the first cut shows on the sender's wire: the cut's edge plus what
@@ -71,6 +78,7 @@ class RateLimiterBridge : public VerilatedBridge<Vrate_limiter> {
   TimedQueue<bool> cnps_;
   void deliver_item(void* item) override;
   std::deque<uint32_t> leaving_bytes_;   // of the items let through and not yet sent, in order
+  std::deque<uint64_t> passed_fs_;       // the edges items were let through at, from the current instant on
   struct Edge {
     Item* item = nullptr;
     bool cnp = false, pass = false;

@@ -20,6 +20,12 @@ class TimedQueue {
   void pop() { q_.pop_front(); }
   bool empty() const { return q_.empty(); }
   size_t size() const { return q_.size(); }
+  // Of them, those that arrived before at_fs (the newest are at the back).
+  size_t size_before(uint64_t at_fs) const {
+    size_t n = q_.size();
+    for (auto it = q_.rbegin(); it != q_.rend() && it->at_fs >= at_fs; ++it) --n;
+    return n;
+  }
 
  private:
   struct Entry {

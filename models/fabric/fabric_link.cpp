@@ -165,6 +165,7 @@ void FabricLink::send(Frame& f) {
     return;
   }
   f.enqueued_fs = now;
+  note_held_change(now);
   queue_.push_back(&f);
   occupancy(now, f.bytes);
   flows_.insert(f.flow);
@@ -208,6 +209,7 @@ void FabricLink::serialized() {
   Frame* f = current_;
   current_ = nullptr;
   if (!current_control_) {
+    note_held_change(now);
     queue_.pop_front();
     occupancy(now, -static_cast<int64_t>(f->bytes));
     ++frames_;

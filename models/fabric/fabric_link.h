@@ -71,6 +71,10 @@ class FabricLink : public sc_core::sc_module {
   uint64_t bytes_from_port(int in_port) const;
   // Data frames waiting or in serialization.
   size_t frames_held() const { return queue_.size(); }
+  // The same just before at_fs (not before the latest change): what an RTL
+  // edge at at_fs samples, whether it is stepped ahead of that instant or in
+  // it after the link's own activity there.
+  size_t frames_held_before(uint64_t at_fs) const { return held_changed_fs_ >= at_fs ? held_before_ : queue_.size(); }
   uint64_t pauses_received() const { return pauses_received_; }
   uint64_t control_frames() const { return control_frames_; }
 
@@ -118,6 +122,12 @@ class FabricLink : public sc_core::sc_module {
   void count_drop(Frame& f, uint64_t now);
   bool enqueued_ = false;
   std::deque<Frame*> queue_;   // data; front: in serialization while busy_ and !current_control_
+  // queue_'s size before the changes at held_changed_fs_ (the latest instant it changed)
+  size_t held_before_ = 0;
+  uint64_t held_changed_fs_ = 0;
+  void note_held_change(uint64_t now) {
+    if (now != held_changed_fs_) held_before_ = queue_.size(), held_changed_fs_ = now;
+  }
   std::deque<Frame*> control_; // pause frames waiting
   Frame* current_ = nullptr;
   bool current_control_ = false;

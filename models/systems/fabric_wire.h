@@ -50,8 +50,8 @@ class FabricWire : public StageComponent {
     const FabricLink* link = nullptr;
     const RateLimiterBridge* limiter = nullptr;   // limiter.controllers: nothing waits in it
     static constexpr size_t kTxFifoFrames = 2;
-    bool free_at_edge(uint64_t, uint32_t) const override {
-      return (!link || link->frames_held() < kTxFifoFrames) && (!limiter || limiter->backlog() == 0);
+    bool free_at_edge(uint64_t edge_fs, uint32_t) const override {
+      return (!link || link->frames_held_before(edge_fs) < kTxFifoFrames) && (!limiter || limiter->backlog_before(edge_fs) == 0);
     }
   };
   std::vector<Gate> gates_;
