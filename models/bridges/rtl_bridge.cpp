@@ -23,9 +23,12 @@ void RtlBridge::end_of_elaboration() {
   block_->reset(4);   // reset is applied before time 0, off the grid
 }
 
+// The wake-up is for the first edge that may sample the input (strictly
+// after its arrival), at that edge's own time: woken at the arrival, an
+// asleep bridge could only wait for that edge (another process is due at
+// the arrival's instant, so it may not step ahead of it).
 void RtlBridge::wake(uint64_t at_fs) {
-  const uint64_t now = now_fs();
-  wake_event_.notify(delay_fs(at_fs > now ? at_fs - now : 0));
+  wake_event_.notify(delay_fs(edge_fs(at_fs / period_fs_ + 1) - now_fs()));
 }
 
 bool RtlBridge::step_edge(uint64_t k) {
@@ -85,8 +88,10 @@ void RtlBridge::run() {
     asleep_ = false;
     // Skip the idle cycles: the first edge that may sample a new input,
     // never past the edge an item leaves at.
+    // Woken at an edge's own time (an input's first sampling edge, a chain
+    // item's tap: see wake()), that edge is still to be stepped.
     const bool timed = wake_edge_ != 0;
-    uint64_t first = now_fs() / period_fs_ + 1;
+    uint64_t first = (now_fs() + period_fs_ - 1) / period_fs_;
     if (timed && wake_edge_ < first) first = wake_edge_;
     if (first > next_edge_) {
       on_skipped(next_edge_, first - next_edge_);
@@ -104,16 +109,17 @@ void RtlBridge::run() {
       settle_idle();
       block_->dump(edge_fs(next_edge_ - 1) / 1000 + 1);
     }
-    // Items in flight that leave on their own wake the block for their
-    // edge (at the edge before it, so it is the next one stepped).
+    // Items in flight that leave on their own wake the block at their
+    // edge's time; that edge is stepped then (what it hands on is
+    // delivered in the same activation).
     const bool timed = wake_edge_ != 0;
-    if (timed && edge_fs(wake_edge_ - 1) > now_fs()) wake_event_.notify(delay_fs(edge_fs(wake_edge_ - 1) - now_fs()));
+    if (timed && edge_fs(wake_edge_) > now_fs()) wake_event_.notify(delay_fs(edge_fs(wake_edge_) - now_fs()));
     asleep_ = true;
-    if (!timed || edge_fs(wake_edge_ - 1) > now_fs()) {
+    if (!timed || edge_fs(wake_edge_) > now_fs()) {
       wait_for_wake();
       return;
     }
-    run();   // the item's edge is the next one: no wait
+    run();   // the item's edge is now: no wait
     return;
   }
   ++wakeups_;
@@ -136,6 +142,10 @@ void RtlBridge::run() {
         return;
       }
     }
+  }
+  if (!outbox_.empty() && outbox_.front().at_fs <= now) {
+    run();   // an edge stepped at its own time handed something on: deliver it now
+    return;
   }
   if (due()) {
     const uint64_t at = outbox_.empty() ? edge_fs(next_edge_) : std::min(edge_fs(next_edge_), outbox_.front().at_fs);

@@ -9,7 +9,9 @@
 // the kernel's next pending activity: no other process can run before then,
 // so no input can arrive that the evaluated edges should have seen
 // (conservative lookahead). It stops at the first edge that hands something
-// out, which is delivered at that edge's time.
+// out, which is delivered at that edge's time. Asleep, it is woken at the
+// edge that first samples what woke it (an input's, a chain item's) and
+// steps that edge in its own instant.
 //
 // Timing rule: an input arriving at time t is sampled at the first edge
 // strictly after t. Each edge is a step / apply split around eval(): the
