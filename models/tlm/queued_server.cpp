@@ -26,11 +26,63 @@ bool QueuedServer::Waiting::operator>(const Waiting& o) const {
 }
 
 void QueuedServer::accept(Transaction& t) {
-  auto& w = resources_.at(resource_of(t)).waiting;
-  w.push_back({now_fs(), &t, class_of(t)});
+  const uint64_t now = now_fs();
+  Resource& res = resources_.at(resource_of(t));
+  if (res.provisional) {
+    if (res.prov.w.arrive_fs == now) take_back(res);   // two arrivals this instant: serve picks
+    else res.provisional = false;                      // its instant is over: it stands
+  }
+  auto& w = res.waiting;
+  w.push_back({now, &t, class_of(t)});
   std::push_heap(w.begin(), w.end(), std::greater<Waiting>());
-  queue_.change(now_fs(), +1);
+  queue_.change(now, +1);
+  if (!on_busy && w.size() == 1 && res.free_at_fs <= now) {
+    const ServiceTime st = service_time(t);
+    if (st.latency_fs > 0) {   // idle, nothing waiting, its departure after this instant: start it now
+      const Waiting first = w.back();
+      w.pop_back();
+      queue_.change(now, -1);
+      res.prov = {first, res.free_at_fs, res.busy_fs, departure_seq_};
+      res.provisional = true;
+      start(res, first, now, st);
+      arm_tick();
+      return;
+    }
+  }
   serve_event_.notify(sc_core::SC_ZERO_TIME);   // after every arrival of this instant
+}
+
+void QueuedServer::start(Resource& res, const Waiting& w, uint64_t now, const ServiceTime& st) {
+  HopTimes& times = w.t->now_times();
+  times.start_fs = now;
+  times.serialize_fs = st.serialize_fs;
+  times.transfer_fs = st.transfer_fs;
+  ++served_;
+  if (now > w.arrive_fs) ++waited_;
+  res.busy_fs += st.occupancy_fs;
+  if (st.occupancy_fs > 0) {
+    res.free_at_fs = now + st.occupancy_fs;
+    if (on_busy) on_busy(now, res.free_at_fs);
+  }
+  departures_.push_back({now + st.latency_fs, departure_seq_++, w.t});
+  std::push_heap(departures_.begin(), departures_.end(), std::greater<Departure>());
+}
+
+void QueuedServer::take_back(Resource& res) {
+  const Resource::Provisional& p = res.prov;
+  res.provisional = false;
+  auto it = std::find_if(departures_.begin(), departures_.end(), [&](const Departure& d) { return d.seq == p.seq; });
+  sc_assert(it != departures_.end() && "a provisional start's departure is gone within its instant");
+  departures_.erase(it);
+  std::make_heap(departures_.begin(), departures_.end(), std::greater<Departure>());
+  res.free_at_fs = p.free_at_before;
+  res.busy_fs = p.busy_before;
+  --served_;
+  res.waiting.push_back(p.w);
+  std::push_heap(res.waiting.begin(), res.waiting.end(), std::greater<Waiting>());
+  queue_.change(p.w.arrive_fs, +1);
+  // (its tick may stay armed for the departure taken back: a tick with
+  // nothing due is a no-op)
 }
 
 void QueuedServer::serve() {
@@ -41,20 +93,7 @@ void QueuedServer::serve() {
       const Waiting w = res.waiting.back();
       res.waiting.pop_back();
       queue_.change(now, -1);
-      const ServiceTime st = service_time(*w.t);
-      HopTimes& times = w.t->now_times();
-      times.start_fs = now;
-      times.serialize_fs = st.serialize_fs;
-      times.transfer_fs = st.transfer_fs;
-      ++served_;
-      if (now > w.arrive_fs) ++waited_;
-      res.busy_fs += st.occupancy_fs;
-      if (st.occupancy_fs > 0) {
-        res.free_at_fs = now + st.occupancy_fs;
-        if (on_busy) on_busy(now, res.free_at_fs);
-      }
-      departures_.push_back({now + st.latency_fs, departure_seq_++, w.t});
-      std::push_heap(departures_.begin(), departures_.end(), std::greater<Departure>());
+      start(res, w, now, service_time(*w.t));
     }
   }
   arm_tick();

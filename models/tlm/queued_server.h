@@ -14,8 +14,13 @@
 //
 // Two processes: serve (one delta after an arrival or a release with
 // requests waiting) and tick (at the next departure, or the next release
-// that has requests waiting; departures kept in a heap): a request served
-// with nothing behind it costs two process runs.
+// that has requests waiting; departures kept in a heap). An arrival that
+// finds its resource idle with nothing waiting starts at once instead of a
+// delta later (nothing is handed on before its departure, which is later):
+// a provisional start, taken back if another arrival for the resource comes
+// in the same instant, which then goes to serve with it under the rule
+// above. So a request served with nothing behind it costs one process run
+// (tick). Not with on_busy set (its intervals are reported as they start).
 #pragma once
 #include <functional>
 #include <string>
@@ -64,8 +69,20 @@ class QueuedServer : public StageComponent {
     std::vector<Waiting> waiting;   // a min-heap in service order
     uint64_t free_at_fs = 0;        // busy until then
     uint64_t busy_fs = 0;
+    // A start at an arrival (see above), until its instant is over: what
+    // taking it back restores.
+    struct Provisional {
+      Waiting w{};
+      uint64_t free_at_before = 0, busy_before = 0, seq = 0;
+    };
+    bool provisional = false;
+    Provisional prov;
   };
   std::vector<Resource> resources_;
+  // The resource starts serving w now, for st.
+  void start(Resource& res, const Waiting& w, uint64_t now, const ServiceTime& st);
+  // Takes back res's provisional start (an arrival for it in the same instant).
+  void take_back(Resource& res);
   struct Departure {
     uint64_t at_fs, seq;
     Transaction* t;
