@@ -34,6 +34,33 @@ if(EXISTS "${dir}/${MODEL}___024root.h")
     endif()
   endforeach()
 endif()
+# The signals the edge triggers watch: every __Vtrigrprev__TOP__<signal>
+# member of the root class (ClockLowTriggers<M>).
+set(prevs "")
+set(n_prevs 0)
+if(EXISTS "${dir}/${MODEL}___024root.h")
+  file(STRINGS "${dir}/${MODEL}___024root.h" prev_lines REGEX "__Vtrigrprev__TOP__[A-Za-z_0-9]+;")
+  foreach(l IN LISTS prev_lines)
+    if(l MATCHES "__Vtrigrprev__TOP__([A-Za-z_0-9]+);")
+      string(APPEND prevs "    r->__Vtrigrprev__TOP__${CMAKE_MATCH_1} = r->${CMAKE_MATCH_1};\n")
+      math(EXPR n_prevs "${n_prevs} + 1")
+    endif()
+  endforeach()
+endif()
+if(n_prevs GREATER 0)
+  set(low "
+// The signals the edge triggers watch, recorded with the clock low.
+#include \"${MODEL}___024root.h\"
+template <>
+struct ubsim::ClockLowTriggers<${MODEL}> {
+  static constexpr int kCount = ${n_prevs};
+  static void record(${MODEL}___024root* r) {
+${prevs}  }
+};
+")
+else()
+  set(low "")
+endif()
 if(n_gates GREATER 0)
   set(gated "
 // The units' gated clocks: at a rising edge each is its latched enable.
@@ -59,6 +86,6 @@ struct ubsim::Ports<${MODEL}> {
   static inline const ubsim::PortInfo list[] = {
 ${rows}  };
 };
-${gated}")
+${gated}${low}")
 file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)
 file(REMOVE "${OUT}.tmp")

@@ -70,15 +70,17 @@ inline void rise_without_input_region(Root* r) {
 // call's initialization, done by the reset; the activity flag the waveform
 // writer reads, so a traced block takes eval(); the message queue of
 // threaded models, which these are not). The input-combinational region
-// runs once, as _eval's first iteration does; then the active / NBA loop,
-// in which, with clk low, no edge fires: its trigger pass records the
-// clocks' low values for the next rising edge, as eval()'s does.
-template <class Root, void (*Ico)(Root*), void (*TriggersAct)(Root*), void (*Act)(Root*), void (*Nba)(Root*)>
+// runs once, as _eval's first iteration does. Then, instead of the active /
+// NBA loop, whose one trigger pass with clk low fires nothing and only
+// records the watched signals' low values for the next rising edge, those
+// values are recorded directly (ClockLowTriggers<M>, generated from the
+// model).
+template <class Root, void (*Ico)(Root*), void (*RecordLow)(Root*)>
 inline void settle_low(Root* r) {
   r->__VicoTriggered.at(0) = 1;
   Ico(r);
   r->__VicoTriggered.at(0) = 0;
-  rise_without_input_region<Root, TriggersAct, Act, Nba>(r);
+  RecordLow(r);
 }
 
 // The rising edge of a block whose units gate their own clocks
@@ -121,8 +123,8 @@ inline void rise_gated(Root* r) {
                                 &M##___024root___eval_nba>(m.rootp);                                       \
     }                                                                                                      \
     static void settle(M& m) {                                                                             \
-      settle_low<M##___024root, &M##___024root___eval_ico, &M##___024root___eval_triggers__act,            \
-                 &M##___024root___eval_act, &M##___024root___eval_nba>(m.rootp);                           \
+      static_assert(ClockLowTriggers<M>::kCount > 0, #M " has no edge trigger");                            \
+      settle_low<M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record>(m.rootp);          \
     }                                                                                                      \
   };                                                                                                       \
   }
@@ -144,8 +146,8 @@ inline void rise_gated(Root* r) {
                  &M##___024root___eval_nba>(m.rootp);                                                      \
     }                                                                                                      \
     static void settle(M& m) {                                                                             \
-      settle_low<M##___024root, &M##___024root___eval_ico, &M##___024root___eval_triggers__act,            \
-                 &M##___024root___eval_act, &M##___024root___eval_nba>(m.rootp);                           \
+      static_assert(ClockLowTriggers<M>::kCount > 0, #M " has no edge trigger");                            \
+      settle_low<M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record>(m.rootp);          \
     }                                                                                                      \
   };                                                                                                       \
   }

@@ -1,5 +1,6 @@
-// The blocks whose rising edge skips the input-combinational region
-// (clock_edge.h). Included by verilated_block.h, so every translation unit
+// The blocks whose rising edge skips the input-combinational region and
+// whose clock-low evaluation records the triggers' inputs directly
+// (clock_edge.h; both generated from the model: V*_ports.h). Included by verilated_block.h, so every translation unit
 // that steps a block sees the same ClockEdge<M>. The blocks whose units
 // gate their own clocks (clock_gate.sv: the send pipelines, the SACK
 // sender's window bitmaps)
@@ -14,12 +15,9 @@
 #include "Vub_tx_multi_ports.h"
 #include "Vub_tx_pipeline_ports.h"
 
-#include "Vctx_cache.h"
-#include "Vctx_cache___024root.h"
-#include "Vrx_pipeline.h"
-#include "Vrx_pipeline___024root.h"
-#include "Vsack_receiver.h"
-#include "Vsack_receiver___024root.h"
+#include "Vctx_cache_ports.h"
+#include "Vrx_pipeline_ports.h"
+#include "Vsack_receiver_ports.h"
 
 UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION(Vctx_cache)
 UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION(Vrx_pipeline)

@@ -33,6 +33,18 @@ struct GatedClocks {
   static constexpr int kCount = 0;
 };
 
+// What the scheduler's trigger pass does with the clock low, done directly:
+// it records the value of every signal an edge trigger watches (clk, the
+// gated clocks, rst) as the previous value for the next rising edge. With the
+// clock low nothing can fire (clk and every gated clock are low, rst stays
+// low after the reset), so the pass computes no trigger; the lockstep tests
+// step the blocks this way against eval(). The generated specialization
+// lists the model's __Vtrigrprev__ members; kCount 0: none found.
+template <class Model>
+struct ClockLowTriggers {
+  static constexpr int kCount = 0;
+};
+
 // Every port of M, in declaration order.
 template <class M>
 constexpr const PortInfo* ports_begin() { return std::begin(Ports<M>::list); }
