@@ -41,43 +41,17 @@ std::string header_field(const std::string& text, const std::string& marker) {
   return "";
 }
 
-// Every variable of an FST as "scope.scope.name".
-std::set<std::string> fst_signals(const fs::path& fst) {
+// An FST read through fst2vcd: every variable as "scope.scope.name", and the
+// values the variables named in `watch` take, in order.
+struct FstDump {
+  std::set<std::string> signals;
+  std::map<std::string, std::vector<uint64_t>> values;
+};
+FstDump read_fst(const fs::path& fst, const std::set<std::string>& watch = {}) {
   const auto r = run_command("fst2vcd " + fst.string());
   REQUIRE(r.status == 0);
-  std::set<std::string> out;
-  std::vector<std::string> scope;
-  std::istringstream in(r.out);
-  for (std::string line; std::getline(in, line);) {
-    std::istringstream w(line);
-    std::string tok;
-    w >> tok;
-    if (tok == "$scope") {
-      std::string kind, name;
-      w >> kind >> name;
-      scope.push_back(name);
-    } else if (tok == "$upscope") {
-      if (!scope.empty()) scope.pop_back();
-    } else if (tok == "$var") {
-      std::string type, width, id, name;
-      w >> type >> width >> id >> name;
-      std::string path;
-      for (const auto& s : scope) path += s + ".";
-      out.insert(path + name);
-    } else if (tok == "$enddefinitions") {
-      break;
-    }
-  }
-  return out;
-}
-
-
-// The values each of `names` ("scope.scope.name") takes over an FST, in order.
-std::map<std::string, std::vector<uint64_t>> fst_values(const fs::path& fst, const std::set<std::string>& names) {
-  const auto r = run_command("fst2vcd " + fst.string());
-  REQUIRE(r.status == 0);
-  std::map<std::string, std::string> code_of;   // id code -> name
-  std::map<std::string, std::vector<uint64_t>> out;
+  FstDump out;
+  std::map<std::string, std::string> name_of;   // id code -> watched name
   std::vector<std::string> scope;
   bool body = false;
   std::istringstream in(r.out);
@@ -96,25 +70,21 @@ std::map<std::string, std::vector<uint64_t>> fst_values(const fs::path& fst, con
         std::string type, width, id, name, path;
         w >> type >> width >> id >> name;
         for (const auto& s : scope) path += s + ".";
-        if (names.count(path + name) && !code_of.count(id)) code_of[id] = path + name;
+        out.signals.insert(path + name);
+        if (watch.count(path + name) && !name_of.count(id)) name_of[id] = path + name;
       } else if (tok == "$enddefinitions") {
+        if (watch.empty()) break;
         body = true;
       }
       continue;
     }
     if (line.empty() || line[0] == '#' || line[0] == '$') continue;
-    std::string value, id;
-    if (line[0] == 'b') {
-      const auto sp = line.find(' ');
-      value = line.substr(1, sp - 1);
-      id = line.substr(sp + 1);
-    } else {
-      value = line.substr(0, 1);
-      id = line.substr(1);
-    }
-    auto it = code_of.find(id);
-    if (it == code_of.end() || value.find_first_not_of("01") != std::string::npos) continue;
-    out[it->second].push_back(std::stoull(value, nullptr, 2));
+    const bool vector = line[0] == 'b';
+    const auto sp = vector ? line.find(' ') : 1;
+    const std::string value = vector ? line.substr(1, sp - 1) : line.substr(0, 1);
+    auto it = name_of.find(line.substr(vector ? sp + 1 : 1));
+    if (it == name_of.end() || value.find_first_not_of("01") != std::string::npos) continue;
+    out.values[it->second].push_back(std::stoull(value, nullptr, 2));
   }
   return out;
 }
@@ -143,7 +113,7 @@ TEST_CASE("every waveform save file names signals its regenerated FST has", "[wa
     const auto r = run_command(cmd + " > /dev/null");
     INFO(cmd << "\n" << r.out);
     REQUIRE(r.status == 0);
-    const std::set<std::string> have = fst_signals(work / fst);
+    const std::set<std::string> have = read_fst(work / fst).signals;
     REQUIRE(!have.empty());
     std::istringstream in(text);
     int signals = 0;
@@ -173,9 +143,9 @@ TEST_CASE("a waveform shows the registers changing at every edge that changes th
   REQUIRE(r.status == 0);
   // node A's send pipeline: 3 reads, each a TP-channel lookup of a 56 B record
   // through a 32 B RAM port (2 read-port cycles, spec section 4)
-  const auto tx = fst_values(work / "t.ub-async.A_ub_tx.fst",
+  const auto tx = read_fst(work / "t.ub-async.A_ub_tx.fst",
                              {"dut.ctx_reads", "dut.ub_tx_pipeline.u_tp_lookup.inflight",
-                              "dut.ub_tx_pipeline.u_header_chain.count"});
+                              "dut.ub_tx_pipeline.u_header_chain.count"}).values;
   REQUIRE(tx.count("dut.ctx_reads") == 1);
   CHECK(tx.at("dut.ctx_reads").back() == 6);
   for (const char* reg : {"dut.ub_tx_pipeline.u_tp_lookup.inflight", "dut.ub_tx_pipeline.u_header_chain.count"}) {
@@ -186,10 +156,10 @@ TEST_CASE("a waveform shows the registers changing at every edge that changes th
   }
   // the context cache's and the receive pipeline's registers (blocks whose
   // edge skips the input region)
-  const auto cache = fst_values(work / "t.ub-async.A_ub_cache.fst", {"dut.ctx_cache.rob_count"});
+  const auto cache = read_fst(work / "t.ub-async.A_ub_cache.fst", {"dut.ctx_cache.rob_count"}).values;
   REQUIRE(cache.count("dut.ctx_cache.rob_count") == 1);
   CHECK(*std::max_element(cache.at("dut.ctx_cache.rob_count").begin(), cache.at("dut.ctx_cache.rob_count").end()) > 0);
-  const auto rx = fst_values(work / "t.ub-async.A_ub_rx.fst", {"dut.rx_pipeline.u_parse_chain.count"});
+  const auto rx = read_fst(work / "t.ub-async.A_ub_rx.fst", {"dut.rx_pipeline.u_parse_chain.count"}).values;
   REQUIRE(rx.count("dut.rx_pipeline.u_parse_chain.count") == 1);
   CHECK(std::count(rx.at("dut.rx_pipeline.u_parse_chain.count").begin(),
                    rx.at("dut.rx_pipeline.u_parse_chain.count").end(), 1u) == 3);
