@@ -67,8 +67,8 @@ void RtlBridge::deliver_due() {
 }
 
 void RtlBridge::wait_for_wake() {
-  if (outbox_.empty()) next_trigger(wake_event_);
-  else next_trigger(delay_fs(outbox_.front().at_fs - now_fs()), wake_event_);
+  if (!outbox_.empty()) wake_event_.notify(delay_fs(outbox_.front().at_fs - now_fs()));
+  next_trigger(wake_event_);
 }
 
 void RtlBridge::holdings(std::vector<Holding>& out) const {
@@ -149,7 +149,8 @@ void RtlBridge::run() {
   }
   if (due()) {
     const uint64_t at = outbox_.empty() ? edge_fs(next_edge_) : std::min(edge_fs(next_edge_), outbox_.front().at_fs);
-    next_trigger(delay_fs(at - now), wake_event_);
+    wake_event_.notify(delay_fs(at - now));   // (an earlier pending wake-up stays)
+    next_trigger(wake_event_);
     return;
   }
   run();   // nothing due: go to sleep (the loop's top)
