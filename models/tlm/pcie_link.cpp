@@ -84,16 +84,27 @@ void PcieLink::start_next(Direction& d) {
 // scheduling) order, one kernel event for the earliest.
 void PcieLink::at(uint64_t t_fs, Callback fn) {
   const bool earliest = due_.empty() || t_fs < due_.top().at_fs;
-  due_.push({t_fs, seq_++, std::move(fn)});
+  uint32_t slot;
+  if (free_slots_.empty()) {
+    slot = static_cast<uint32_t>(callbacks_.size());
+    callbacks_.push_back(std::move(fn));
+  } else {
+    slot = free_slots_.back();
+    free_slots_.pop_back();
+    callbacks_[slot] = std::move(fn);
+  }
+  due_.push({t_fs, seq_++, slot});
   if (earliest) wake_.notify(delay_fs(t_fs - now_fs()));
 }
 
 void PcieLink::run_due() {
   const uint64_t now = now_fs();
   while (!due_.empty() && due_.top().at_fs <= now) {
-    // moved out, not copied: the top is popped next (a copy allocates)
-    Callback fn = std::move(const_cast<Due&>(due_.top()).fn);
+    // moved out of its slot before the call (which may schedule more)
+    const uint32_t slot = due_.top().slot;
     due_.pop();
+    Callback fn = std::move(callbacks_[slot]);
+    free_slots_.push_back(slot);
     fn();
   }
   if (!due_.empty()) wake_.notify(delay_fs(due_.top().at_fs - now));

@@ -117,9 +117,12 @@ class PcieLink : public sc_core::sc_module {
     Callback consumed;   // the host consumed it (null: not the write's last)
     Callback sent;       // it is queued on the link (null: none)
   };
+  // A scheduled callback: the heap holds (time, order, slot), the callbacks
+  // stay in their slots (callbacks_, reused through free_slots_), so the
+  // heap moves three words per step, not a std::function.
   struct Due {
     uint64_t at_fs, seq;
-    Callback fn;
+    uint32_t slot;
     bool operator>(const Due& o) const { return at_fs != o.at_fs ? at_fs > o.at_fs : seq > o.seq; }
   };
 
@@ -149,6 +152,8 @@ class PcieLink : public sc_core::sc_module {
   std::deque<ReadRequest> np_waiting_;
   std::deque<PostedTlp> p_waiting_;
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_;
+  std::vector<Callback> callbacks_;
+  std::vector<uint32_t> free_slots_;
   uint64_t seq_ = 0;
   sc_core::sc_event wake_;
   OccupancyTracker tags_used_, np_used_, p_used_;
