@@ -112,6 +112,9 @@ void RtlBridge::run() {
     // Items in flight that leave on their own wake the block at their
     // edge's time; that edge is stepped then (what it hands on is
     // delivered in the same activation).
+    // A wake-up still pending is stale: whatever announced it has been
+    // stepped (nothing is due). Cancelled, so it costs no activation.
+    wake_event_.cancel();
     const bool timed = wake_edge_ != 0;
     if (timed && edge_fs(wake_edge_) > now_fs()) wake_event_.notify(delay_fs(edge_fs(wake_edge_) - now_fs()));
     asleep_ = true;
