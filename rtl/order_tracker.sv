@@ -347,33 +347,38 @@ module order_tracker #(
                 // report
                 if (rep_take) e_rep[ent(rep_slot, rep_seq)] <= 1'b1;
 
-                // counters: several events may touch one slot in a cycle
-                for (int i = 0; i < SLOTS; i++) begin
-                    logic [CW-1:0] roso_d, rdat_d, held_d, fence_d, unrep_d;
-                    roso_d = roso_out[(i)*CW +: CW]; rdat_d = rdat_out[(i)*CW +: CW]; held_d = held_cnt[(i)*CW +: CW];
-                    fence_d = fence_held[(i)*CW +: CW]; unrep_d = unrep_done[(i)*CW +: CW];
-                    if (s_cpl_valid && s_cpl_slot == SLOT_W'(i)) begin
-                        if (e_attr[ent(s_cpl_slot, s_cpl_seq)][A_ROSO]) roso_d = roso_d - 1'b1;
-                        if (e_attr[ent(s_cpl_slot, s_cpl_seq)][A_RDAT]) rdat_d = rdat_d - 1'b1;
-                        unrep_d = unrep_d + 1'b1;
+                // counters: only the slots this cycle's events name change
+                // (several events may name one slot: their steps add up)
+                begin
+                    logic [SLOTS*CW-1:0] roso_n, rdat_n, held_n, fence_n, unrep_n;
+                    roso_n = roso_out; rdat_n = rdat_out; held_n = held_cnt; fence_n = fence_held; unrep_n = unrep_done;
+                    if (s_cpl_valid) begin
+                        if (e_attr[ent(s_cpl_slot, s_cpl_seq)][A_ROSO])
+                            roso_n[(s_cpl_slot)*CW +: CW] = roso_n[(s_cpl_slot)*CW +: CW] - 1'b1;
+                        if (e_attr[ent(s_cpl_slot, s_cpl_seq)][A_RDAT])
+                            rdat_n[(s_cpl_slot)*CW +: CW] = rdat_n[(s_cpl_slot)*CW +: CW] - 1'b1;
+                        unrep_n[(s_cpl_slot)*CW +: CW] = unrep_n[(s_cpl_slot)*CW +: CW] + 1'b1;
                     end
-                    if (take_new && in_slot == SLOT_W'(i)) begin
-                        if (s_tag != TAG_NO) roso_d = roso_d + 1'b1;
-                        if (s_rdat) rdat_d = rdat_d + 1'b1;
+                    if (take_new) begin
+                        if (s_tag != TAG_NO) roso_n[(in_slot)*CW +: CW] = roso_n[(in_slot)*CW +: CW] + 1'b1;
+                        if (s_rdat) rdat_n[(in_slot)*CW +: CW] = rdat_n[(in_slot)*CW +: CW] + 1'b1;
                         if (take_hold) begin
-                            held_d = held_d + 1'b1;
-                            if (s_fence) fence_d = fence_d + 1'b1;
+                            held_n[(in_slot)*CW +: CW] = held_n[(in_slot)*CW +: CW] + 1'b1;
+                            if (s_fence) fence_n[(in_slot)*CW +: CW] = fence_n[(in_slot)*CW +: CW] + 1'b1;
                         end
                     end
-                    if (take_release && rel_slot == SLOT_W'(i)) begin
-                        held_d = held_d - 1'b1;
-                        if (e_attr[ent(rel_slot, rel_seq)][A_FENCE]) fence_d = fence_d - 1'b1;
+                    if (take_release) begin
+                        held_n[(rel_slot)*CW +: CW] = held_n[(rel_slot)*CW +: CW] - 1'b1;
+                        if (e_attr[ent(rel_slot, rel_seq)][A_FENCE])
+                            fence_n[(rel_slot)*CW +: CW] = fence_n[(rel_slot)*CW +: CW] - 1'b1;
                     end
-                    if (rep_take && rep_slot == SLOT_W'(i)) unrep_d = unrep_d - 1'b1;
-                    roso_out[(i)*CW +: CW] <= roso_d; rdat_out[(i)*CW +: CW] <= rdat_d; held_cnt[(i)*CW +: CW] <= held_d;
-                    fence_held[(i)*CW +: CW] <= fence_d; unrep_done[(i)*CW +: CW] <= unrep_d;
-                    held_any[i] <= held_d != '0;
-                    unrep_any[i] <= unrep_d != '0;
+                    if (rep_take) unrep_n[(rep_slot)*CW +: CW] = unrep_n[(rep_slot)*CW +: CW] - 1'b1;
+                    roso_out <= roso_n; rdat_out <= rdat_n; held_cnt <= held_n; fence_held <= fence_n; unrep_done <= unrep_n;
+                    // the summaries of the slots whose counters moved
+                    if (take_new && take_hold) held_any[in_slot] <= held_n[(in_slot)*CW +: CW] != '0;
+                    if (take_release) held_any[rel_slot] <= held_n[(rel_slot)*CW +: CW] != '0;
+                    if (s_cpl_valid) unrep_any[s_cpl_slot] <= unrep_n[(s_cpl_slot)*CW +: CW] != '0;
+                    if (rep_take) unrep_any[rep_slot] <= unrep_n[(rep_slot)*CW +: CW] != '0;
                 end
             end
             if (take_pass) begin
