@@ -38,7 +38,7 @@
 // timer or the probe fires (0: neither is armed), so a simulator may skip the
 // cycles between: nothing else changes while only the timer runs.
 // Written for simulation cost as well (output for output in every cycle
-// the block before it, rtl/v1/sack_sender_v2.sv): the window
+// as the block before it, rtl/v1/sack_sender_v2.sv): the window
 // bitmaps are a unit with its own clock gate (clock_gate.sv), clocked only
 // at an ack, a SACK resend, a timeout or a probe, and an ack with nothing
 // SACKed or pending skips the window-wide rotations.

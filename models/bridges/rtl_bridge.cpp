@@ -28,7 +28,8 @@ void RtlBridge::end_of_elaboration() {
 // asleep bridge could only wait for that edge (another process is due at
 // the arrival's instant, so it may not step ahead of it).
 void RtlBridge::wake(uint64_t at_fs) {
-  wake_event_.notify(delay_fs(edge_fs(at_fs / period_fs_ + 1) - now_fs()));
+  const uint64_t edge = edge_fs(at_fs / period_fs_ + 1), now = now_fs();
+  wake_event_.notify(delay_fs(edge > now ? edge - now : 0));
 }
 
 bool RtlBridge::step_edge(uint64_t k) {
@@ -109,12 +110,12 @@ void RtlBridge::run() {
       settle_idle();
       block_->dump(edge_fs(next_edge_ - 1) / 1000 + 1);
     }
-    // Items in flight that leave on their own wake the block at their
-    // edge's time; that edge is stepped then (what it hands on is
-    // delivered in the same activation).
     // A wake-up still pending is stale: whatever announced it has been
     // stepped (nothing is due). Cancelled, so it costs no activation.
     wake_event_.cancel();
+    // Items in flight that leave on their own wake the block at their
+    // edge's time; that edge is stepped then (what it hands on is
+    // delivered in the same activation).
     const bool timed = wake_edge_ != 0;
     if (timed && edge_fs(wake_edge_) > now_fs()) wake_event_.notify(delay_fs(edge_fs(wake_edge_) - now_fs()));
     asleep_ = true;

@@ -6,12 +6,13 @@
 // edge). Verilator 5.006's eval() starts with the input-combinational region
 // on every call, so the clock-high call evaluates again, for unchanged inputs
 // and unchanged state, everything the clock-low call has just settled: for
-// the send pipelines that is a third of a cycle's cost. For the blocks
-// registered here the edge runs only the scheduler's active / NBA loop (the
-// second half of the generated _eval, the same functions in the same order);
-// any other block, or another Verilator version, takes eval(). The
-// clock-low call of an untraced registered block (settle) is the generated
-// _eval alone, without the eval_step() wrapper around it.
+// the send pipelines that is a third of a cycle's cost. For the untraced
+// blocks registered here the edge runs only the scheduler's active / NBA
+// loop (the second half of the generated _eval, the same functions in the
+// same order), and the clock-low call (settle) runs the input region and
+// records the triggers' inputs (settle_low), both without the eval_step()
+// wrapper. Any other block, a traced one (the waveform writer reads the
+// wrapper's activity flag), or another Verilator version takes eval().
 //
 // Why it is exact: the input-combinational region is a function of the
 // inputs and the state; between the two calls only clk changes, and no
