@@ -4,8 +4,11 @@
 # hand-written list. Also, from the root class, the model's gated clocks
 # (clock_gate.sv instances: each unit's gclk and the latch that enables it),
 # which the rising edge of a gated block sets itself, and the signals its
-# edge triggers watch, which the clock-low settle records (clock_edge.h).
+# edge triggers watch, which the clock-low settle records (clock_edge.h),
+# and, from the generated C++, the edge's NBA region without what the settle
+# recomputes (EdgeNba, below).
 # Run as: cmake -DHEADER=.../Vx.h -DOUT=.../Vx_ports.h -DMODEL=Vx -P gen_ports.cmake
+cmake_policy(SET CMP0057 NEW)   # if(IN_LIST)
 file(STRINGS "${HEADER}" decls REGEX "^[ \t]*VL_(IN|OUT)(8|16|64|W)?\\(&[A-Za-z_0-9]+,")
 set(rows "")
 foreach(d IN LISTS decls)
@@ -65,6 +68,131 @@ root_struct(gated GatedClocks rise "The units' gated clocks: at a rising edge ea
 root_struct(low ClockLowTriggers record "The signals the edge triggers watch, recorded with the clock low."
             "__Vtrigrprev__TOP__([A-Za-z_0-9]+);"
             "r->__Vtrigrprev__TOP__@ = r->@;")
+# The rising edge's NBA region without the combinational functions the next
+# clock-low settle recomputes (EdgeNba<M>, used by the blocks clock_edges.h
+# opts in). Verilator places every signal that depends on an input in the
+# input region, which the settle runs in full; after an edge it also
+# recomputes them from the new register values with the inputs still held
+# ("nba_comb" functions). A function every one of whose assignments is to a
+# signal the input region assigns too, and which does nothing else, only
+# computes values the settle replaces before anything can read them: no
+# register reads them at this edge (the NBA functions before it have run),
+# and whatever depends on them is input logic too. Only a bridge reading
+# such a signal after the edge would see the value from before it: kStale
+# lists the ports among them.
+set(nba "")
+set(vcmake "${dir}/${MODEL}.cmake")
+if(EXISTS "${vcmake}")
+  file(STRINGS "${vcmake}" fast_line REGEX "^set\\(${MODEL}_CLASSES_FAST ")
+  string(REGEX MATCHALL "[^\" ]+___024root__DepSet_[^\" ]+\\.cpp" dep_files "${fast_line}")
+  set(code "")
+  foreach(f IN LISTS dep_files)
+    file(READ "${f}" c)
+    string(APPEND code "${c}")
+  endforeach()
+  # body of generated function <name> ("" when not defined)
+  function(fn_body out name)
+    set(head "void ${MODEL}___024root___${name}(${MODEL}___024root* vlSelf) {\n")
+    string(FIND "${code}" "${head}" at)
+    if(at EQUAL -1)
+      set(${out} "" PARENT_SCOPE)
+      return()
+    endif()
+    string(LENGTH "${head}" hl)
+    math(EXPR at "${at} + ${hl}")
+    string(SUBSTRING "${code}" ${at} -1 rest)
+    string(FIND "${rest}" "\n}\n" end)
+    string(SUBSTRING "${rest}" 0 ${end} body)
+    # the debug trace line and the symbol table pointer (unused here)
+    string(REGEX REPLACE "\n[ ]*VL_DEBUG_IF\\([^\n]*" "" body "${body}")
+    string(REGEX REPLACE "\n[ ]*${MODEL}__Syms\\* const __restrict vlSymsp VL_ATTR_UNUSED = vlSelf->vlSymsp;" "" body "${body}")
+    set(${out} "${body}" PARENT_SCOPE)
+  endfunction()
+  # the members a body assigns (vlSelf->name, with any index, then "=")
+  function(assigned out body)
+    string(REGEX MATCHALL "vlSelf->[A-Za-z0-9_]+(\\[[^]=]*\\])*[ \n]*=[^=]" hits "${body}")
+    set(names "")
+    foreach(h IN LISTS hits)
+      string(REGEX REPLACE "^vlSelf->([A-Za-z0-9_]+).*" "\\1" n "${h}")
+      list(APPEND names ${n})
+    endforeach()
+    list(REMOVE_DUPLICATES names)
+    set(${out} "${names}" PARENT_SCOPE)
+  endfunction()
+  function(called out body)
+    string(REGEX MATCHALL "${MODEL}___024root___[A-Za-z0-9_]+\\(vlSelf\\)" hits "${body}")
+    set(names "")
+    foreach(h IN LISTS hits)
+      string(REGEX REPLACE "^${MODEL}___024root___([A-Za-z0-9_]+).*" "\\1" n "${h}")
+      list(APPEND names ${n})
+    endforeach()
+    set(${out} "${names}" PARENT_SCOPE)
+  endfunction()
+  fn_body(ico_body eval_ico)
+  fn_body(nba_body eval_nba)
+  if(NOT ico_body STREQUAL "" AND NOT nba_body STREQUAL "")
+    called(ico_fns "${ico_body}")
+    set(ico_set "")
+    foreach(f IN LISTS ico_fns)
+      fn_body(b ${f})
+      assigned(a "${b}")
+      list(APPEND ico_set ${a})
+    endforeach()
+    called(nba_fns "${nba_body}")
+    set(decls "")
+    set(skipped "")
+    set(stale "")
+    foreach(f IN LISTS nba_fns)
+      string(APPEND decls "void ${MODEL}___024root___${f}(${MODEL}___024root*);\n")
+      if(NOT f MATCHES "^nba_comb__")
+        continue()
+      endif()
+      fn_body(b ${f})
+      # statements other than assignments (a call: a wide operation's macro)
+      if(b STREQUAL "" OR b MATCHES "\n[ ]*[A-Za-z_][A-Za-z0-9_]*\\(")
+        continue()
+      endif()
+      assigned(a "${b}")
+      set(dup TRUE)
+      foreach(n IN LISTS a)
+        if(NOT n IN_LIST ico_set)
+          set(dup FALSE)
+          break()
+        endif()
+      endforeach()
+      if(dup AND a)
+        list(APPEND skipped ${f})
+        foreach(n IN LISTS a)
+          if(NOT n MATCHES "__DOT__" AND NOT n MATCHES "^__")
+            list(APPEND stale "\"${n}\"")
+          endif()
+        endforeach()
+      endif()
+    endforeach()
+    list(LENGTH skipped n_skipped)
+    if(n_skipped GREATER 0)
+      foreach(f IN LISTS skipped)
+        string(REPLACE "\n        ${MODEL}___024root___${f}(vlSelf);" "" nba_body "${nba_body}")
+      endforeach()
+      list(REMOVE_DUPLICATES stale)
+      list(APPEND stale "nullptr")
+      string(REPLACE ";" ", " stale "${stale}")
+      string(REPLACE ";" " " skipped_names "${skipped}")
+      set(nba "
+// The rising edge's NBA region without ${n_skipped} combinational functions the
+// next clock-low settle recomputes (${skipped_names}).
+${decls}template <>
+struct ubsim::EdgeNba<${MODEL}> {
+  static constexpr int kSkipped = ${n_skipped};
+  static constexpr const char* kStale[] = {${stale}};   // ports left as they were before the edge
+  static void run(${MODEL}___024root* vlSelf) {
+${nba_body}
+  }
+};
+")
+    endif()
+  endif()
+endif()
 file(WRITE "${OUT}.tmp" "// Generated by rtl/gen_ports.cmake from ${MODEL}.h: the model's ports in declaration order.
 #pragma once
 #include \"${MODEL}.h\"
@@ -76,6 +204,6 @@ struct ubsim::Ports<${MODEL}> {
   static inline const ubsim::PortInfo list[] = {
 ${rows}  };
 };
-${gated}${low}")
+${gated}${low}${nba}")
 file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)
 file(REMOVE "${OUT}.tmp")

@@ -119,9 +119,10 @@ module roce_tx_pipeline #(
     output logic [31:0]        ctx_fill_words,
     output logic [31:0]        ctx_port_busy_cycles,
 
-    output logic               busy,        // it changes state without a new input
+    // activity after an edge (registers only): a bridge reads these after the edge
+    output logic               busy,        // it changes state without a new input (the chain aside: wake_in)
     output logic               quiet,       // busy only with a request waiting at ctx_gate: no change until a grant
-    output logic [15:0]        wake_in,     // not busy: cycles until the chain's next item reaches its tap (0: none)
+    output logic [15:0]        wake_in,     // cycles from the edge until the chain's next item reaches its tap (0: none)
     output logic [DEPTH_W-1:0] fixed_depth
 );
     localparam int CL_W = $clog2(MAX_CHAIN + 1);
@@ -235,7 +236,10 @@ module roce_tx_pipeline #(
     assign ctx_fill_wait_id = sg_id;
 
     localparam int CT_W = $clog2(MAX_CHAIN) + 1;   // chain time bits
-    logic            hc_valid, hc_ready, chain_busy;
+    logic            hc_valid, hc_ready;
+    /* verilator lint_off UNUSEDSIGNAL */  // at the tap: the handshakes say it (activity is in wake_in)
+    logic            chain_busy;
+    /* verilator lint_on UNUSEDSIGNAL */
     logic [W-1:0]    hc_data;
     logic [CT_W-1:0] wake_c;
     stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_header_chain (
@@ -253,8 +257,16 @@ module roce_tx_pipeline #(
         .m_valid, .m_ready, .m_data(flit_data), .m_first, .m_last);
     assign {m_dest_qpn, m_psn, m_pkt_last, m_pkt, m_id} = flit_data;
 
-    assign busy = bif_valid || qo_busy || sg_busy || psn_busy || chain_busy || m_valid;
-    assign quiet = ctx_wait && !(qo_busy || sg_busy || psn_busy || chain_busy || m_valid);
+    // Activity, read by the bridge after an edge: registers only (no input,
+    // no cfg_now), so the edge can leave the logic of the inputs to the next
+    // clock-low settle (clock_edge.h). The chain's items are in wake_in: an
+    // item is never at its tap in the cycle of the edge that moved it.
+    logic ctx_gate_q;   // cfg_ctx_gate, loaded at reset
+    always_ff @(posedge clk) if (rst) ctx_gate_q <= cfg_ctx_gate;
+    logic units_busy;
+    assign units_busy = qo_busy || sg_busy || psn_busy || m_valid;
+    assign busy  = bif_valid || units_busy;
+    assign quiet = ctx_gate_q && bif_valid && !units_busy;   // waiting at ctx_gate for a grant
     // items in flight in the chain change nothing until they reach its tap
     assign wake_in = 16'(wake_c);
 

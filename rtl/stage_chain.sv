@@ -21,8 +21,10 @@
 // Contract: latency cfg_len cycles (0 = combinational pass-through),
 // throughput one item per cycle; when the item at the tap is not taken
 // (m_ready low) the chain stalls: no item is dropped or overwritten.
-// wake_in: cycles until the oldest item reaches the tap (0: the chain is
-// empty or an item is at the tap now); busy: an item is at the tap.
+// wake_in: after an edge, cycles from that edge until the oldest item
+// reaches the tap (0: the chain is empty); a register, so a bridge reads it
+// after the edge without the inputs' logic settled (cfg_now is the edge's
+// cycle there). busy: an item is at the tap in this cycle.
 module stage_chain #(
     parameter bit CLOCK_GATE = 1,   // gate this block's clock by its activity (clock_gate.sv)
     parameter int W = 32,
@@ -62,7 +64,6 @@ module stage_chain #(
     assign m_valid   = (cfg_len == 0) ? s_valid : at_tap;
     assign m_data    = (cfg_len == 0) ? s_data  : d[head];
     assign busy      = at_tap;
-    assign wake_in   = (count != '0 && !at_tap) ? head_exit - cfg_now : '0;
 
     // this block's clock, gated by its own activity (clock_gate.sv): an item offered or held
     logic gclk;
@@ -74,11 +75,13 @@ module stage_chain #(
             tail   <= '0;
             count  <= '0;
             stalls <= '0;
+            wake_in <= '0;
         end else if (cfg_len != 0) begin
             if (!advance) begin
                 // stalled: every exit moves one cycle later, the tapped item stays
                 stalls    <= stalls + 1'b1;
                 head_exit <= head_exit + 1'b1;
+                wake_in   <= head_exit + 1'b1 - cfg_now;
             end else if (at_tap || s_valid || count != '0) begin
                 logic [PTR_W-1:0] head_n;
                 logic [PTR_W:0]   count_n;
@@ -96,6 +99,7 @@ module stage_chain #(
                 head      <= head_n;
                 count     <= count_n;
                 head_exit <= exit_n;
+                wake_in   <= (count_n != '0) ? exit_n - cfg_now : '0;
             end
         end
     end

@@ -137,9 +137,10 @@ module ub_tx_pipeline #(
     output logic [31:0]        ctx_forwards,
     output logic [31:0]        ctx_hazard_cycles,
 
-    output logic               busy,        // it changes state without a new input
+    // activity after an edge (registers only): a bridge reads these after the edge
+    output logic               busy,        // it changes state without a new input (the chains aside: wake_in)
     output logic               quiet,       // busy only with a request waiting at ctx_gate: no change until a grant
-    output logic [15:0]        wake_in,     // not busy: cycles until a chain's next item reaches its tap (0: none)
+    output logic [15:0]        wake_in,     // cycles from the edge until a chain's next item reaches its tap (0: none)
     output logic [DEPTH_W-1:0] fixed_async,
     output logic [DEPTH_W-1:0] fixed_load
 );
@@ -243,7 +244,9 @@ module ub_tx_pipeline #(
     assign ord_in_id      = js_data[ID_W-1:0];
 
     localparam int CT_W = $clog2(MAX_CHAIN) + 1;   // chain time bits
+    /* verilator lint_off UNUSEDSIGNAL */  // at the tap: the handshakes say it (activity is in wake_in)
     logic            chain_a_busy, chain_l_busy;
+    /* verilator lint_on UNUSEDSIGNAL */
     logic [CT_W-1:0] wake_a, wake_l;
     stage_chain #(.W(DW), .MAX_LEN(MAX_CHAIN)) u_header_chain (
         .clk, .rst, .cfg_len(len_async), .cfg_now(cfg_now[CT_W-1:0]),
@@ -315,9 +318,16 @@ module ub_tx_pipeline #(
         .m_valid, .m_ready, .m_data(flit_data), .m_first, .m_last);
     assign {m_remote_eid, m_peer_tp, m_psn, m_pkt_last, m_pkt, m_id} = flit_data;
 
-    assign busy = bif_valid || js_valid || ot_busy || chain_a_busy || chain_l_busy
-                  || sg_busy || tp_busy || m_valid;
-    assign quiet = ctx_wait && !(js_valid || ot_busy || chain_a_busy || chain_l_busy || sg_busy || tp_busy || m_valid);
+    // Activity, read by the bridge after an edge: registers only (no input,
+    // no cfg_now), so the edge can leave the logic of the inputs to the next
+    // clock-low settle (clock_edge.h). The chains' items are in wake_in: an
+    // item is never at its tap in the cycle of the edge that moved it.
+    logic ctx_gate_q;   // cfg_ctx_gate, loaded at reset
+    always_ff @(posedge clk) if (rst) ctx_gate_q <= cfg_ctx_gate;
+    logic units_busy;
+    assign units_busy = js_valid || ot_busy || sg_busy || tp_busy || m_valid;
+    assign busy  = bif_valid || units_busy;
+    assign quiet = ctx_gate_q && bif_valid && !units_busy;   // waiting at ctx_gate for a grant
     // items in flight in the chains change nothing until they reach their taps
     logic [CT_W-1:0] wake_min;
     assign wake_min = (wake_a != '0 && (wake_l == '0 || wake_a < wake_l)) ? wake_a : wake_l;

@@ -79,7 +79,14 @@ template <class Model>
 PipelineBridgeOf<Model>::PipelineBridgeOf(sc_core::sc_module_name name, const Config& c)
     : PipelineBridge(name, c, std::make_unique<VerilatedBlock<Model>>()),
       m_(&static_cast<VerilatedBlock<Model>&>(block()).model()),
-      send_(make_parts<kSend>(c, psn_field_of<T>())) {}
+      send_(make_parts<kSend>(c, psn_field_of<T>())) {
+  // read after an edge (has_work, wake_in, on_skipped): they must hold the
+  // new state there, also where the edge leaves the input logic to the
+  // next settle (clock_edge.h)
+  static_assert(exact_after_edge<Model>("busy") && exact_after_edge<Model>("quiet") &&
+                    exact_after_edge<Model>("wake_in") && exact_after_edge<Model>("ctx_wait_id"),
+                "a port this bridge reads after an edge is left to the next settle: make it a register's");
+}
 
 template <class Model>
 bool PipelineBridgeOf<Model>::has_work() const {
@@ -281,7 +288,7 @@ bool PipelineBridgeOf<Model>::apply(uint64_t e) {
 
 template <class Model>
 void PipelineBridgeOf<Model>::on_skipped(uint64_t first, uint64_t count) {
-  if (!m_->quiet || !m_->ctx_wait) return;   // an idle pipeline: nothing to account
+  if (!m_->quiet) return;   // an idle pipeline (quiet: a request waits at the gate, nothing else)
   // the request kept waiting at the gate on every skipped edge (the block's
   // state and inputs did not change), and so did any request queued at the
   // refused input from its arrival on

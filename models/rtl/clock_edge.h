@@ -14,6 +14,19 @@
 // wrapper. Any other block, a traced one (the waveform writer reads the
 // wrapper's activity flag), or another Verilator version takes eval().
 //
+// A gated block may also be registered so that its edge leaves the logic of
+// the inputs to the next settle (UBSIM_CLOCK_EDGE_GATED_INPUT_LOGIC_AT_SETTLE):
+// after the register updates, Verilator's NBA region recomputes every
+// combinational signal that depends on them, also those that depend on an
+// input, which the next settle's input region computes again before
+// anything reads them. The edge runs EdgeNba<M>::run (generated from the
+// model by rtl/gen_ports.cmake): the NBA region without the functions that
+// compute only such signals. Right after that edge the ports among them
+// (EdgeNba<M>::kStale) still hold their values from before it; every other
+// port is exact, which the lockstep test checks after every edge of the
+// recorded traffic, and a bridge static_asserts exact_after_edge() for each
+// port it reads there.
+//
 // Why it is exact: the input-combinational region is a function of the
 // inputs and the state; between the two calls only clk changes, and no
 // block's logic reads clk as data (the edge trigger aside), so it would
@@ -23,6 +36,7 @@
 #pragma once
 #include <type_traits>
 
+#include "port_table.h"
 #include "verilated_compat.h"
 
 namespace ubsim {
@@ -31,6 +45,7 @@ namespace ubsim {
 template <class Model>
 struct ClockEdge {
   static constexpr bool kFast = false;
+  static constexpr bool kInputLogicAtSettle = false;   // the edge leaves the input logic to the settle
   static void rise(Model& m) {
     m.clk = 1;
     m.eval();
@@ -118,6 +133,7 @@ inline void rise_gated(Root* r) {
   template <>                                                                                              \
   struct ClockEdge<M> {                                                                                    \
     static constexpr bool kFast = true;                                                                    \
+    static constexpr bool kInputLogicAtSettle = false;                                                     \
     static void rise(M& m) {                                                                               \
       m.clk = 1;                                                                                           \
       rise_without_input_region<M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, \
@@ -129,8 +145,9 @@ inline void rise_gated(Root* r) {
     }                                                                                                      \
   };                                                                                                       \
   }
-// Registers gated model class M (its V*_ports.h defines GatedClocks<M>).
-#define UBSIM_CLOCK_EDGE_GATED(M)                                                                            \
+// Registers gated model class M (its V*_ports.h defines GatedClocks<M>),
+// whose edge runs NBA region function NBA.
+#define UBSIM_CLOCK_EDGE_GATED_WITH(M, NBA, AT_SETTLE)                                                       \
   void M##___024root___eval_ico(M##___024root*);                                                           \
   void M##___024root___eval_triggers__act(M##___024root*);                                                 \
   void M##___024root___eval_act(M##___024root*);                                                           \
@@ -139,12 +156,12 @@ inline void rise_gated(Root* r) {
   template <>                                                                                              \
   struct ClockEdge<M> {                                                                                    \
     static constexpr bool kFast = true;                                                                    \
+    static constexpr bool kInputLogicAtSettle = AT_SETTLE;                                                 \
     static void rise(M& m) {                                                                               \
       static_assert(GatedClocks<M>::kCount > 0, #M " gates no clock");                                    \
       m.clk = 1;                                                                                           \
       GatedClocks<M>::rise(m.rootp);                                                                       \
-      rise_gated<M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act,            \
-                 &M##___024root___eval_nba>(m.rootp);                                                      \
+      rise_gated<M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, NBA>(m.rootp); \
     }                                                                                                      \
     static void settle(M& m) {                                                                             \
       static_assert(ClockLowTriggers<M>::kCount > 0, #M " has no edge trigger");                            \
@@ -152,7 +169,34 @@ inline void rise_gated(Root* r) {
     }                                                                                                      \
   };                                                                                                       \
   }
+#define UBSIM_CLOCK_EDGE_GATED(M) UBSIM_CLOCK_EDGE_GATED_WITH(M, &M##___024root___eval_nba, false)
+// The same, and the edge leaves the input logic to the next settle
+// (EdgeNba<M>): for a block whose bridge reads after an edge only ports
+// that are not in EdgeNba<M>::kStale (its activity outputs are registers).
+#define UBSIM_CLOCK_EDGE_GATED_INPUT_LOGIC_AT_SETTLE(M)                                                      \
+  static_assert(::ubsim::EdgeNba<M>::kSkipped > 0, #M ": the edge would skip nothing");                     \
+  UBSIM_CLOCK_EDGE_GATED_WITH(M, &::ubsim::EdgeNba<M>::run, true)
+
 #else
 #define UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION(M)
 #define UBSIM_CLOCK_EDGE_GATED(M)
+#define UBSIM_CLOCK_EDGE_GATED_INPUT_LOGIC_AT_SETTLE(M)
 #endif
+
+namespace ubsim {
+constexpr bool same_name(const char* a, const char* b) {
+  while (*a && *a == *b) ++a, ++b;
+  return *a == *b;
+}
+// Whether output `port` of M holds its value for the new state right after
+// an edge: false only for a port the edge leaves to the next settle (a
+// block opted in above, the port in EdgeNba<M>::kStale). A bridge
+// static_asserts it for every port it reads after an edge.
+template <class M>
+constexpr bool exact_after_edge(const char* port) {
+  if constexpr (ClockEdge<M>::kInputLogicAtSettle)
+    for (const char* const* n = EdgeNba<M>::kStale; *n; ++n)
+      if (same_name(*n, port)) return false;
+  return true;
+}
+}  // namespace ubsim

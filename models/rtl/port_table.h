@@ -45,6 +45,17 @@ struct ClockLowTriggers {
   static constexpr int kCount = 0;
 };
 
+// The rising edge's NBA region without the combinational functions that
+// only recompute input logic, which the next clock-low settle recomputes
+// (generated from the model's C++: gen_ports.cmake); kSkipped 0: none
+// found. kStale lists the ports among them (null-terminated): after such an
+// edge they keep their values from before it, so a bridge that reads one
+// after the edge must not take it (clock_edges.h opts blocks in).
+template <class Model>
+struct EdgeNba {
+  static constexpr int kSkipped = 0;
+};
+
 // Every port of M, in declaration order.
 template <class M>
 constexpr const PortInfo* ports_begin() { return std::begin(Ports<M>::list); }
