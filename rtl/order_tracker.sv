@@ -266,20 +266,23 @@ module order_tracker #(
     assign rel_id       = e_id[ent(rel_slot, rel_seq)];
 
     // ---------------- state update ----------------
-    logic rep_take, event_now, retiring, tidy_q;
+    logic rep_take, event_now, retiring;
+    logic [SLOTS-1:0] tidy_q, retiring_slots;
     assign rep_take  = rep_found && m_rep_ready;
     assign event_now = s_cpl_valid || take_new || take_release || rep_take;
-    // Something to retire at a window's base, or an empty slot to free. The
-    // window changes only with an event or a tidy step, and tidy_q is set
-    // in the cycle after either, so there is nothing to find without it.
+    // Something to retire at a window's base, or an empty slot to free. A
+    // slot's window changes only with an event that names the slot or a
+    // tidy step of it, and its tidy_q bit is set in the cycle after either,
+    // so there is nothing to find in a slot without it.
     always_comb begin
-        retiring = 1'b0;
-        if (tidy_q)
+        retiring_slots = '0;
+        if (tidy_q != '0)
             for (int i = 0; i < SLOTS; i++)
-                if (slot_valid[i] && (base[(i)*SEQ_W +: SEQ_W] == next_seq[(i)*SEQ_W +: SEQ_W]
+                if (tidy_q[i] && slot_valid[i] && (base[(i)*SEQ_W +: SEQ_W] == next_seq[(i)*SEQ_W +: SEQ_W]
                                       || (e_rep[ent(SLOT_W'(i), base[(i)*SEQ_W +: SEQ_W])] && !e_held[ent(SLOT_W'(i), base[(i)*SEQ_W +: SEQ_W])])))
-                    retiring = 1'b1;
+                    retiring_slots[i] = 1'b1;
     end
+    assign retiring = retiring_slots != '0;
 
     logic [EI_W-1:0] new_e;
     assign new_e = ent(in_slot, next_seq[(in_slot)*SEQ_W +: SEQ_W]);
@@ -295,7 +298,7 @@ module order_tracker #(
             slot_valid <= '0;
             held_any <= '0;
             unrep_any <= '0;
-            tidy_q <= 1'b0;
+            tidy_q <= '0;
             stall_slots <= '0;
             stall_window <= '0;
             base <= '0; next_seq <= '0;
@@ -392,16 +395,23 @@ module order_tracker #(
             end
 
             // retire reported, unheld entries from each window's base and free
-            // empty slots: only while there may be something to retire (the
-            // cycle after an event, and while retiring goes on)
-            tidy_q <= event_now || retiring;
-            if (tidy_q) begin
+            // empty slots: only in the slots where there may be something to
+            // retire (those the last cycle's events named, and those still
+            // retiring)
+            begin
+                logic [SLOTS-1:0] tidy_n;
+                tidy_n = retiring_slots;
+                if (s_cpl_valid) tidy_n[s_cpl_slot] = 1'b1;
+                if (take_new) tidy_n[in_slot] = 1'b1;
+                if (take_release) tidy_n[rel_slot] = 1'b1;
+                if (rep_take) tidy_n[rep_slot] = 1'b1;
+                tidy_q <= tidy_n;
+            end
+            if (retiring) begin
                 for (int i = 0; i < SLOTS; i++) begin
-                    if (slot_valid[i] && base[(i)*SEQ_W +: SEQ_W] != next_seq[(i)*SEQ_W +: SEQ_W] && e_rep[ent(SLOT_W'(i), base[(i)*SEQ_W +: SEQ_W])]
-                        && !e_held[ent(SLOT_W'(i), base[(i)*SEQ_W +: SEQ_W])])
+                    if (retiring_slots[i] && base[(i)*SEQ_W +: SEQ_W] != next_seq[(i)*SEQ_W +: SEQ_W])
                         base[(i)*SEQ_W +: SEQ_W] <= base[(i)*SEQ_W +: SEQ_W] + 1'b1;
-                    else if (slot_valid[i] && base[(i)*SEQ_W +: SEQ_W] == next_seq[(i)*SEQ_W +: SEQ_W]
-                             && !(take_new && in_slot == SLOT_W'(i)))
+                    else if (retiring_slots[i] && !(take_new && in_slot == SLOT_W'(i)))
                         slot_valid[i] <= 1'b0;
                 end
             end
@@ -409,11 +419,11 @@ module order_tracker #(
     end
 
     // (retiring: the window's base still advances without an input). A tidy
-    // step that finds nothing to retire (tidy_q && !retiring) changes nothing
-    // but tidy_q itself, so it does not keep the clock running: tidy_q may
-    // stay set until the next clocked cycle, where its search finds nothing
-    // either (every change to the windows sets tidy_q for the cycle after),
-    // exactly as a cleared tidy_q would.
+    // step that finds nothing to retire (tidy_q set, !retiring) changes
+    // nothing but tidy_q itself, so it does not keep the clock running:
+    // tidy_q may stay set until the next clocked cycle, where its search
+    // finds nothing either in those slots (every change to a slot's window
+    // sets its bit for the cycle after), exactly as a cleared tidy_q would.
     assign busy = m_valid || m_err_valid || rel_found || m_rep_valid || retiring;
 
 `ifdef UBSIM_COVER
@@ -442,7 +452,7 @@ module order_tracker #(
         cv_unrep_any = unrep_any != '0;
         cv_slot_freed = 1'b0;
         for (int i = 0; i < SLOTS; i++)
-            if (tidy_q && slot_valid[i] && base[(i)*SEQ_W +: SEQ_W] == next_seq[(i)*SEQ_W +: SEQ_W] && !(take_new && in_slot == SLOT_W'(i)))
+            if (tidy_q[i] && slot_valid[i] && base[(i)*SEQ_W +: SEQ_W] == next_seq[(i)*SEQ_W +: SEQ_W] && !(take_new && in_slot == SLOT_W'(i)))
                 cv_slot_freed = 1'b1;
     end
 
