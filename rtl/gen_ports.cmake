@@ -73,7 +73,8 @@ root_struct(low ClockLowTriggers record "The signals the edge triggers watch, re
 # opts in). Verilator places every signal that depends on an input in the
 # input region, which the settle runs in full; after an edge it also
 # recomputes them from the new register values with the inputs still held
-# ("nba_comb" functions). A function every one of whose assignments is to a
+# (functions named nba_comb, or nba_sequent in a one-clock block). A function
+# every one of whose assignments is to a
 # signal the input region assigns too, and which does nothing else, only
 # computes values the settle replaces before anything can read them: no
 # register reads them at this edge (the NBA functions before it have run),
@@ -144,9 +145,6 @@ if(EXISTS "${vcmake}")
     set(stale "")
     foreach(f IN LISTS nba_fns)
       string(APPEND decls "void ${MODEL}___024root___${f}(${MODEL}___024root*);\n")
-      if(NOT f MATCHES "^nba_comb__")
-        continue()
-      endif()
       fn_body(b ${f})
       # statements other than assignments (a call: a wide operation's macro)
       if(b STREQUAL "" OR b MATCHES "\n[ ]*[A-Za-z_][A-Za-z0-9_]*\\(")

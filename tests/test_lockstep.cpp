@@ -561,10 +561,14 @@ uint64_t replay(const fs::path& file) {
   }
   if (header.model() == "Vctx_cache") {
     Vctx_cache n(&ctx, "new"); Vctx_cache_v1 o(&ctx, "ref");
+    Vctx_cache n2(&ctx, "new2"); Vctx_cache r2(&ctx, "eval");
+    run_after_edges(n2, r2);
     return run(n, o);
   }
   if (header.model() == "Vrx_pipeline") {
     Vrx_pipeline n(&ctx, "new"); Vrx_pipeline_v1 o(&ctx, "ref");
+    Vrx_pipeline n2(&ctx, "new2"); Vrx_pipeline r2(&ctx, "eval");
+    run_after_edges(n2, r2);
     return run(n, o);
   }
   if (header.model() == "Vsack_sender") {
@@ -584,7 +588,7 @@ uint64_t replay(const fs::path& file) {
 // ports an edge leaves to the next settle.
 static_assert(!ubsim::exact_after_edge<Vub_tx_pipeline>("s_ready") && !ubsim::exact_after_edge<Vroce_tx_pipeline>("s_ready"));
 static_assert(ubsim::exact_after_edge<Vub_tx_pipeline>("busy") && ubsim::exact_after_edge<Vub_tx_pipeline>("m_valid"));
-static_assert(ubsim::exact_after_edge<Vrx_pipeline>("s_ready"));   // its edge keeps eval()'s NBA region
+static_assert(ubsim::exact_after_edge<Vsack_receiver>("s_ready"));   // its edge keeps eval()'s NBA region
 
 TEST_CASE("restructured blocks: the old blocks' outputs in every cycle of the experiments' recorded traffic",
           "[rtl][lockstep]") {

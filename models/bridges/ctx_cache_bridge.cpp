@@ -16,7 +16,12 @@ CtxCacheBridge::CtxCacheBridge(sc_core::sc_module_name name, const Config& c, No
       stack_(stack),
       entries_(entries),
       ways_(ways),
-      memory_(stack, node, static_cast<uint32_t>(c.count(key::transport_mtu)), static_cast<uint32_t>(c.count(key::sack_window))) {}
+      memory_(stack, node, static_cast<uint32_t>(c.count(key::transport_mtu)), static_cast<uint32_t>(c.count(key::sack_window))) {
+  // read after an edge (has_work, holdings): they must hold the new state
+  // there, also where the edge leaves the input logic to the next settle
+  static_assert(exact_after_edge<Vctx_cache>("busy") && exact_after_edge<Vctx_cache>("mshr_used"),
+                "a port this bridge reads after an edge is left to the next settle: make it a register's");
+}
 
 void CtxCacheBridge::configure() { ubsim::configure(*m_, entries_, ways_); }
 
@@ -96,6 +101,7 @@ void CtxCacheBridge::sample(uint64_t) {
   x.evict_key[0] = m_->lk_evict_key0;
   x.evict_key[1] = m_->lk_evict_key1;
   if (x.head && !x.lk_fire) ++lookup_stall_cycles_;
+  x.lookup_ready = m_->s_ready;
 }
 
 void CtxCacheBridge::write_back(uint32_t key, uint32_t slot, uint64_t e) {
@@ -192,8 +198,8 @@ void CtxCacheBridge::holdings(std::vector<Holding>& out) const {
     out.push_back({fmt::format("{} miss register(s) (MSHRs)", static_cast<unsigned>(m_->mshr_used)),
                    fmt::format("their records from context memory ({} refill(s) outstanding)", refill_key_.size())});
   if (!lookups_.empty())
-    out.push_back({"", fmt::format("its lookup port: {} lookup(s) queued, s_ready {}", lookups_.size(),
-                                   m_->s_ready ? 1 : 0)});
+    out.push_back({"", fmt::format("its lookup port: {} lookup(s) queued, s_ready {} in its last stepped cycle",
+                                   lookups_.size(), edge_.lookup_ready ? 1 : 0)});
   if (!responses_due_.empty())
     out.push_back({fmt::format("{} lookup(s) taken, not yet answered", responses_due_.size()), "its pipeline"});
 }

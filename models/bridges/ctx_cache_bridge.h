@@ -101,7 +101,7 @@ class CtxCacheBridge : public VerilatedBridge<Vctx_cache>, public ContextCacheSe
     const Lookup* head = nullptr;
     const uint32_t* fill = nullptr;   // the refilled slot
     const CtxGrant* rel = nullptr;
-    bool lk_fire = false, resp = false;
+    bool lk_fire = false, resp = false, lookup_ready = false;
     uint32_t resp_id = 0, resp_entry[2] = {0, 0};
     uint8_t refills = 0, evicts = 0;
     uint32_t refill_slot[2] = {0, 0}, refill_key[2] = {0, 0}, evict_key[2] = {0, 0};

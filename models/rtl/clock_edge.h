@@ -14,8 +14,9 @@
 // wrapper. Any other block, a traced one (the waveform writer reads the
 // wrapper's activity flag), or another Verilator version takes eval().
 //
-// A gated block may also be registered so that its edge leaves the logic of
-// the inputs to the next settle (UBSIM_CLOCK_EDGE_GATED_INPUT_LOGIC_AT_SETTLE):
+// A block may also be registered so that its edge leaves the logic of the
+// inputs to the next settle (UBSIM_CLOCK_EDGE_INPUT_LOGIC_AT_SETTLE, and
+// UBSIM_CLOCK_EDGE_GATED_INPUT_LOGIC_AT_SETTLE for a gated one):
 // after the register updates, Verilator's NBA region recomputes every
 // combinational signal that depends on them, also those that depend on an
 // input, which the next settle's input region computes again before
@@ -124,7 +125,7 @@ inline void rise_gated(Root* r) {
 // its V*___024root.h). Written against Verilator 5.006's scheduler; any other
 // version keeps eval().
 #if VERILATOR_VERSION_INTEGER == 5006000
-#define UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION(M)                                                          \
+#define UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION_WITH(M, NBA, AT_SETTLE)                                    \
   void M##___024root___eval_ico(M##___024root*);                                                           \
   void M##___024root___eval_triggers__act(M##___024root*);                                                 \
   void M##___024root___eval_act(M##___024root*);                                                           \
@@ -133,11 +134,11 @@ inline void rise_gated(Root* r) {
   template <>                                                                                              \
   struct ClockEdge<M> {                                                                                    \
     static constexpr bool kFast = true;                                                                    \
-    static constexpr bool kInputLogicAtSettle = false;                                                     \
+    static constexpr bool kInputLogicAtSettle = AT_SETTLE;                                                 \
     static void rise(M& m) {                                                                               \
       m.clk = 1;                                                                                           \
       rise_without_input_region<M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, \
-                                &M##___024root___eval_nba>(m.rootp);                                       \
+                                NBA>(m.rootp);                                       \
     }                                                                                                      \
     static void settle(M& m) {                                                                             \
       static_assert(ClockLowTriggers<M>::kCount > 0, #M " has no edge trigger");                            \
@@ -145,6 +146,13 @@ inline void rise_gated(Root* r) {
     }                                                                                                      \
   };                                                                                                       \
   }
+#define UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION(M) \
+  UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION_WITH(M, &M##___024root___eval_nba, false)
+// The same, and the edge leaves the input logic to the next settle (see
+// UBSIM_CLOCK_EDGE_GATED_INPUT_LOGIC_AT_SETTLE below).
+#define UBSIM_CLOCK_EDGE_INPUT_LOGIC_AT_SETTLE(M)                                                           \
+  static_assert(::ubsim::EdgeNba<M>::kSkipped > 0, #M ": the edge would skip nothing");                     \
+  UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION_WITH(M, &::ubsim::EdgeNba<M>::run, true)
 // Registers gated model class M (its V*_ports.h defines GatedClocks<M>),
 // whose edge runs NBA region function NBA.
 #define UBSIM_CLOCK_EDGE_GATED_WITH(M, NBA, AT_SETTLE)                                                       \
@@ -179,6 +187,7 @@ inline void rise_gated(Root* r) {
 
 #else
 #define UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION(M)
+#define UBSIM_CLOCK_EDGE_INPUT_LOGIC_AT_SETTLE(M)
 #define UBSIM_CLOCK_EDGE_GATED(M)
 #define UBSIM_CLOCK_EDGE_GATED_INPUT_LOGIC_AT_SETTLE(M)
 #endif

@@ -5,11 +5,12 @@
 // gate their own clocks (clock_gate.sv: the send pipelines, the SACK
 // sender's window bitmaps)
 // take the gated edge (rise_gated: the gated clocks set from their latches,
-// one pass of the active and NBA regions). The send pipelines' edge also
-// leaves the input logic to the next settle (EdgeNba: the NBA region without
-// the combinational functions that only recompute it with the inputs still
-// held); their bridges read after an edge only registers' outputs (busy,
-// quiet, wake_in), which PipelineBridgeOf checks at compile time.
+// one pass of the active and NBA regions). The pipelines' and the context
+// cache's edge also leaves the input logic to the next settle (EdgeNba: the
+// NBA region without the combinational functions that only recompute it
+// with the inputs still held); their bridges read after an edge only ports
+// the edge leaves exact (busy, quiet, wake_in, mshr_used), which they check
+// at compile time (exact_after_edge).
 #pragma once
 #include "clock_edge.h"
 #include "port_table.h"
@@ -23,8 +24,8 @@
 #include "Vrx_pipeline_ports.h"
 #include "Vsack_receiver_ports.h"
 
-UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION(Vctx_cache)
-UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION(Vrx_pipeline)
+UBSIM_CLOCK_EDGE_INPUT_LOGIC_AT_SETTLE(Vctx_cache)
+UBSIM_CLOCK_EDGE_INPUT_LOGIC_AT_SETTLE(Vrx_pipeline)
 UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION(Vsack_receiver)
 UBSIM_CLOCK_EDGE_GATED_INPUT_LOGIC_AT_SETTLE(Vroce_tx_pipeline)
 UBSIM_CLOCK_EDGE_GATED_INPUT_LOGIC_AT_SETTLE(Vub_tx_pipeline)
