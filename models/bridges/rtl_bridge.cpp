@@ -139,14 +139,25 @@ void RtlBridge::run() {
   }
   ++wakeups_;
   const uint64_t now = now_fs();
-  const uint64_t ahead = static_cast<uint64_t>(sc_core::sc_time_to_pending_activity().value());
+  // How far it may step: to the kernel's next activity. Asked only for an
+  // edge after this instant (an edge at it is always due now).
   // UBSIM_ONE_EDGE (a check, not a mode): one edge per activation. It moves
   // every process's order within an instant; no figure may change with it.
   static const bool one_edge = std::getenv("UBSIM_ONE_EDGE") != nullptr;
-  const uint64_t limit = one_edge ? std::min(now + ahead, edge_fs(next_edge_))
-                                  : ahead > kHorizonFs - now ? kHorizonFs : now + ahead;
+  const uint64_t first_edge_fs = edge_fs(next_edge_);
+  uint64_t limit = now;
+  bool limit_known = false;
+  auto may_step = [&](uint64_t e_fs) {
+    if (e_fs <= limit) return true;
+    if (limit_known) return false;
+    limit_known = true;
+    const uint64_t ahead = static_cast<uint64_t>(sc_core::sc_time_to_pending_activity().value());
+    limit = one_edge ? std::min(now + ahead, first_edge_fs) : ahead > kHorizonFs - now ? kHorizonFs : now + ahead;
+    return e_fs <= limit;
+  };
+  if (one_edge) may_step(UINT64_MAX);   // (the one-edge limit also bounds the edges at this instant)
   bool emitted = false;
-  while (!emitted && due() && edge_fs(next_edge_) <= limit) {
+  while (!emitted && due() && may_step(edge_fs(next_edge_))) {
     emitted = step_edge(next_edge_);
     ++next_edge_;
     ++cycles_evaluated_;
