@@ -20,6 +20,7 @@
 #include "context_client.h"
 #include "context_ports.h"
 #include "packet.h"
+#include "recycling_map.h"
 #include "request.h"
 #include "request_input.h"
 #include "rtl_bridge.h"
@@ -66,7 +67,7 @@ class PipelineBridge : public RtlBridge, public GrantSink {
 
   RequestInput input_;
   ContextClient ctx_;
-  std::unordered_map<uint32_t, Request*> in_flight_;
+  RecyclingMap<uint32_t, Request*> in_flight_;
   CompletionSink* completion_sink_ = nullptr;
   const TransmitPort* gate_ = nullptr;
   uint64_t ctx_wait_cycles_ = 0, delivered_ = 0, output_blocked_cycles_ = 0;

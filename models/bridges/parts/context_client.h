@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "context_ports.h"
+#include "recycling_map.h"
 #include "timed_queue.h"
 
 namespace ubsim {
@@ -77,7 +78,7 @@ class ContextClient {
   uint32_t out_ = 0;                       // issued, grant not yet taken by the gate
   std::deque<const Request*> backlog_;     // waiting for a FIFO entry
   TimedQueue<CtxGrant> grants_;
-  std::unordered_map<uint32_t, CtxGrant> pinned_;
+  RecyclingMap<uint32_t, CtxGrant> pinned_;
   uint64_t credit_waits_ = 0;
 };
 

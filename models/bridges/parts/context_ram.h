@@ -49,7 +49,7 @@ class ContextRam {
 
   // A packet of request `id` left with header h for record `record`; `want`
   // is the peer its record must name (checked when known).
-  void check(const std::string& who, uint64_t id, uint32_t record, const Header& h, const uint32_t* want_peer) {
+  void check(const char* who, uint64_t id, uint32_t record, const Header& h, const uint32_t* want_peer) {
     if (want_peer && h.peer != *want_peer)
       throw std::runtime_error(fmt::format(
           "{}: the packet of request {} names peer {:#x}, its record's peer is {:#x} (a stale context record)", who, id,
