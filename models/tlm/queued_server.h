@@ -91,6 +91,7 @@ class QueuedServer : public StageComponent {
   std::vector<Departure> departures_;   // a min-heap by (time, start order)
   uint64_t departure_seq_ = 0;
   sc_core::sc_event serve_event_, tick_event_;
+  uint64_t tick_at_fs_ = UINT64_MAX;   // when tick_event_'s pending notification fires (UINT64_MAX: none)
   OccupancyTracker queue_;
   uint64_t served_ = 0;
   uint64_t waited_ = 0;
