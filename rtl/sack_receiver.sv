@@ -22,6 +22,12 @@
 // Contract: one packet in per cycle (s_ready low while the ack register is
 // full); an ack covers every packet taken since the previous ack (acks are
 // coalesced while the wire is busy); 24-bit PSNs wrap.
+// Written for simulation cost as well (output for output in every cycle as
+// rtl/v1/sack_receiver_v2.sv): the received bitmap is held as 32-bit words,
+// so a cycle that marks or clears one slot rewrites one word, not the whole
+// window; and a count of the slots marked lets an ack with nothing received
+// beyond the next expected PSN skip the window-wide rotation (the encoder's
+// result is then known: a run of 0 or 1, no SACK bits).
 module sack_receiver #(
     parameter int MAX_WIN = 2048,
     parameter int ID_W = 32,
@@ -68,7 +74,10 @@ module sack_receiver #(
 );
     logic [PSN_W-1:0]   expected;             // next PSN to deliver
     logic [PSN_W-1:0]   gbn_next;             // GoBackN: next PSN to keep (delivery may lag a cycle)
-    logic [MAX_WIN-1:0] rcvd;                 // by slot: received, not yet delivered
+    localparam int WORDS = (MAX_WIN + 31) / 32;
+    (* mem2reg *)   // flip-flops, as the bitmap was: the ack reads every word at once
+    logic [31:0]        rcvd [WORDS];         // by slot, 32 a word: received, not yet delivered
+    logic [WIDX_W:0]    rcvd_n;               // slots marked in rcvd
     logic [ID_W-1:0]    id_of    [MAX_WIN];
     logic [BYTES_W-1:0] bytes_of [MAX_WIN];
     logic               ack_pending, dup_pending;
@@ -78,9 +87,21 @@ module sack_receiver #(
         slot = psn[WIDX_W-1:0];
     endfunction
     /* verilator lint_on UNUSEDSIGNAL */
+    localparam int WI_W = WIDX_W > 5 ? WIDX_W - 5 : 1;   // word index bits
+    /* verilator lint_off UNUSEDSIGNAL */  // a word's index and a bit's: each takes its part of the slot
+    function automatic logic [WI_W-1:0] word_of(input logic [WIDX_W-1:0] s);
+        word_of = WI_W'(s >> 5);
+    endfunction
+    function automatic logic [4:0] bit_of(input logic [WIDX_W-1:0] s);
+        bit_of = 5'(s);
+    endfunction
+    /* verilator lint_on UNUSEDSIGNAL */
+    function automatic logic rcvd_at(input logic [PSN_W-1:0] psn);
+        rcvd_at = rcvd[word_of(slot(psn))][bit_of(slot(psn))];
+    endfunction
 
     // ---- in-order delivery ----
-    assign m_dlv_valid = rcvd[slot(expected)];
+    assign m_dlv_valid = rcvd_at(expected);
     assign m_dlv_id    = id_of[slot(expected)];
     assign m_dlv_bytes = bytes_of[slot(expected)];
     assign m_dlv_psn   = expected;
@@ -93,7 +114,7 @@ module sack_receiver #(
     assign off       = PSN_W'(s_psn - expected);
     assign in_window = off < PSN_W'(cfg_window);
     assign behind    = off[PSN_W-1];          // "negative": already delivered
-    assign have      = in_window && rcvd[slot(s_psn)];
+    assign have      = in_window && rcvd_at(s_psn);
     // GoBackN keeps only the next PSN in order: the one after the last kept,
     // which may not be delivered yet (packets one cycle apart)
     // the reorder limit: the next expected PSN always fits
@@ -109,7 +130,6 @@ module sack_receiver #(
     // it (ack_out): the window-wide rotation and the run of received PSNs
     // are that register's input logic, which the simulator then evaluates
     // once per ack rather than in every cycle.
-    localparam int WORDS = (MAX_WIN + 31) / 32;
     logic ack_out;
     assign ack_out = ack_pending && (!m_ack_valid || m_ack_ready);
 
@@ -117,7 +137,8 @@ module sack_receiver #(
         if (rst) begin
             expected <= cfg_first_psn;
             gbn_next <= cfg_first_psn;
-            rcvd <= '0;
+            for (int k = 0; k < WORDS; k++) rcvd[k] <= '0;
+            rcvd_n <= '0;
             ack_pending <= 1'b0;
             dup_pending <= 1'b0;
             m_ack_valid <= 1'b0;
@@ -126,7 +147,15 @@ module sack_receiver #(
         end else begin
             if (m_ack_ready) m_ack_valid <= 1'b0;
             // the ack register takes the state as of this cycle's start
-            if (ack_out) begin
+            if (ack_out && (rcvd_n == '0 || (rcvd_n == (WIDX_W+1)'(1) && rcvd_at(expected)))) begin
+                // nothing received beyond the next expected PSN: the run is
+                // that PSN alone (or nothing), no SACK bits (what the
+                // rotation and the encoder below give for such a window)
+                m_ack_valid <= 1'b1;
+                m_ack_cum <= expected + PSN_W'(rcvd_n);
+                m_ack_sack <= '0;
+                m_ack_dup <= dup_pending;
+            end else if (ack_out) begin
                 logic [MAX_WIN-1:0] rel;      // bit i = PSN expected + i received
                 logic [PSN_W-1:0]   run;      // received in a row from expected
                 // (the rotation, the mask and the encoder written out here,
@@ -135,11 +164,13 @@ module sack_receiver #(
                 /* verilator lint_off UNUSEDSIGNAL */  // the rotation's result is one half, the mask its low bits
                 logic [2*MAX_WIN-1:0] dbl;    // rcvd twice: a rotation by k is one shift
                 logic [MAX_WIN:0]     ones;   // the first cfg_window bits set
+                logic [WORDS*32-1:0]  all;    // rcvd as one vector
                 /* verilator lint_on UNUSEDSIGNAL */
                 logic [31:0]          w;
                 int                   wi;
                 logic                 found;
-                dbl  = {rcvd, rcvd} >> slot(expected);
+                for (int k = 0; k < WORDS; k++) all[k*32 +: 32] = rcvd[k];
+                dbl  = {all[MAX_WIN-1:0], all[MAX_WIN-1:0]} >> slot(expected);
                 ones = ((MAX_WIN+1)'(1) << cfg_window) - 1'b1;
                 rel  = dbl[MAX_WIN-1:0] & ones[MAX_WIN-1:0];
                 // received in a row from bit 0 (trailing ones): the first
@@ -167,8 +198,7 @@ module sack_receiver #(
                 // PSN was not received, the delivered one was)
                 if (deliver) begin
                     // the PSN after it, if held, is next expected now: no longer above a hole
-                    if (rcvd[slot(expected + 1'b1)]) held = held - HELD_W'(bytes_of[slot(expected + 1'b1)]);
-                    rcvd[slot(expected)] <= 1'b0;
+                    if (rcvd_at(expected + 1'b1)) held = held - HELD_W'(bytes_of[slot(expected + 1'b1)]);
                     expected <= expected + 1'b1;
                     cnt_delivered <= cnt_delivered + 1'b1;
                 end
@@ -177,7 +207,6 @@ module sack_receiver #(
                     if (keep) begin
                         // above the next expected PSN (as of the next cycle): held after a hole
                         if (s_psn != expected && !(deliver && s_psn == expected + 1'b1)) held = held + HELD_W'(s_bytes);
-                        rcvd[slot(s_psn)] <= 1'b1;
                         gbn_next <= s_psn + 1'b1;
                         id_of[slot(s_psn)] <= s_id;
                         bytes_of[slot(s_psn)] <= s_bytes;
@@ -192,6 +221,21 @@ module sack_receiver #(
                         cnt_gbn_drops <= cnt_gbn_drops + 1'b1;   // GoBackN: out of order
                         dp = 1'b1;
                     end
+                end
+                // the bitmap: the delivered slot cleared, the kept one marked
+                // (the words they sit in; one word when they share it)
+                if (deliver || (take && keep)) begin
+                    logic [WI_W-1:0] wd, wk;
+                    logic [31:0] vd, vk;
+                    wd = word_of(slot(expected));
+                    wk = word_of(slot(s_psn));
+                    vd = rcvd[wd];
+                    if (deliver) vd[bit_of(slot(expected))] = 1'b0;
+                    vk = (wk == wd) ? vd : rcvd[wk];
+                    if (take && keep) vk[bit_of(slot(s_psn))] = 1'b1;
+                    if (deliver) rcvd[wd] <= vd;
+                    if (take && keep) rcvd[wk] <= vk;
+                    rcvd_n <= rcvd_n + (WIDX_W+1)'(take && keep) - (WIDX_W+1)'(deliver);
                 end
                 ack_pending <= ap;
                 dup_pending <= dp;
@@ -213,7 +257,7 @@ module sack_receiver #(
     // releases a run; a duplicate-marked ack; an ack waiting for the wire.
     cp_in_order: cover property (@(posedge clk) disable iff (rst) take && keep && s_psn == expected);
     cp_sack_above_hole: cover property (@(posedge clk) disable iff (rst) take && keep && s_psn != expected && !cfg_gbn);
-    cp_sack_hole_filled_run: cover property (@(posedge clk) disable iff (rst) take && keep && s_psn == expected && !cfg_gbn && rcvd[slot(s_psn + 1'b1)]);
+    cp_sack_hole_filled_run: cover property (@(posedge clk) disable iff (rst) take && keep && s_psn == expected && !cfg_gbn && rcvd_at(s_psn + 1'b1));
     cp_duplicate: cover property (@(posedge clk) disable iff (rst) take && !keep && (have || behind));
     cp_out_of_window: cover property (@(posedge clk) disable iff (rst) take && !keep && !have && !behind && !in_window);
     cp_gbn_drop: cover property (@(posedge clk) disable iff (rst) take && !keep && !have && !behind && in_window && fits);
