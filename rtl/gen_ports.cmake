@@ -147,8 +147,10 @@ if(EXISTS "${vcmake}")
     foreach(f IN LISTS nba_fns)
       string(APPEND decls "void ${MODEL}___024root___${f}(${MODEL}___024root*);\n")
       fn_body(b ${f})
-      # statements other than assignments (a call: a wide operation's macro)
-      if(b STREQUAL "" OR b MATCHES "\n[ ]*[A-Za-z_][A-Za-z0-9_]*\\(")
+      # statements other than assignments (a call: a wide operation's macro),
+      # or an assignment whose index holds an "=" (which `assigned` would
+      # not see): kept, as anything this parser cannot read in full
+      if(b STREQUAL "" OR b MATCHES "\n[ ]*[A-Za-z_][A-Za-z0-9_]*\\(" OR b MATCHES "\\[[^]\n]*=[^]\n]*\\][ \n]*=[^=]")
         continue()
       endif()
       assigned(a "${b}")
