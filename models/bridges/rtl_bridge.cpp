@@ -28,17 +28,7 @@ void RtlBridge::end_of_elaboration() {
 // asleep bridge could only wait for that edge (another process is due at
 // the arrival's instant, so it may not step ahead of it).
 void RtlBridge::wake(uint64_t at_fs) {
-  const uint64_t edge = edge_fs(at_fs / period_fs_ + 1), now = now_fs();
-  notify_wake(edge > now ? edge : now);
-}
-
-// wake_event_ at at_fs (>= now), unless a notification at or before it is
-// pending: the kernel would keep that one and drop this (an earlier pending
-// notification stays), so the call is left out.
-void RtlBridge::notify_wake(uint64_t at_fs) {
-  if (at_fs >= wake_at_fs_) return;
-  wake_at_fs_ = at_fs;
-  wake_event_.notify(delay_fs(at_fs - now_fs()));
+  wake_event_.notify_at(edge_fs(at_fs / period_fs_ + 1));   // (an edge already past: now)
 }
 
 bool RtlBridge::step_edge(uint64_t k) {
@@ -77,8 +67,8 @@ void RtlBridge::deliver_due() {
 }
 
 void RtlBridge::wait_for_wake() {
-  if (!outbox_.empty()) notify_wake(outbox_.front().at_fs);
-  next_trigger(wake_event_);
+  if (!outbox_.empty()) wake_event_.notify_at(outbox_.front().at_fs);
+  next_trigger(wake_event_.event());
 }
 
 void RtlBridge::holdings(std::vector<Holding>& out) const {
@@ -93,7 +83,7 @@ bool RtlBridge::due() const { return has_work() || (wake_edge_ != 0 && wake_edge
 // the one a chain's item or a timer is due at; busy it waits for the next
 // edge or an input, whichever comes first.
 void RtlBridge::run() {
-  if (wake_at_fs_ <= now_fs()) wake_at_fs_ = kNoWake;   // it has fired (this activation)
+  wake_event_.fired();
   deliver_due();
   if (asleep_) {
     asleep_ = false;
@@ -123,12 +113,11 @@ void RtlBridge::run() {
     // A wake-up still pending is stale: whatever announced it has been
     // stepped (nothing is due). Cancelled, so it costs no activation.
     wake_event_.cancel();
-    wake_at_fs_ = kNoWake;
     // Items in flight that leave on their own wake the block at their
     // edge's time; that edge is stepped then (what it hands on is
     // delivered in the same activation).
     const bool timed = wake_edge_ != 0;
-    if (timed && edge_fs(wake_edge_) > now_fs()) notify_wake(edge_fs(wake_edge_));
+    if (timed && edge_fs(wake_edge_) > now_fs()) wake_event_.notify_at(edge_fs(wake_edge_));
     asleep_ = true;
     if (!timed || edge_fs(wake_edge_) > now_fs()) {
       wait_for_wake();
@@ -175,8 +164,8 @@ void RtlBridge::run() {
   }
   if (due()) {
     const uint64_t at = outbox_.empty() ? edge_fs(next_edge_) : std::min(edge_fs(next_edge_), outbox_.front().at_fs);
-    notify_wake(at);   // (an earlier pending wake-up stays)
-    next_trigger(wake_event_);
+    wake_event_.notify_at(at);   // (an earlier pending wake-up stays)
+    next_trigger(wake_event_.event());
     return;
   }
   run();   // nothing due: go to sleep (the loop's top)

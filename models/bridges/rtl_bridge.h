@@ -27,6 +27,7 @@
 #include "component.h"
 #include "config.h"
 #include "verilated_block.h"
+#include "wake_event.h"
 
 namespace ubsim {
 
@@ -114,10 +115,7 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   std::vector<Out> outbox_;
   uint64_t next_edge_ = 1;
   uint64_t wake_edge_ = 0;   // the edge a chain's item reaches its tap (0: none)
-  sc_core::sc_event wake_event_;
-  static constexpr uint64_t kNoWake = UINT64_MAX;
-  uint64_t wake_at_fs_ = kNoWake;   // when wake_event_'s pending notification fires (kNoWake: none)
-  void notify_wake(uint64_t at_fs);
+  WakeEvent wake_event_;
   uint64_t cycles_evaluated_ = 0;
   uint64_t cycles_skipped_ = 0;
   uint64_t cycles_in_flight_ = 0;   // of those skipped: the block advancing on its own (chain, timer)

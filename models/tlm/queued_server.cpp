@@ -14,7 +14,7 @@ QueuedServer::QueuedServer(sc_core::sc_module_name name, std::string resource_de
   sensitive << serve_event_;
   dont_initialize();
   SC_METHOD(tick);
-  sensitive << tick_event_;
+  sensitive << tick_event_.event();
   dont_initialize();
 }
 
@@ -106,16 +106,12 @@ void QueuedServer::arm_tick() {
   uint64_t next = departures_.empty() ? UINT64_MAX : departures_.front().at_fs;
   for (const Resource& res : resources_)
     if (!res.waiting.empty() && res.free_at_fs > now) next = std::min(next, res.free_at_fs);
-  // (an earlier pending one stays: the kernel would drop this one, so it is left out)
-  if (next < tick_at_fs_) {
-    tick_at_fs_ = next;
-    tick_event_.notify(fs_from_now(next));
-  }
+  if (next != UINT64_MAX) tick_event_.notify_at(next);   // (an earlier pending one stays)
 }
 
 void QueuedServer::tick() {
   const uint64_t now = now_fs();
-  tick_at_fs_ = UINT64_MAX;   // it has fired
+  tick_event_.fired();
   while (!departures_.empty() && departures_.front().at_fs <= now) {
     std::pop_heap(departures_.begin(), departures_.end(), std::greater<Departure>());
     Transaction* t = departures_.back().t;

@@ -27,6 +27,7 @@
 #include <vector>
 
 #include "component.h"
+#include "wake_event.h"
 
 namespace ubsim {
 
@@ -90,8 +91,8 @@ class QueuedServer : public StageComponent {
   };
   std::vector<Departure> departures_;   // a min-heap by (time, start order)
   uint64_t departure_seq_ = 0;
-  sc_core::sc_event serve_event_, tick_event_;
-  uint64_t tick_at_fs_ = UINT64_MAX;   // when tick_event_'s pending notification fires (UINT64_MAX: none)
+  sc_core::sc_event serve_event_;
+  WakeEvent tick_event_;
   OccupancyTracker queue_;
   uint64_t served_ = 0;
   uint64_t waited_ = 0;
