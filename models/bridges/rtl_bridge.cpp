@@ -79,63 +79,23 @@ bool RtlBridge::due() const { return has_work() || (wake_edge_ != 0 && wake_edge
 
 // One activation of the stepping process (an SC_METHOD: no coroutine switch
 // per wake-up). It is the body of a loop whose waits are next_trigger():
-// asleep (nothing due) it waits for wake_event_ alone, or the edge before
-// the one a chain's item or a timer is due at; busy it waits for the next
-// edge or an input, whichever comes first.
+// asleep (nothing due) it waits for wake_event_ alone, or the edge a
+// chain's item or a timer is due at (stepped at once when nothing else is
+// due before it); busy it waits for the next edge or an input, whichever
+// comes first.
 void RtlBridge::run() {
   wake_event_.fired();
   deliver_due();
-  if (asleep_) {
-    asleep_ = false;
-    // Skip the idle cycles: the first edge that may sample a new input,
-    // never past the edge an item leaves at.
-    // Woken at an edge's own time (an input's first sampling edge, a chain
-    // item's tap: see wake()), that edge is still to be stepped.
-    const bool timed = wake_edge_ != 0;
-    uint64_t first = (now_fs() + period_fs_ - 1) / period_fs_;
-    if (timed && wake_edge_ < first) first = wake_edge_;
-    if (first > next_edge_) {
-      on_skipped(next_edge_, first - next_edge_);
-      cycles_skipped_ += first - next_edge_;
-      if (timed) {   // it advanced on its own meanwhile (a chain's items, a timer)
-        cycles_in_flight_ += first - next_edge_;
-        edges_since_check_ += first - next_edge_;   // so the watchdog checks it when it wakes
-      }
-      next_edge_ = first;
-    }
-  } else if (!due()) {
-    if (block_->tracing() && next_edge_ > 1) {
-      // 1 ps after the last evaluated edge, the idle inputs: the waveform
-      // shows them instead of the last offered ones during the gap
-      settle_idle();
-      block_->dump(edge_fs(next_edge_ - 1) / 1000 + 1);
-    }
-    // A wake-up still pending is stale: whatever announced it has been
-    // stepped (nothing is due). Cancelled, so it costs no activation.
-    wake_event_.cancel();
-    // Items in flight that leave on their own wake the block at their
-    // edge's time; that edge is stepped then (what it hands on is
-    // delivered in the same activation).
-    const bool timed = wake_edge_ != 0;
-    if (timed && edge_fs(wake_edge_) > now_fs()) wake_event_.notify_at(edge_fs(wake_edge_));
-    asleep_ = true;
-    if (!timed || edge_fs(wake_edge_) > now_fs()) {
-      wait_for_wake();
-      return;
-    }
-    run();   // the item's edge is now: no wait
-    return;
-  }
-  ++wakeups_;
-  const uint64_t now = now_fs();
-  // How far it may step: to the kernel's next activity. Asked only for an
-  // edge after this instant (an edge at it is always due now).
   // UBSIM_ONE_EDGE (a check, not a mode): one edge per activation. It moves
   // every process's order within an instant; no figure may change with it.
   static const bool one_edge = std::getenv("UBSIM_ONE_EDGE") != nullptr;
-  const uint64_t first_edge_fs = edge_fs(next_edge_);
+  const uint64_t now = now_fs();
+  // How far it may step: to the kernel's next activity (no other process
+  // runs before it, so no input can arrive). Asked only for an edge after
+  // this instant (an edge at it is always due now).
   uint64_t limit = now;
   bool limit_known = false;
+  uint64_t first_edge_fs = 0;   // (UBSIM_ONE_EDGE: the first edge this activation steps)
   auto may_step = [&](uint64_t e_fs) {
     if (e_fs <= limit) return true;
     if (limit_known) return false;
@@ -144,6 +104,45 @@ void RtlBridge::run() {
     limit = one_edge ? std::min(now + ahead, first_edge_fs) : ahead > kHorizonFs - now ? kHorizonFs : now + ahead;
     return e_fs <= limit;
   };
+  if (asleep_) {
+    asleep_ = false;
+    // Woken at an edge's own time (an input's first sampling edge, a chain
+    // item's tap: see wake()), that edge is still to be stepped.
+    uint64_t first = (now + period_fs_ - 1) / period_fs_;
+    if (wake_edge_ != 0 && wake_edge_ < first) first = wake_edge_;
+    skip_to(first);
+  } else if (!due()) {
+    // A wake-up still pending is stale: whatever announced it has been
+    // stepped (nothing is due). Cancelled, so it costs no activation.
+    wake_event_.cancel();
+    const bool timed = wake_edge_ != 0;
+    // An item in flight leaves at a later edge with nothing else for the
+    // kernel to run before it: that edge is stepped in this activation
+    // (no input can arrive meanwhile), skipping the cycles between.
+    if (!(timed && outbox_.empty() && !one_edge && !block_->tracing() && edge_fs(wake_edge_) > now &&
+          may_step(edge_fs(wake_edge_)))) {
+      if (block_->tracing() && next_edge_ > 1) {
+        // 1 ps after the last evaluated edge, the idle inputs: the waveform
+        // shows them instead of the last offered ones during the gap
+        settle_idle();
+        block_->dump(edge_fs(next_edge_ - 1) / 1000 + 1);
+      }
+      // Items in flight that leave on their own wake the block at their
+      // edge's time; that edge is stepped then (what it hands on is
+      // delivered in the same activation).
+      if (timed && edge_fs(wake_edge_) > now) wake_event_.notify_at(edge_fs(wake_edge_));
+      asleep_ = true;
+      if (!timed || edge_fs(wake_edge_) > now) {
+        wait_for_wake();
+        return;
+      }
+      run();   // the item's edge is now: no wait
+      return;
+    }
+    skip_to(wake_edge_);
+  }
+  ++wakeups_;
+  first_edge_fs = edge_fs(next_edge_);
   if (one_edge) may_step(UINT64_MAX);   // (the one-edge limit also bounds the edges at this instant)
   bool emitted = false;
   while (!emitted && due() && may_step(edge_fs(next_edge_))) {
@@ -169,6 +168,20 @@ void RtlBridge::run() {
     return;
   }
   run();   // nothing due: go to sleep (the loop's top)
+}
+
+// Skips the idle cycles before edge `first` (has_work was false on them),
+// never past the edge an item in flight leaves at.
+void RtlBridge::skip_to(uint64_t first) {
+  if (first <= next_edge_) return;
+  const uint64_t n = first - next_edge_;
+  on_skipped(next_edge_, n);
+  cycles_skipped_ += n;
+  if (wake_edge_ != 0) {   // it advanced on its own meanwhile (a chain's items, a timer)
+    cycles_in_flight_ += n;
+    edges_since_check_ += n;   // so the watchdog checks it when it steps again
+  }
+  next_edge_ = first;
 }
 
 void RtlBridge::collect_clock_stats(StatsTable& table) const {

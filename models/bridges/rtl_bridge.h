@@ -11,7 +11,9 @@
 // (conservative lookahead). It stops at the first edge that hands something
 // out, which is delivered at that edge's time. Asleep, it is woken at the
 // edge that first samples what woke it (an input's, a chain item's) and
-// steps that edge in its own instant.
+// steps that edge in its own instant; a chain item's edge with nothing
+// else for the kernel to run before it is stepped at once instead, in the
+// activation that found nothing else to do (the same lookahead).
 //
 // Timing rule: an input arriving at time t is sampled at the first edge
 // strictly after t. Each edge is a step / apply split around eval(): the
@@ -101,6 +103,7 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   void wait_for_wake();
   bool due() const;   // work, or the edge an item in flight leaves at
   bool step_edge(uint64_t k);
+  void skip_to(uint64_t first);
   void settle_idle();
 
   std::unique_ptr<ClockedModel> block_;
