@@ -83,7 +83,12 @@ TEST_CASE("bridge part ContextClient: lookups bounded by the grant FIFO, pins re
   c.granted(g, 1500);
   CHECK(c.offered(1500) == nullptr);
   REQUIRE(c.offered(2000) != nullptr);
-  c.taken();   // the gate took it: its entry is free, the next lookup goes out
+  // the gate took it: its entry is free; the next lookup goes out when the
+  // pipeline issues it, at that edge's own time (not from inside the edge,
+  // which may be stepped ahead of the kernel's time)
+  CHECK(c.taken());
+  CHECK(cache.looked_up == std::vector<uint64_t>{10, 11});
+  c.issue();
   CHECK(cache.looked_up == std::vector<uint64_t>{10, 11, 12});
   REQUIRE(c.pinned(10) != nullptr);
   c.release(10, 7000);

@@ -56,6 +56,10 @@ class PipelineBridge : public RtlBridge, public GrantSink {
   // bridge's own comes back (send pipelines: a payload fetch).
   virtual void entered(Request& /*r*/) {}
   virtual void returned(Request& r);
+  // A hand-off of an edge's own time: the context client's waiting lookups.
+  void deliver_item(void* item) override {
+    if (item == &ctx_) ctx_.issue();
+  }
   Request* in_flight(uint32_t id) const {
     auto it = in_flight_.find(id);
     return it == in_flight_.end() ? nullptr : it->second;

@@ -221,8 +221,12 @@ void PipelineBridgeOf<Model>::sample(uint64_t e) {
 template <class Model>
 bool PipelineBridgeOf<Model>::apply(uint64_t e) {
   Edge& x = edge_;
-  if (x.grant_fire) ctx_.taken();
-  bool fetching = false;   // a fetch is new activity outside the block: stop stepping ahead
+  // a fetch, or a lookup issued, is new activity outside the block: stop stepping ahead
+  bool fetching = false;
+  if (x.grant_fire && ctx_.taken()) {   // a lookup waited for the grant FIFO entry the gate freed
+    hand_off(e, &ctx_);
+    fetching = true;
+  }
   if constexpr (kSend) {
     if (x.wb) send_.ram.written_back(x.wb_entry, x.wb_psn);   // (the RTL wrote it at the previous edge)
     if (x.fill_fire) send_.ram.fill_taken();
@@ -230,7 +234,7 @@ bool PipelineBridgeOf<Model>::apply(uint64_t e) {
     if (send_.payload.is_waiting()) {
       Request* m = in_flight(send_.payload.wait_id());
       sc_assert(m && "the segmenter waits for payload of an unknown message");
-      fetching = send_.payload.fetch(*m, e, name(), [&](Request& f) { hand_off(e, f, Handoff::Launch); });
+      if (send_.payload.fetch(*m, e, name(), [&](Request& f) { hand_off(e, f, Handoff::Launch); })) fetching = true;
     }
     if (x.cpl_offered) send_.order.taken();   // the tracker takes a completion every cycle
     if (x.errored) {   // an error completion: the request ends here, visibly

@@ -43,12 +43,23 @@ class ContextClient {
   // The grant the gate is offered at edge e (null: none).
   const CtxGrant* offered(uint64_t e) { return grants_.offered(e); }
   // The gate took the offered grant: its records are pinned, its FIFO
-  // entry is free for the next lookup.
-  void taken() {
+  // entry is free for the next lookup. True if a lookup waits for it: the
+  // pipeline issues it (issue()) at that edge's own time, since a lookup
+  // reaches the cache when it is issued (the edge may be stepped ahead of
+  // the kernel's time).
+  bool taken() {
     pinned_.emplace(grants_.front().id, grants_.front());
     grants_.pop();
     --out_;
-    issue();
+    return !backlog_.empty();
+  }
+  // The lookups waiting for a FIFO entry, as far as entries are free (now).
+  void issue() {
+    while (!backlog_.empty() && out_ < grant_fifo_) {
+      ++out_;
+      cache_->lookup(*backlog_.front(), sink_);
+      backlog_.pop_front();
+    }
   }
   // The grant of request id, taken and not yet released (null: none).
   const CtxGrant* pinned(uint32_t id) const {
@@ -65,13 +76,6 @@ class ContextClient {
   size_t pinned_count() const { return pinned_.size(); }
 
  private:
-  void issue() {
-    while (!backlog_.empty() && out_ < grant_fifo_) {
-      ++out_;
-      cache_->lookup(*backlog_.front(), sink_);
-      backlog_.pop_front();
-    }
-  }
   const uint32_t grant_fifo_;
   ContextCacheService* cache_ = nullptr;
   GrantSink* sink_ = nullptr;
