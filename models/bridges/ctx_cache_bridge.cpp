@@ -39,8 +39,20 @@ void CtxCacheBridge::lookup(const Request& r, GrantSink* client) {
 }
 
 void CtxCacheBridge::release(const CtxGrant& g, uint64_t at_fs) {
+  // (behind a deferred release, deferred too: they stay in order)
+  const bool defer = may_defer();
+  if (defer || !deferred_releases_.empty()) {
+    if (!defer) wake(at_fs);   // the cache has other work: woken as for a live input
+    deferred_releases_.push(at_fs, g);
+    return;
+  }
   releases_.push(at_fs, g);
   wake(at_fs);
+}
+
+void CtxCacheBridge::take_deferred() {
+  releases_.push(deferred_releases_.front_time(), deferred_releases_.front());
+  deferred_releases_.pop();
 }
 
 void CtxCacheBridge::accept(Transaction& t) {
@@ -182,7 +194,8 @@ void CtxCacheBridge::collect_stats(StatsTable& table) const {
             "evicted records whose next PSN the send pipeline had advanced, written back to memory");
   table.add(n, "writebacks_done", static_cast<double>(writebacks_done_), "records",
             "write-backs that reached memory over the write-back route");
-  table.add(n, "releases", static_cast<double>(releases_taken_), "requests",
+  // (a release deferred past the end of the run is taken at its edge: counted)
+  table.add(n, "releases", static_cast<double>(releases_taken_ + deferred_releases_.size()), "requests",
             "pipelines done with a response's records (pins released)");
   table.add(n, "hit_rate", keys > 0 ? static_cast<double>(c.hits) / keys : 0.0, "fraction", "hits / records looked up");
   table.add(n, "refill_mean_ns", c.fills ? static_cast<double>(c.refill_fs_sum) / static_cast<double>(c.fills) / 1e6 : 0.0,

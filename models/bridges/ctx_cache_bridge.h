@@ -75,6 +75,10 @@ class CtxCacheBridge : public VerilatedBridge<Vctx_cache>, public ContextCacheSe
   bool apply(uint64_t e) override;
   void drive_idle() override;
   void holdings(std::vector<Holding>& out) const override;
+  uint64_t deferred_edge() const override {
+    return deferred_releases_.empty() ? 0 : sampling_edge(deferred_releases_.front_time());
+  }
+  void take_deferred() override;
 
  private:
   struct Lookup {
@@ -94,6 +98,10 @@ class CtxCacheBridge : public VerilatedBridge<Vctx_cache>, public ContextCacheSe
   std::deque<Lookup> responses_due_;     // taken, answered in this order
   TimedQueue<uint32_t> fills_;           // refilled slots (their record came back)
   TimedQueue<CtxGrant> releases_;        // grants whose records are no longer pinned
+  // Releases while the cache sleeps with nothing else to do: a release only
+  // unpins (the cache answers nothing for it), so it waits for the cache's
+  // next activation instead of waking it (RtlBridge::may_defer).
+  TimedQueue<CtxGrant> deferred_releases_;
   std::unordered_map<uint32_t, uint32_t> refill_key_;   // slot -> key being refilled into it
   Pool<Request> refill_pool_;
   // this edge

@@ -28,7 +28,41 @@ void RtlBridge::end_of_elaboration() {
 // asleep bridge could only wait for that edge (another process is due at
 // the arrival's instant, so it may not step ahead of it).
 void RtlBridge::wake(uint64_t at_fs) {
-  wake_event_.notify_at(edge_fs(at_fs / period_fs_ + 1));   // (an edge already past: now)
+  wake_event_.notify_at(edge_fs(sampling_edge(at_fs)));   // (an edge already past: now)
+}
+
+namespace {
+// UBSIM_ONE_EDGE (a check, not a mode): one edge per activation, every
+// input stepped at its own edge's time. It moves every process's order
+// within an instant; no figure may change with it.
+bool one_edge_mode() {
+  static const bool one_edge = std::getenv("UBSIM_ONE_EDGE") != nullptr;
+  return one_edge;
+}
+}  // namespace
+
+bool RtlBridge::may_defer() const {
+  return asleep_ && !has_work() && outbox_.empty() && wake_edge_ == 0 && !block_->tracing() && !one_edge_mode();
+}
+
+// The deferred inputs' edges before `first` (the first edge this activation
+// steps), each at its own index: the block held no other work then, and
+// these inputs hand nothing on, so stepping them now, after the instant
+// they belong to, gives the block the same sequence of states. The rest
+// become live inputs, stepped by the loop as any other.
+void RtlBridge::catch_up(uint64_t first) {
+  while (const uint64_t d = deferred_edge()) {
+    const uint64_t at = std::max(d, next_edge_);
+    if (at >= first) break;
+    take_deferred();
+    skip_to(at);
+    const bool out = step_edge(next_edge_);
+    sc_assert(!out && "a deferred input handed something on");
+    ++next_edge_;
+    ++cycles_evaluated_;
+    ++edges_since_check_;
+  }
+  while (deferred_edge()) take_deferred();
 }
 
 bool RtlBridge::step_edge(uint64_t k) {
@@ -86,9 +120,7 @@ bool RtlBridge::due() const { return has_work() || (wake_edge_ != 0 && wake_edge
 void RtlBridge::run() {
   wake_event_.fired();
   deliver_due();
-  // UBSIM_ONE_EDGE (a check, not a mode): one edge per activation. It moves
-  // every process's order within an instant; no figure may change with it.
-  static const bool one_edge = std::getenv("UBSIM_ONE_EDGE") != nullptr;
+  const bool one_edge = one_edge_mode();
   const uint64_t now = now_fs();
   // How far it may step: to the kernel's next activity (no other process
   // runs before it, so no input can arrive). Asked only for an edge after
@@ -110,6 +142,7 @@ void RtlBridge::run() {
     // item's tap: see wake()), that edge is still to be stepped.
     uint64_t first = (now + period_fs_ - 1) / period_fs_;
     if (wake_edge_ != 0 && wake_edge_ < first) first = wake_edge_;
+    catch_up(first);
     skip_to(first);
   } else if (!due()) {
     // A wake-up still pending is stale: whatever announced it has been

@@ -43,6 +43,9 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   const char* block_name() const { return block_->model_name(); }
   // Whether the block holds work now (what the no-progress watchdog names).
   bool holds_work() const { return has_work(); }
+  // After the run: the deferred inputs (may_defer) whose edges lie within
+  // it, stepped as the bridge's next activation would have.
+  void step_deferred() { catch_up(now_fs() / period_fs_ + 1); }
   // Without a more precise account: "work inside the block" while it has work.
   void holdings(std::vector<Holding>& out) const override;
 
@@ -71,6 +74,18 @@ class RtlBridge : public StageComponent, private EdgeHooks {
 
   // An input for the block arrives at at_fs (>= now): wake the stepping loop.
   void wake(uint64_t at_fs);
+  // Whether an input that changes only the block's state (nothing leaves
+  // the block because of it) may wait, unstepped, for the bridge's next
+  // activation instead of waking it: the bridge sleeps with nothing else
+  // to do. Its edge is then stepped first in that activation, at its own
+  // index, before the cycles that activation skips (deferred_edge()).
+  bool may_defer() const;
+  // Deferred inputs: the edge that samples the oldest (0: none), and
+  // making it a live input of the block.
+  virtual uint64_t deferred_edge() const { return 0; }
+  virtual void take_deferred() {}
+  // The edge that first samples an input arriving at at_fs.
+  uint64_t sampling_edge(uint64_t at_fs) const { return at_fs / period_fs_ + 1; }
   // What a bridge hands on from an edge it evaluated ahead of SystemC time:
   // delivered at that edge's time by the bridge's own stepping process
   // (not a process and an event queue per output).
@@ -104,6 +119,7 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   bool due() const;   // work, or the edge an item in flight leaves at
   bool step_edge(uint64_t k);
   void skip_to(uint64_t first);
+  void catch_up(uint64_t first);
   void settle_idle();
 
   std::unique_ptr<ClockedModel> block_;

@@ -17,6 +17,7 @@ class TimedQueue {
   // edge), else nullptr.
   T* offered(uint64_t edge_fs) { return !q_.empty() && q_.front().at_fs < edge_fs ? &q_.front().item : nullptr; }
   T& front() { return q_.front().item; }
+  uint64_t front_time() const { return q_.front().at_fs; }
   void pop() { q_.pop_front(); }
   bool empty() const { return q_.empty(); }
   size_t size() const { return q_.size(); }

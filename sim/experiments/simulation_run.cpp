@@ -25,12 +25,23 @@ void SimulationRun::start() {
   started_ = true;
 }
 
+namespace {
+// Every bridge in the design hierarchy steps its deferred inputs.
+void step_deferred(const std::vector<sc_core::sc_object*>& objects) {
+  for (sc_core::sc_object* o : objects) {
+    if (auto* b = dynamic_cast<RtlBridge*>(o)) b->step_deferred();
+    step_deferred(o->get_child_objects());
+  }
+}
+}  // namespace
+
 void SimulationRun::run(uint64_t limit_fs) {
   if (!started_) start();
   const double cpu0 = cpu_seconds();
   const auto t0 = std::chrono::steady_clock::now();
   if (limit_fs) sc_core::sc_start(sc_core::sc_time::from_value(limit_fs) - sc_core::sc_time_stamp());
   else sc_core::sc_start();
+  step_deferred(sc_core::sc_get_top_level_objects());
   wall_s_ += std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   cpu_s_ += cpu_seconds() - cpu0;
 }

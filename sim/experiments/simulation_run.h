@@ -7,7 +7,9 @@
 //   3. start(): elaboration ends and every process is initialized (time 0);
 //      the waveforms are opened;
 //   4. run(): until nothing is left to happen, or to a time limit; the CPU
-//      and wall time of this call are the run's;
+//      and wall time of this call are the run's; then every bridge steps
+//      the inputs it deferred whose edges lie within the run
+//      (RtlBridge::step_deferred), so its block and statistics are complete;
 //   5. finish(): the waveforms closed and each checked written; a run the
 //      no-progress watchdog stopped ends the child with exit status 4.
 #pragma once
