@@ -50,17 +50,26 @@ uint64_t PcieLink::serialize_fs(uint32_t tlp_bytes) const { return ser_fs(bytes_
 
 void PcieLink::send(Direction& d, TlpClass c, uint32_t payload, Callback arrived) {
   d.q[c].push_back({seq_tlp_++, payload + overhead_, std::move(arrived)});
-  waiting_.change(now_fs(), +1);
-  if (!d.busy) start_next(d);
+  const uint64_t now = now_fs();
+  waiting_.change(now, +1);
+  if (d.restart_scheduled) return;   // the restart takes the queues in their order
+  if (now >= d.free_at_fs) start_next(d);
+  else restart_at_free(d);
+}
+
+// The lanes' next TLP when they free up (a TLP waits for them).
+void PcieLink::restart_at_free(Direction& d) {
+  d.restart_scheduled = true;
+  at(d.free_at_fs, d.restart_seq, [this, &d] {
+    d.restart_scheduled = false;
+    start_next(d);
+  });
 }
 
 // Puts the next TLP on the lanes: the oldest (host -> device), or the other
 // queue than last time when both wait (device -> host).
 void PcieLink::start_next(Direction& d) {
-  if (d.q[0].empty() && d.q[1].empty()) {
-    d.busy = false;
-    return;
-  }
+  if (d.q[0].empty() && d.q[1].empty()) return;
   int c;
   if (d.q[0].empty()) c = 1;
   else if (d.q[1].empty()) c = 0;
@@ -70,19 +79,20 @@ void PcieLink::start_next(Direction& d) {
   d.q[c].pop_front();
   waiting_.change(now_fs(), -1);
   d.last = c;
-  d.busy = true;
   const uint64_t ser = serialize_fs(tlp.bytes);
   d.busy_fs += ser;
   ++d.tlps;
   d.bytes += tlp.bytes;
   const uint64_t end = now_fs() + ser;
   at(end + prop_fs_, std::move(tlp.arrived));
-  at(end, [this, &d] { start_next(d); });
+  d.free_at_fs = end;
+  d.restart_seq = seq_++;
+  if (!d.q[0].empty() || !d.q[1].empty()) restart_at_free(d);
 }
 
 // A small event list: callbacks at their times, in (time, order of
 // scheduling) order, one kernel event for the earliest.
-void PcieLink::at(uint64_t t_fs, Callback fn) {
+void PcieLink::at(uint64_t t_fs, uint64_t seq, Callback fn) {
   const bool earliest = due_.empty() || t_fs < due_.top().at_fs;
   uint32_t slot;
   if (free_slots_.empty()) {
@@ -93,7 +103,7 @@ void PcieLink::at(uint64_t t_fs, Callback fn) {
     free_slots_.pop_back();
     callbacks_[slot] = std::move(fn);
   }
-  due_.push({t_fs, seq_++, slot});
+  due_.push({t_fs, seq, slot});
   if (earliest) wake_.notify(delay_fs(t_fs - now_fs()));
 }
 

@@ -95,11 +95,17 @@ class PcieLink : public sc_core::sc_module {
   // direction alternates between its posted / request queue and its
   // completion queue (the device's DMA engine and completer share its
   // internal path round-robin).
+  // Its lanes are free from free_at_fs on. The next TLP starts then only
+  // if one waits (restart_scheduled): a callback at the end of every TLP's
+  // serialization would cost a kernel event per TLP on an idle link. The
+  // restart keeps the place in the event list (restart_seq) that a
+  // callback scheduled when the TLP started would have had.
   struct Direction {
     bool round_robin = false;
     std::deque<Tlp> q[2];
-    bool busy = false;
+    bool restart_scheduled = false;
     int last = kCompletion;
+    uint64_t free_at_fs = 0, restart_seq = 0;
     uint64_t busy_fs = 0, tlps = 0, bytes = 0;
   };
   struct ReadOp {
@@ -130,7 +136,10 @@ class PcieLink : public sc_core::sc_module {
   // Queues a TLP of `payload` bytes on a direction; `arrived` at the far end.
   void send(Direction& d, TlpClass c, uint32_t payload, Callback arrived);
   void start_next(Direction& d);
-  void at(uint64_t t_fs, Callback fn);
+  void restart_at_free(Direction& d);
+  void at(uint64_t t_fs, Callback fn) { at(t_fs, seq_++, std::move(fn)); }
+  // At t_fs, in the order of `seq` among the callbacks of that time.
+  void at(uint64_t t_fs, uint64_t seq, Callback fn);
   void run_due();
   void issue_reads();
   void issue_posted();
