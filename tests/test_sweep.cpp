@@ -280,7 +280,8 @@ TEST_CASE("sweep --area: a variant's area columns beside its measured figures", 
   while (std::getline(lines, line)) {
     ++rows;
     CHECK(line.find("," + std::to_string(a.cells) + "," + std::to_string(a.logic_bits) + "," +
-                    std::to_string(a.ff_bits) + ",0," + std::to_string(a.mem_bits)) != std::string::npos);
+                    std::to_string(a.ff_bits) + "," + std::to_string(a.latch_bits) + "," + std::to_string(a.mem_bits)) !=
+          std::string::npos);
   }
   CHECK(rows == 2);
   // the emitted job list carries the area job too
