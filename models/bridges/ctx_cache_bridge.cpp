@@ -194,8 +194,7 @@ void CtxCacheBridge::collect_stats(StatsTable& table) const {
             "evicted records whose next PSN the send pipeline had advanced, written back to memory");
   table.add(n, "writebacks_done", static_cast<double>(writebacks_done_), "records",
             "write-backs that reached memory over the write-back route");
-  // (a release deferred past the end of the run is taken at its edge: counted)
-  table.add(n, "releases", static_cast<double>(releases_taken_ + deferred_releases_.size()), "requests",
+  table.add(n, "releases", static_cast<double>(releases_taken_), "requests",
             "pipelines done with a response's records (pins released)");
   table.add(n, "hit_rate", keys > 0 ? static_cast<double>(c.hits) / keys : 0.0, "fraction", "hits / records looked up");
   table.add(n, "refill_mean_ns", c.fills ? static_cast<double>(c.refill_fs_sum) / static_cast<double>(c.fills) / 1e6 : 0.0,

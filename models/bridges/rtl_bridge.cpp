@@ -41,6 +41,9 @@ bool one_edge_mode() {
 }
 }  // namespace
 
+// (Neither this nor the skip to an item's edge in run() under
+// UBSIM_ONE_EDGE, which checks the stepping without them, or with a
+// waveform, whose gap dump keeps its time.)
 bool RtlBridge::may_defer() const {
   return asleep_ && !has_work() && outbox_.empty() && wake_edge_ == 0 && !block_->tracing() && !one_edge_mode();
 }
@@ -152,8 +155,9 @@ void RtlBridge::run() {
     // An item in flight leaves at a later edge with nothing else for the
     // kernel to run before it: that edge is stepped in this activation
     // (no input can arrive meanwhile), skipping the cycles between.
-    if (!(timed && outbox_.empty() && !one_edge && !block_->tracing() && edge_fs(wake_edge_) > now &&
-          may_step(edge_fs(wake_edge_)))) {
+    const bool item_edge_now = timed && outbox_.empty() && !one_edge && !block_->tracing() && edge_fs(wake_edge_) > now &&
+                               may_step(edge_fs(wake_edge_));
+    if (!item_edge_now) {
       if (block_->tracing() && next_edge_ > 1) {
         // 1 ps after the last evaluated edge, the idle inputs: the waveform
         // shows them instead of the last offered ones during the gap
