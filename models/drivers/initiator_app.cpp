@@ -42,6 +42,7 @@ InitiatorApp::InitiatorApp(sc_core::sc_module_name name, const Config& c, const 
       rng_(c.count(key::seed) + session),
       record_(std::make_unique<LatencyRecord>()) {
   record_->hops.assign(route.hops.size(), HopSums{});
+  pending_hops_.assign(route.hops.size(), HopSumsOf<uint64_t>{});
   ++running_;
   SC_HAS_PROCESS(InitiatorApp);
   SC_METHOD(start);   // runs once at time 0
@@ -188,7 +189,7 @@ void InitiatorApp::accept(Transaction& t) {
     rec.slot_time.add(r.completed_fs - r.slot_fs);
     for (size_t i = 0; i < r.times.size(); ++i) {
       const HopTimes& t = r.times[i];
-      HopSums& s = rec.hops[i];
+      HopSumsOf<uint64_t>& s = pending_hops_[i];
       const uint64_t measured = t.depart_fs - t.arrive_fs;
       const uint64_t waited = t.start_fs - t.arrive_fs;
       s.measured += measured;
@@ -206,6 +207,7 @@ void InitiatorApp::accept(Transaction& t) {
       s.queue += waited - t.align_fs;
       s.service += measured - waited;
     }
+    if (++pending_ops_ == kFoldOps) fold_hop_sums();
   }
   if (on_complete) on_complete(r);
   ++free_slots_[pool_of(r)];   // software has handled the completion: its slot is free
@@ -222,6 +224,30 @@ void InitiatorApp::accept(Transaction& t) {
   }
   submit_waiting();   // the freed slot goes to the first request waiting for one
   if (completed_ == ops_) finished();
+}
+
+void InitiatorApp::fold_hop_sums() const {
+  if (pending_ops_ == 0) return;
+  for (size_t i = 0; i < pending_hops_.size(); ++i) {
+    HopSums& s = record_->hops[i];
+    HopSumsOf<uint64_t>& p = pending_hops_[i];
+    s.measured += p.measured;
+    s.align += p.align;
+    s.serialize += p.serialize;
+    s.queue += p.queue;
+    s.service += p.service;
+    s.ctx_wait += p.ctx_wait;
+    s.transfer += p.transfer;
+    s.reassembly += p.reassembly;
+    s.link += p.link;
+    s.early += p.early;
+    s.retransmit += p.retransmit;
+    s.reorder += p.reorder;
+    s.transport += p.transport;
+    s.fabric += p.fabric;
+    p = HopSumsOf<uint64_t>{};
+  }
+  pending_ops_ = 0;
 }
 
 // The run ends when the last application running has finished.
