@@ -104,11 +104,15 @@ void PcieLink::at(uint64_t t_fs, uint64_t seq, Callback fn) {
     callbacks_[slot] = std::move(fn);
   }
   due_.push({t_fs, seq, slot});
-  if (earliest) wake_.notify(delay_fs(t_fs - now_fs()));
+  // (inside run_due() the loop takes what is due now and re-arms the event
+  // for the rest when it ends: a notification here would be a second
+  // activation at this instant that finds nothing to do)
+  if (earliest && !running_due_) wake_.notify(delay_fs(t_fs - now_fs()));
 }
 
 void PcieLink::run_due() {
   const uint64_t now = now_fs();
+  running_due_ = true;
   while (!due_.empty() && due_.top().at_fs <= now) {
     // moved out of its slot before the call (which may schedule more)
     const uint32_t slot = due_.top().slot;
@@ -117,6 +121,7 @@ void PcieLink::run_due() {
     free_slots_.push_back(slot);
     fn();
   }
+  running_due_ = false;
   if (!due_.empty()) wake_.notify(delay_fs(due_.top().at_fs - now));
 }
 

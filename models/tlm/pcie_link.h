@@ -164,6 +164,7 @@ class PcieLink : public sc_core::sc_module {
   std::vector<Callback> callbacks_;
   std::vector<uint32_t> free_slots_;
   uint64_t seq_ = 0;
+  bool running_due_ = false;   // inside run_due()
   sc_core::sc_event wake_;
   OccupancyTracker tags_used_, np_used_, p_used_;
   OccupancyTracker waiting_;   // TLPs queued for the lanes and requests waiting for a tag or credit
