@@ -100,6 +100,11 @@ inline void settle_low(Root* r) {
   RecordLow(r);
 }
 
+// One pass of the same loop (below) is the whole edge also for a block
+// whose only edge trigger is clk (ClockLowTriggers<M>::kCount == 1): its
+// NBA region cannot raise clk, so the loop's further trigger evaluations
+// (two per edge) would find nothing.
+//
 // The rising edge of a block whose units gate their own clocks
 // (rtl/clock_gate.sv). A gated clock is clk AND a latched enable: a wire of
 // the input clock, so eval() computes it in the input region. Here the edge
@@ -137,8 +142,11 @@ inline void rise_gated(Root* r) {
     static constexpr bool kInputLogicAtSettle = AT_SETTLE;                                                 \
     static void rise(M& m) {                                                                               \
       m.clk = 1;                                                                                           \
-      rise_without_input_region<M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, \
-                                NBA>(m.rootp);                                       \
+      if constexpr (ClockLowTriggers<M>::kCount == 1)                                                      \
+        rise_gated<M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, NBA>(m.rootp); \
+      else                                                                                                 \
+        rise_without_input_region<M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, \
+                                  NBA>(m.rootp);                                     \
     }                                                                                                      \
     static void settle(M& m) {                                                                             \
       static_assert(ClockLowTriggers<M>::kCount > 0, #M " has no edge trigger");                            \
