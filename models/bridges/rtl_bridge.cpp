@@ -35,10 +35,10 @@ namespace {
 // UBSIM_ONE_EDGE (a check, not a mode): one edge per activation, every
 // input stepped at its own edge's time. It moves every process's order
 // within an instant; no figure may change with it.
-bool one_edge_mode() {
-  static const bool one_edge = std::getenv("UBSIM_ONE_EDGE") != nullptr;
-  return one_edge;
-}
+// Read once when the program starts (a constant, not a function-local
+// static whose guard every activation would test).
+const bool kOneEdge = std::getenv("UBSIM_ONE_EDGE") != nullptr;
+inline bool one_edge_mode() { return kOneEdge; }
 }  // namespace
 
 // (Neither this nor the skip to an item's edge in run() under
