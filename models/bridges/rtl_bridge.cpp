@@ -103,6 +103,23 @@ void RtlBridge::deliver_due() {
   if (outbox_.empty()) outbox_.swap(due), outbox_.clear();   // keep the capacity
 }
 
+// An edge stepped ahead of the kernel's time handed transactions on to
+// components that accept them ahead (StageComponent::accepts_ahead): they
+// go now, annotated with the edge's time, instead of from an activation of
+// this process at that time. Nothing else is pending in the kernel before
+// that edge (the bridge stepped to it), so they find the state they would
+// have found then.
+bool RtlBridge::hand_on_ahead(uint64_t now) {
+  if (outbox_.empty() || outbox_.front().how != Handoff::Forward || outbox_.front().at_fs <= now) return false;
+  for (const Out& o : outbox_)
+    if (o.how != Handoff::Forward || !forward_ahead(*o.t)) return false;
+  std::vector<Out> due;
+  due.swap(outbox_);
+  for (const Out& o : due) forward(*o.t, o.at_fs);
+  if (outbox_.empty()) outbox_.swap(due), outbox_.clear();   // keep the capacity
+  return true;
+}
+
 void RtlBridge::wait_for_wake() {
   if (!outbox_.empty()) wake_event_.notify_at(outbox_.front().at_fs);
   next_trigger(wake_event_.event());
@@ -184,6 +201,10 @@ void RtlBridge::run() {
   bool emitted = false;
   while (!emitted && due() && may_step(edge_fs(next_edge_))) {
     emitted = step_edge(next_edge_);
+    if (emitted && !one_edge && hand_on_ahead(now)) {
+      emitted = false;        // handed on at its edge's time: keep stepping
+      limit_known = false;    // (what it reached may have scheduled activity)
+    }
     ++next_edge_;
     ++cycles_evaluated_;
     if (++edges_since_check_ >= ProgressWatchdog::kCheckEdges) {

@@ -114,6 +114,7 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   void end_of_elaboration() override;
   void run();
   void deliver_due();   // the hand-offs of edges up to now
+  bool hand_on_ahead(uint64_t now);   // the hand-offs of an edge after now, if they may go now
   // Waits for wake_event_ (and, with hand-offs pending, for their time).
   void wait_for_wake();
   bool due() const;   // work, or the edge an item in flight leaves at

@@ -16,29 +16,30 @@ tlm::tlm_sync_enum StageComponent::nb_transport_fw(tlm::tlm_generic_payload& gp,
                                                    sc_core::sc_time& delay) {
   TransactionExtension* ext = nullptr;
   gp.get_extension(ext);
-  sc_assert(ext && ext->t && phase == tlm::BEGIN_REQ && delay == sc_core::SC_ZERO_TIME);
+  sc_assert(ext && ext->t && phase == tlm::BEGIN_REQ && (delay == sc_core::SC_ZERO_TIME || accepts_ahead()));
   Transaction& t = *ext->t;
-  if (t.on_route()) t.now_times().arrive_fs = now_fs();
+  arrival_fs_ = now_fs() + delay.value();
+  if (t.on_route()) t.now_times().arrive_fs = arrival_fs_;
   accept(t);
   phase = tlm::END_REQ;
   return tlm::TLM_COMPLETED;
 }
 
-void StageComponent::send(Transaction& t, int target) {
+void StageComponent::send(Transaction& t, int target, uint64_t ahead_fs) {
   t.gp.set_address(static_cast<uint64_t>(target));
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
-  sc_core::sc_time delay = sc_core::SC_ZERO_TIME;
+  sc_core::sc_time delay = ahead_fs ? sc_core::sc_time::from_value(ahead_fs) : sc_core::SC_ZERO_TIME;
   out->nb_transport_fw(t.gp, phase, delay);
 }
 
-void StageComponent::advance(Transaction& t) {
+void StageComponent::advance(Transaction& t, uint64_t at_fs, uint64_t ahead_fs) {
   if (t.on_route()) {
-    t.now_times().depart_fs = now_fs();
+    t.now_times().depart_fs = at_fs;
     if (static_cast<int>(t.hop) == t.route->descriptor_hop && t.kind == Transaction::Kind::Request)
       release_riders(as_request(t));
     ++t.hop;
   }
-  send(t, t.on_route() ? t.route->component[t.hop] : t.route->sink);
+  send(t, t.on_route() ? t.route->component[t.hop] : t.route->sink, ahead_fs);
 }
 
 // The descriptors of a doorbell's work requests have arrived: the requests
@@ -61,7 +62,22 @@ void StageComponent::forward(Transaction& t) {
   if (t.on_route() && t.kind == Transaction::Kind::Request && !t.route->segment_end.empty() &&
       t.route->segment_end[t.hop] == static_cast<int>(t.hop) && !end_of_segment(t))
     return;
-  advance(t);
+  advance(t, now_fs(), 0);
+}
+
+bool StageComponent::forward_ahead(const Transaction& t) const {
+  if (!peers_ || !t.on_route() || t.kind != Transaction::Kind::Request) return false;
+  const Route& rt = *t.route;
+  if (!rt.segment_end.empty() && rt.segment_end[t.hop] == static_cast<int>(t.hop)) return false;
+  if (static_cast<int>(t.hop) == rt.descriptor_hop) return false;
+  const int next = t.hop + 1 < rt.hops.size() ? rt.component[t.hop + 1] : rt.sink;
+  return next >= 0 && static_cast<size_t>(next) < peers_->size() && (*peers_)[next]->accepts_ahead();
+}
+
+void StageComponent::forward(Transaction& t, uint64_t at_fs) {
+  const uint64_t now = now_fs();
+  sc_assert(at_fs >= now && forward_ahead(t));
+  advance(t, at_fs, at_fs - now);
 }
 
 // Returns whether t goes on now.
@@ -81,7 +97,7 @@ bool StageComponent::end_of_segment(Transaction& t) {
       m.seg_waiting = false;
       m.now_times().reassembly_fs = now_fs() - m.seg_wait_from;
       if (m.error) finish_early(m);   // another of its packets was abandoned
-      else advance(m);
+      else advance(m, now_fs(), 0);
     }
     return false;
   }

@@ -4,6 +4,7 @@
 // the component of their next hop (or their sink).
 #pragma once
 #include <string>
+#include <vector>
 
 #include <systemc>
 #include <tlm>
@@ -27,6 +28,15 @@ class StageComponent : public sc_core::sc_module {
 
   int fabric_id = -1;
   virtual void collect_stats(StatsTable& table) const = 0;
+  // Whether accept() may be called for an arrival after now (the TLM-2.0
+  // delay annotation of nb_transport_fw): the component then works as of
+  // arrival_fs() and never hands anything on from inside accept(). A sender
+  // annotates only when nothing else is pending in the kernel before the
+  // arrival (it stepped ahead to it), so the component's state then is its
+  // state now.
+  bool accepts_ahead() const { return accepts_ahead_; }
+  // The components of the fabric this one is attached to (by fabric id).
+  void set_peers(const std::vector<StageComponent*>* peers) { peers_ = peers; }
 
   // What this component holds now and what it waits for (wait_for.h), for
   // the report of a run that stopped making progress.
@@ -43,6 +53,18 @@ class StageComponent : public sc_core::sc_module {
   // packet ends there (back to its pool), the message goes on when the
   // last of its packets has arrived (reassembly).
   void forward(Transaction& t);
+  // The same at a later time at_fs, annotated on the hand-off (the next
+  // component accepts it ahead): only where forward_ahead() says so.
+  void forward(Transaction& t, uint64_t at_fs);
+  // Whether t, handed on now, would go straight to a component that accepts
+  // ahead (not the end of a packet segment, not a descriptor fetch that
+  // releases riders).
+  bool forward_ahead(const Transaction& t) const;
+  // The arrival time of the transaction accept() is called with: now, or
+  // later for a hand-off annotated ahead (accepts_ahead()).
+  uint64_t arrival_fs() const { return arrival_fs_; }
+  // Set by a component whose accept() works as of arrival_fs() (above).
+  void set_accepts_ahead() { accepts_ahead_ = true; }
   // Sends a transaction that starts here to the component of its first hop.
   void launch(Transaction& t);
   // Ends a transaction here (e.g. an error completion): straight to its sink.
@@ -54,12 +76,15 @@ class StageComponent : public sc_core::sc_module {
   void abandon(Request& packet);
 
  private:
-  void send(Transaction& t, int target);
-  void advance(Transaction& t);
+  void send(Transaction& t, int target, uint64_t ahead_fs = 0);
+  void advance(Transaction& t, uint64_t at_fs, uint64_t ahead_fs);
   void release_riders(Request& leader);
   bool end_of_segment(Transaction& t);
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
+  const std::vector<StageComponent*>* peers_ = nullptr;
+  uint64_t arrival_fs_ = 0;
+  bool accepts_ahead_ = false;
 };
 
 }  // namespace ubsim

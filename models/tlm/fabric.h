@@ -26,6 +26,7 @@ class StageFabric : public sc_core::sc_module {
   int attach(StageComponent* c) {
     c->fabric_id = static_cast<int>(components_.size());
     components_.push_back(c);
+    c->set_peers(&components_);
     c->out.bind(from_components);
     to_components.bind(c->in);
     return c->fabric_id;

@@ -9,6 +9,10 @@ QueuedServer::QueuedServer(sc_core::sc_module_name name, std::string resource_de
     : StageComponent(name),
       resource_description_(std::move(resource_description)),
       resources_(std::max<size_t>(1, resources)) {
+  // An arrival ahead of the kernel's time is served as of its time: a
+  // provisional start at it, or a serve at it (nothing of it is handed on
+  // from accept()).
+  set_accepts_ahead();
   SC_HAS_PROCESS(QueuedServer);
   SC_METHOD(serve);
   sensitive << serve_event_;
@@ -25,8 +29,10 @@ bool QueuedServer::Waiting::operator>(const Waiting& o) const {
   return t->id > o.t->id;
 }
 
+// (now: the arrival, which may lie ahead of the kernel's time: see
+// accepts_ahead())
 void QueuedServer::accept(Transaction& t) {
-  const uint64_t now = now_fs();
+  const uint64_t now = arrival_fs();
   Resource& res = resources_.at(resource_of(t));
   if (res.provisional) {
     if (res.prov.w.arrive_fs == now) take_back(res);   // two arrivals this instant: serve picks
@@ -49,7 +55,9 @@ void QueuedServer::accept(Transaction& t) {
       return;
     }
   }
-  serve_event_.notify(sc_core::SC_ZERO_TIME);   // after every arrival of this instant
+  // after every arrival of its instant
+  const uint64_t kernel_now = now_fs();
+  serve_event_.notify(now == kernel_now ? sc_core::SC_ZERO_TIME : delay_fs(now - kernel_now));
 }
 
 void QueuedServer::start(Resource& res, const Waiting& w, uint64_t now, const ServiceTime& st) {
@@ -91,6 +99,7 @@ void QueuedServer::serve() {
     while (!res.waiting.empty() && res.free_at_fs <= now) {
       std::pop_heap(res.waiting.begin(), res.waiting.end(), std::greater<Waiting>());
       const Waiting w = res.waiting.back();
+      sc_assert(w.arrive_fs <= now && "a transaction accepted ahead is served before its arrival");
       res.waiting.pop_back();
       queue_.change(now, -1);
       start(res, w, now, service_time(*w.t));
