@@ -202,8 +202,9 @@ void RtlBridge::run() {
   while (!emitted && due() && may_step(edge_fs(next_edge_))) {
     emitted = step_edge(next_edge_);
     if (emitted && !one_edge && hand_on_ahead(now)) {
-      emitted = false;        // handed on at its edge's time: keep stepping
-      limit_known = false;    // (what it reached may have scheduled activity)
+      emitted = false;   // handed on at its edge's time: keep stepping, but
+      limit = now;       // no further than the kernel's activity now (what
+      limit_known = false;   // it reached may have scheduled some)
     }
     ++next_edge_;
     ++cycles_evaluated_;

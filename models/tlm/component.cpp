@@ -18,6 +18,8 @@ tlm::tlm_sync_enum StageComponent::nb_transport_fw(tlm::tlm_generic_payload& gp,
   gp.get_extension(ext);
   sc_assert(ext && ext->t && phase == tlm::BEGIN_REQ && (delay == sc_core::SC_ZERO_TIME || accepts_ahead()));
   Transaction& t = *ext->t;
+  // (ahead: nothing else may happen in the kernel before the arrival)
+  sc_assert(delay == sc_core::SC_ZERO_TIME || sc_core::sc_time_to_pending_activity() >= delay);
   arrival_fs_ = now_fs() + delay.value();
   if (t.on_route()) t.now_times().arrive_fs = arrival_fs_;
   accept(t);

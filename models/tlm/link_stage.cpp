@@ -12,7 +12,12 @@ LinkStage::LinkStage(sc_core::sc_module_name name, const Config& c, const LinkPa
       link_("link", p),
       mtu_(c.count(key::transport_mtu)),
       params_(p),
-      ordered_(p.keys == "pcie" && c.choice(key::nic_cqe_after) == "ordered") {}
+      ordered_(p.keys == "pcie" && c.choice(key::nic_cqe_after) == "ordered") {
+  // The link acts as of a hand-off's time ahead (PcieLink::enter_ahead),
+  // and calls back only from its own event list: except with ordered CQEs,
+  // whose write goes on as soon as it is queued (from inside accept()).
+  if (!ordered_) set_accepts_ahead();
+}
 
 // The bytes a stage moves: a descriptor fetch k descriptors of 64 B, a
 // read's first packet at the target, a packet's payload (per-packet stages,
@@ -51,6 +56,8 @@ void LinkStage::accept(Transaction& t) {
   times.start_fs = times.arrive_fs;   // the link's own queues are inside the stage
   // page-aligned buffers: completions split by max_payload alone
   const uint64_t addr = (next_addr_++ % 4096) * 8192;
+  const bool ahead = arrival_fs() > now_fs();
+  if (ahead) link_.enter_ahead(arrival_fs());
   switch (use_of(t)) {
     case Use::Read:
       link_.dma_read(addr, bytes_of(t), [this, &t] { done(t, params_.read_fs); });
@@ -69,6 +76,7 @@ void LinkStage::accept(Transaction& t) {
       link_.host_write(link_.doorbell_bytes(), [this, &t] { done(t, params_.doorbell_fs); });
       break;
   }
+  if (ahead) link_.leave_ahead();
 }
 
 void LinkStage::done(Transaction& t, uint64_t base) {

@@ -46,14 +46,16 @@ PcieLink::PcieLink(sc_core::sc_module_name name, const LinkParams& p)
   dont_initialize();
 }
 
+uint64_t PcieLink::now() const { return ahead_fs_ ? ahead_fs_ : now_fs(); }
+
 uint64_t PcieLink::serialize_fs(uint32_t tlp_bytes) const { return ser_fs(bytes_per_s_, tlp_bytes); }
 
 void PcieLink::send(Direction& d, TlpClass c, uint32_t payload, Callback arrived) {
   d.q[c].push_back({seq_tlp_++, payload + overhead_, std::move(arrived)});
-  const uint64_t now = now_fs();
-  waiting_.change(now, +1);
+  const uint64_t t = now();
+  waiting_.change(t, +1);
   if (d.restart_scheduled) return;   // the restart takes the queues in their order
-  if (now >= d.free_at_fs) start_next(d);
+  if (t >= d.free_at_fs) start_next(d);
   else restart_at_free(d);
 }
 
@@ -77,13 +79,13 @@ void PcieLink::start_next(Direction& d) {
   else c = d.q[0].front().seq < d.q[1].front().seq ? 0 : 1;
   Tlp tlp = std::move(d.q[c].front());
   d.q[c].pop_front();
-  waiting_.change(now_fs(), -1);
+  waiting_.change(now(), -1);
   d.last = c;
   const uint64_t ser = serialize_fs(tlp.bytes);
   d.busy_fs += ser;
   ++d.tlps;
   d.bytes += tlp.bytes;
-  const uint64_t end = now_fs() + ser;
+  const uint64_t end = now() + ser;
   at(end + prop_fs_, std::move(tlp.arrived));
   d.free_at_fs = end;
   d.restart_seq = seq_++;
@@ -132,7 +134,7 @@ void PcieLink::dma_read(uint64_t addr, uint32_t bytes, Callback done) {
   for (uint64_t pos = addr, end = addr + bytes; pos < end;) {
     const uint64_t next = std::min<uint64_t>(end, (pos / max_read_ + 1) * max_read_);
     np_waiting_.push_back({op, pos, static_cast<uint32_t>(next - pos), 0, false});
-    waiting_.change(now_fs(), +1);
+    waiting_.change(now(), +1);
     ++op->requests_left;
     pos = next;
   }
@@ -151,16 +153,16 @@ void PcieLink::issue_reads() {
     }
     ReadRequest rq = np_waiting_.front();
     np_waiting_.pop_front();
-    waiting_.change(now_fs(), -1);
+    waiting_.change(now(), -1);
     const uint32_t tag = free_tags_.back();
     free_tags_.pop_back();
     sc_assert(np_credits_ > 0);   // credits never go negative
     --np_credits_;
-    tags_used_.change(now_fs(), +1);
-    np_used_.change(now_fs(), +1);
+    tags_used_.change(now(), +1);
+    np_used_.change(now(), +1);
     tags_[tag] = rq;
     // the request TLP up; the host reads memory; completions come down
-    send(up_, kRequestOrPosted, 0, [this, tag] { at(now_fs() + host_read_fs_, [this, tag] {
+    send(up_, kRequestOrPosted, 0, [this, tag] { at(now() + host_read_fs_, [this, tag] {
       const ReadRequest& r = tags_[tag];
       const uint64_t end = r.addr + r.bytes;
       for (uint64_t pos = r.addr; pos < end;) {
@@ -191,8 +193,8 @@ void PcieLink::complete(uint32_t tag) {
   tags_[tag] = ReadRequest{};
   free_tags_.push_back(tag);
   ++np_credits_;
-  tags_used_.change(now_fs(), -1);
-  np_used_.change(now_fs(), -1);
+  tags_used_.change(now(), -1);
+  np_used_.change(now(), -1);
   sc_assert(free_tags_.size() <= tags_.size());
   if (--op->requests_left == 0) {
     Callback done = std::move(op->done);
@@ -228,15 +230,15 @@ void PcieLink::issue_posted() {
     p_waiting_.pop_front();
     sc_assert(p_credits_ > 0);
     --p_credits_;
-    p_used_.change(now_fs(), +1);
+    p_used_.change(now(), +1);
     Callback sent = std::move(tlp.sent);
     send(up_, kRequestOrPosted, tlp.bytes, [this, fn = std::move(tlp.consumed)]() mutable {
-      at(now_fs() + host_write_fs_, [this, fn = std::move(fn)] {
+      at(now() + host_write_fs_, [this, fn = std::move(fn)] {
         if (fn) fn();
         // the credit update travels back to the device
-        at(now_fs() + prop_fs_, [this] {
+        at(now() + prop_fs_, [this] {
           ++p_credits_;
-          p_used_.change(now_fs(), -1);
+          p_used_.change(now(), -1);
           issue_posted();
         });
       });
@@ -260,9 +262,9 @@ void PcieLink::issue_host_writes() {
     sc_assert(device_p_credits_ > 0);
     --device_p_credits_;
     send(down_, kRequestOrPosted, bytes, [this, visible = std::move(visible)]() mutable {
-      at(now_fs() + device_write_fs_, [this, visible = std::move(visible)] {
+      at(now() + device_write_fs_, [this, visible = std::move(visible)] {
         visible();
-        at(now_fs() + prop_fs_, [this] {
+        at(now() + prop_fs_, [this] {
           ++device_p_credits_;
           issue_host_writes();
         });
@@ -291,7 +293,7 @@ void PcieLink::issue_host_reads() {
     };
     auto read = std::make_shared<HostRead>(HostRead{bytes, std::move(done)});
     send(down_, kRequestOrPosted, 0, [this, bytes, read] {
-      at(now_fs() + host_read_fs_, [this, bytes, read] {
+      at(now() + host_read_fs_, [this, bytes, read] {
         for (uint32_t pos = 0; pos < bytes;) {
           const uint32_t len = std::min(max_payload_, bytes - pos);
           send(up_, kCompletion, len, [this, len, read] {

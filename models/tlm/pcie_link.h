@@ -66,6 +66,13 @@ class PcieLink : public sc_core::sc_module {
   static constexpr uint32_t kDoorbellBytes = kPcieDoorbellBytes;
   uint32_t doorbell_bytes() const { return doorbell_bytes_; }
 
+  // The link's calls from here to the matching leave_ahead() act as of
+  // at_fs, later than now (a hand-off accepted ahead: LinkStage): nothing
+  // else is pending in the kernel before at_fs, and none of them calls back
+  // before it (every callback runs from the link's own event list).
+  void enter_ahead(uint64_t at_fs) { ahead_fs_ = at_fs; }
+  void leave_ahead() { ahead_fs_ = 0; }
+
   void collect_stats(StatsTable& table) const;
   // The tags and credits its transfers hold, and what waits for one.
   void holdings(std::vector<Holding>& out) const;
@@ -133,6 +140,9 @@ class PcieLink : public sc_core::sc_module {
   };
 
   uint64_t serialize_fs(uint32_t tlp_bytes) const;
+  // The time the link acts at: now, or a hand-off's time accepted ahead.
+  uint64_t now() const;
+  uint64_t ahead_fs_ = 0;
   // Queues a TLP of `payload` bytes on a direction; `arrived` at the far end.
   void send(Direction& d, TlpClass c, uint32_t payload, Callback arrived);
   void start_next(Direction& d);
