@@ -40,6 +40,9 @@ PcieLink::PcieLink(sc_core::sc_module_name name, const LinkParams& p)
   host_write_fs_ = p.write_fs - prop_fs_ - serialize_fs(64 + overhead_);
   device_write_fs_ = p.doorbell_fs - prop_fs_ - serialize_fs(doorbell_bytes_ + overhead_);
   for (uint32_t t = static_cast<uint32_t>(tags_.size()); t-- > 0;) free_tags_.push_back(t);
+  // a completion's callback packs its tag, offset and length into one word
+  // (the keys' ranges: at most 4096 tags, 4096 B requests and payloads)
+  sc_assert(tags_.size() <= 0xffff && max_read_ < (1u << 24) && max_payload_ < (1u << 24));
   SC_HAS_PROCESS(PcieLink);
   SC_METHOD(run_due);
   sensitive << wake_;
@@ -127,9 +130,37 @@ void PcieLink::run_due() {
   if (!due_.empty()) wake_.notify(delay_fs(due_.top().at_fs - now));
 }
 
+// A caller's callback held in a slot while the link's own (small,
+// allocation-free) callbacks carry its index.
+uint32_t PcieLink::hold(Callback fn) {
+  if (free_held_.empty()) {
+    held_.push_back(std::move(fn));
+    return static_cast<uint32_t>(held_.size() - 1);
+  }
+  const uint32_t k = free_held_.back();
+  free_held_.pop_back();
+  held_[k] = std::move(fn);
+  return k;
+}
+
+PcieLink::Callback PcieLink::release_held(uint32_t k) {
+  Callback fn = std::move(held_[k]);
+  held_[k] = nullptr;
+  free_held_.push_back(k);
+  return fn;
+}
+
 void PcieLink::dma_read(uint64_t addr, uint32_t bytes, Callback done) {
   ++reads_;
-  auto* op = new ReadOp{0, std::move(done)};
+  ReadOp* op;
+  if (free_ops_.empty()) {
+    read_ops_.push_back(std::make_unique<ReadOp>());
+    op = read_ops_.back().get();
+  } else {
+    op = free_ops_.back();
+    free_ops_.pop_back();
+  }
+  *op = ReadOp{0, std::move(done)};
   // requests of at most max_read_request bytes, split at its multiples
   for (uint64_t pos = addr, end = addr + bytes; pos < end;) {
     const uint64_t next = std::min<uint64_t>(end, (pos / max_read_ + 1) * max_read_);
@@ -170,7 +201,12 @@ void PcieLink::issue_reads() {
         uint64_t next = end;
         if (pos + max_payload_ < end) next = (pos + max_payload_) / rcb_ * rcb_;
         const auto offset = static_cast<uint32_t>(pos - r.addr), len = static_cast<uint32_t>(next - pos);
-        send(down_, kCompletion, len, [this, tag, offset, len] { on_completion(tag, offset, len); });
+        // (tag, offset and length in one word: the callback stays small)
+        const uint64_t part = static_cast<uint64_t>(tag) << 48 | static_cast<uint64_t>(offset) << 24 | len;
+        send(down_, kCompletion, len, [this, part] {
+          on_completion(static_cast<uint32_t>(part >> 48), static_cast<uint32_t>(part >> 24) & 0xffffffu,
+                        static_cast<uint32_t>(part) & 0xffffffu);
+        });
         pos = next;
       }
     }); });
@@ -198,7 +234,8 @@ void PcieLink::complete(uint32_t tag) {
   sc_assert(free_tags_.size() <= tags_.size());
   if (--op->requests_left == 0) {
     Callback done = std::move(op->done);
-    delete op;
+    op->done = nullptr;
+    free_ops_.push_back(op);
     done();
   }
   issue_reads();
@@ -232,9 +269,10 @@ void PcieLink::issue_posted() {
     --p_credits_;
     p_used_.change(now(), +1);
     Callback sent = std::move(tlp.sent);
-    send(up_, kRequestOrPosted, tlp.bytes, [this, fn = std::move(tlp.consumed)]() mutable {
-      at(now() + host_write_fs_, [this, fn = std::move(fn)] {
-        if (fn) fn();
+    const uint32_t k = tlp.consumed ? hold(std::move(tlp.consumed)) : kNoneHeld;
+    send(up_, kRequestOrPosted, tlp.bytes, [this, k] {
+      at(now() + host_write_fs_, [this, k] {
+        if (k != kNoneHeld) release_held(k)();
         // the credit update travels back to the device
         at(now() + prop_fs_, [this] {
           ++p_credits_;
@@ -261,9 +299,10 @@ void PcieLink::issue_host_writes() {
     host_p_waiting_.pop_front();
     sc_assert(device_p_credits_ > 0);
     --device_p_credits_;
-    send(down_, kRequestOrPosted, bytes, [this, visible = std::move(visible)]() mutable {
-      at(now() + device_write_fs_, [this, visible = std::move(visible)] {
-        visible();
+    const uint32_t k = hold(std::move(visible));
+    send(down_, kRequestOrPosted, bytes, [this, k] {
+      at(now() + device_write_fs_, [this, k] {
+        release_held(k)();
         at(now() + prop_fs_, [this] {
           ++device_p_credits_;
           issue_host_writes();

@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <deque>
 #include <functional>
+#include <memory>
 #include <queue>
 #include <string>
 #include <vector>
@@ -153,6 +154,13 @@ class PcieLink : public sc_core::sc_module {
   void run_due();
   void issue_reads();
   void issue_posted();
+  uint32_t hold(Callback fn);
+  Callback release_held(uint32_t k);
+  static constexpr uint32_t kNoneHeld = UINT32_MAX;
+  std::vector<Callback> held_;
+  std::vector<uint32_t> free_held_;
+  std::vector<std::unique_ptr<ReadOp>> read_ops_;   // (reused through free_ops_)
+  std::vector<ReadOp*> free_ops_;
   void complete(uint32_t tag);
   void on_completion(uint32_t tag, uint32_t offset, uint32_t bytes);
 

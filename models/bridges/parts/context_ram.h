@@ -54,7 +54,7 @@ class ContextRam {
       throw std::runtime_error(fmt::format(
           "{}: the packet of request {} names peer {:#x}, its record's peer is {:#x} (a stale context record)", who, id,
           h.peer, *want_peer));
-    auto [it, first] = expected_psn_.emplace(record, h.psn);
+    auto [it, first] = expected_psn_.try_emplace(record, h.psn);   // (no node made for a record it knows)
     if (!first && h.psn != it->second)
       throw std::runtime_error(fmt::format("{}: the packet of request {} carries PSN {}, its record's next PSN is {}", who,
                                            id, h.psn, it->second));
