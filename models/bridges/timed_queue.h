@@ -3,8 +3,9 @@
 // timing rule). One class for what every bridge's inputs need.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <utility>
+
+#include "ring_queue.h"
 
 namespace ubsim {
 
@@ -24,16 +25,16 @@ class TimedQueue {
   // Of them, those that arrived before at_fs (the newest are at the back).
   size_t size_before(uint64_t at_fs) const {
     size_t n = q_.size();
-    for (auto it = q_.rbegin(); it != q_.rend() && it->at_fs >= at_fs; ++it) --n;
+    while (n > 0 && q_[n - 1].at_fs >= at_fs) --n;
     return n;
   }
 
  private:
   struct Entry {
-    uint64_t at_fs;
-    T item;
+    uint64_t at_fs = 0;
+    T item{};
   };
-  std::deque<Entry> q_;
+  RingQueue<Entry> q_;
 };
 
 }  // namespace ubsim

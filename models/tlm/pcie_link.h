@@ -34,6 +34,7 @@
 #include <systemc>
 
 #include "link_params.h"
+#include "ring_queue.h"
 #include "stats.h"
 #include "wait_for.h"
 
@@ -94,8 +95,8 @@ class PcieLink : public sc_core::sc_module {
   // writes (in order with each other), and completions.
   enum TlpClass { kRequestOrPosted = 0, kCompletion = 1 };
   struct Tlp {
-    uint64_t seq;      // enqueue order
-    uint32_t bytes;    // on the lanes: payload + overhead
+    uint64_t seq = 0;      // enqueue order
+    uint32_t bytes = 0;    // on the lanes: payload + overhead
     Callback arrived;  // at the far end
   };
   // One direction of the link. The host -> device direction is sent in
@@ -110,7 +111,7 @@ class PcieLink : public sc_core::sc_module {
   // callback scheduled when the TLP started would have had.
   struct Direction {
     bool round_robin = false;
-    std::deque<Tlp> q[2];
+    RingQueue<Tlp> q[2];
     bool restart_scheduled = false;
     int last = kCompletion;
     uint64_t free_at_fs = 0, restart_seq = 0;
@@ -173,11 +174,11 @@ class PcieLink : public sc_core::sc_module {
   std::vector<uint32_t> free_tags_;
   uint32_t np_credits_, p_credits_;
   uint32_t device_p_credits_, host_tags_;   // for the host's writes and reads into the device
-  std::deque<std::pair<uint32_t, Callback>> host_p_waiting_, host_np_waiting_;
+  RingQueue<std::pair<uint32_t, Callback>> host_p_waiting_, host_np_waiting_;
   void issue_host_writes();
   void issue_host_reads();
-  std::deque<ReadRequest> np_waiting_;
-  std::deque<PostedTlp> p_waiting_;
+  RingQueue<ReadRequest> np_waiting_;
+  RingQueue<PostedTlp> p_waiting_;
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_;
   std::vector<Callback> callbacks_;
   std::vector<uint32_t> free_slots_;
