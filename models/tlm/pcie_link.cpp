@@ -53,8 +53,8 @@ uint64_t PcieLink::now() const { return ahead_fs_ ? ahead_fs_ : now_fs(); }
 
 uint64_t PcieLink::serialize_fs(uint32_t tlp_bytes) const { return ser_fs(bytes_per_s_, tlp_bytes); }
 
-void PcieLink::send(Direction& d, TlpClass c, uint32_t payload, Callback arrived) {
-  d.q[c].push_back({seq_tlp_++, payload + overhead_, std::move(arrived)});
+void PcieLink::send(Direction& d, TlpClass c, uint32_t payload, InlineCallback arrived) {
+  d.q[c].push_back({seq_tlp_++, payload + overhead_, arrived});
   const uint64_t t = now();
   waiting_.change(t, +1);
   if (d.restart_scheduled) return;   // the restart takes the queues in their order
@@ -89,7 +89,7 @@ void PcieLink::start_next(Direction& d) {
   ++d.tlps;
   d.bytes += tlp.bytes;
   const uint64_t end = now() + ser;
-  at(end + prop_fs_, std::move(tlp.arrived));
+  at(end + prop_fs_, tlp.arrived);
   d.free_at_fs = end;
   d.restart_seq = seq_++;
   if (!d.q[0].empty() || !d.q[1].empty()) restart_at_free(d);
@@ -97,16 +97,16 @@ void PcieLink::start_next(Direction& d) {
 
 // A small event list: callbacks at their times, in (time, order of
 // scheduling) order, one kernel event for the earliest.
-void PcieLink::at(uint64_t t_fs, uint64_t seq, Callback fn) {
+void PcieLink::at(uint64_t t_fs, uint64_t seq, InlineCallback fn) {
   const bool earliest = due_.empty() || t_fs < due_.top().at_fs;
   uint32_t slot;
   if (free_slots_.empty()) {
     slot = static_cast<uint32_t>(callbacks_.size());
-    callbacks_.push_back(std::move(fn));
+    callbacks_.push_back(fn);
   } else {
     slot = free_slots_.back();
     free_slots_.pop_back();
-    callbacks_[slot] = std::move(fn);
+    callbacks_[slot] = fn;
   }
   due_.push({t_fs, seq, slot});
   // (inside run_due() the loop takes what is due now and re-arms the event
@@ -122,7 +122,7 @@ void PcieLink::run_due() {
     // moved out of its slot before the call (which may schedule more)
     const uint32_t slot = due_.top().slot;
     due_.pop();
-    Callback fn = std::move(callbacks_[slot]);
+    InlineCallback fn = callbacks_[slot];
     free_slots_.push_back(slot);
     fn();
   }
@@ -326,20 +326,28 @@ void PcieLink::issue_host_reads() {
     auto [bytes, done] = std::move(host_np_waiting_.front());
     host_np_waiting_.pop_front();
     --host_tags_;
-    struct HostRead {
-      uint32_t left;
-      Callback done;
-    };
-    auto read = std::make_shared<HostRead>(HostRead{bytes, std::move(done)});
-    send(down_, kRequestOrPosted, 0, [this, bytes, read] {
-      at(now() + host_read_fs_, [this, bytes, read] {
+    uint32_t h;
+    if (free_host_read_slots_.empty()) {
+      h = static_cast<uint32_t>(host_read_slots_.size());
+      host_read_slots_.emplace_back();
+    } else {
+      h = free_host_read_slots_.back();
+      free_host_read_slots_.pop_back();
+    }
+    host_read_slots_[h] = HostRead{bytes, std::move(done)};
+    send(down_, kRequestOrPosted, 0, [this, bytes, h] {
+      at(now() + host_read_fs_, [this, bytes, h] {
         for (uint32_t pos = 0; pos < bytes;) {
           const uint32_t len = std::min(max_payload_, bytes - pos);
-          send(up_, kCompletion, len, [this, len, read] {
-            read->left -= len;
-            if (read->left > 0) return;
+          send(up_, kCompletion, len, [this, len, h] {
+            HostRead& read = host_read_slots_[h];
+            read.left -= len;
+            if (read.left > 0) return;
             ++host_tags_;
-            read->done();
+            Callback fn = std::move(read.done);
+            read.done = nullptr;
+            free_host_read_slots_.push_back(h);
+            fn();
             issue_host_reads();
           });
           pos += len;

@@ -33,6 +33,7 @@
 
 #include <systemc>
 
+#include "inline_callback.h"
 #include "link_params.h"
 #include "ring_queue.h"
 #include "stats.h"
@@ -97,7 +98,7 @@ class PcieLink : public sc_core::sc_module {
   struct Tlp {
     uint64_t seq = 0;      // enqueue order
     uint32_t bytes = 0;    // on the lanes: payload + overhead
-    Callback arrived;  // at the far end
+    InlineCallback arrived;  // at the far end
   };
   // One direction of the link. The host -> device direction is sent in
   // arrival order (the root port forwards what it gets); the device -> host
@@ -146,12 +147,13 @@ class PcieLink : public sc_core::sc_module {
   uint64_t now() const;
   uint64_t ahead_fs_ = 0;
   // Queues a TLP of `payload` bytes on a direction; `arrived` at the far end.
-  void send(Direction& d, TlpClass c, uint32_t payload, Callback arrived);
+  void send(Direction& d, TlpClass c, uint32_t payload, InlineCallback arrived);
   void start_next(Direction& d);
   void restart_at_free(Direction& d);
-  void at(uint64_t t_fs, Callback fn) { at(t_fs, seq_++, std::move(fn)); }
+  // (the link's own steps: InlineCallback, a caller's callback held in a slot)
+  void at(uint64_t t_fs, InlineCallback fn) { at(t_fs, seq_++, fn); }
   // At t_fs, in the order of `seq` among the callbacks of that time.
-  void at(uint64_t t_fs, uint64_t seq, Callback fn);
+  void at(uint64_t t_fs, uint64_t seq, InlineCallback fn);
   void run_due();
   void issue_reads();
   void issue_posted();
@@ -180,7 +182,14 @@ class PcieLink : public sc_core::sc_module {
   RingQueue<ReadRequest> np_waiting_;
   RingQueue<PostedTlp> p_waiting_;
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_;
-  std::vector<Callback> callbacks_;
+  std::vector<InlineCallback> callbacks_;
+  // host reads of device memory in flight (reused through free_host_read_slots_)
+  struct HostRead {
+    uint32_t left = 0;
+    Callback done;
+  };
+  std::vector<HostRead> host_read_slots_;
+  std::vector<uint32_t> free_host_read_slots_;
   std::vector<uint32_t> free_slots_;
   uint64_t seq_ = 0;
   bool running_due_ = false;   // inside run_due()
