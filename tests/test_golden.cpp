@@ -137,7 +137,10 @@ TEST_CASE("golden results: every experiment's default figures are unchanged", "[
   REQUIRE(all.size() >= 10);
   for (const auto& c : all) {
     SECTION(c.name) {
-      const auto r = ubsim::test::run_command("(" + std::string(UBSIM_BIN) + " " + c.args + " --format json 2>/dev/null)");
+      // (UBSIM_CHECK_AHEAD: every hand-off annotated ahead asserts that
+      // nothing else was pending in the kernel before its arrival)
+      const auto r = ubsim::test::run_command("(UBSIM_CHECK_AHEAD=1 " + std::string(UBSIM_BIN) + " " + c.args +
+                                              " --format json 2>/dev/null)");
       INFO(c.name << ": ubsim " << c.args);
       REQUIRE(r.status == 0);
       const std::string got = ubsim::json::pretty(normalize(ubsim::json::parse(r.out)));

@@ -1,5 +1,6 @@
 #include "component.h"
 
+#include <cstdlib>
 #include <stdexcept>
 #include <string>
 
@@ -7,6 +8,10 @@
 #include "request.h"
 
 namespace ubsim {
+
+namespace {
+const bool kCheckAhead = std::getenv("UBSIM_CHECK_AHEAD") != nullptr;
+}  // namespace
 
 StageComponent::StageComponent(sc_core::sc_module_name name) : sc_module(name), in("in"), out("out") {
   in.register_nb_transport_fw(this, &StageComponent::nb_transport_fw);
@@ -18,8 +23,10 @@ tlm::tlm_sync_enum StageComponent::nb_transport_fw(tlm::tlm_generic_payload& gp,
   gp.get_extension(ext);
   sc_assert(ext && ext->t && phase == tlm::BEGIN_REQ && (delay == sc_core::SC_ZERO_TIME || accepts_ahead()));
   Transaction& t = *ext->t;
-  // (ahead: nothing else may happen in the kernel before the arrival)
-  sc_assert(delay == sc_core::SC_ZERO_TIME || sc_core::sc_time_to_pending_activity() >= delay);
+  // (ahead: nothing else may happen in the kernel before the arrival; a
+  // kernel query per hand-off, so checked under UBSIM_CHECK_AHEAD, which the
+  // golden test sets for every case)
+  sc_assert(delay == sc_core::SC_ZERO_TIME || !kCheckAhead || sc_core::sc_time_to_pending_activity() >= delay);
   arrival_fs_ = now_fs() + delay.value();
   if (t.on_route()) t.now_times().arrive_fs = arrival_fs_;
   accept(t);
@@ -78,7 +85,7 @@ bool StageComponent::forward_ahead(const Transaction& t) const {
 
 void StageComponent::forward(Transaction& t, uint64_t at_fs) {
   const uint64_t now = now_fs();
-  sc_assert(at_fs >= now && forward_ahead(t));
+  sc_assert(at_fs >= now);   // (and forward_ahead(t), which the caller asked)
   advance(t, at_fs, at_fs - now);
 }
 
