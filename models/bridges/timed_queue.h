@@ -32,7 +32,7 @@ class TimedQueue {
  private:
   struct Entry {
     uint64_t at_fs = 0;
-    T item{};
+    T item = T();   // (value-initialized: T may have an explicit default constructor)
   };
   RingQueue<Entry> q_;
 };
