@@ -99,16 +99,7 @@ void PcieLink::start_next(Direction& d) {
 // scheduling) order, one kernel event for the earliest.
 void PcieLink::at(uint64_t t_fs, uint64_t seq, InlineCallback fn) {
   const bool earliest = due_.empty() || t_fs < due_.top().at_fs;
-  uint32_t slot;
-  if (free_slots_.empty()) {
-    slot = static_cast<uint32_t>(callbacks_.size());
-    callbacks_.push_back(fn);
-  } else {
-    slot = free_slots_.back();
-    free_slots_.pop_back();
-    callbacks_[slot] = fn;
-  }
-  due_.push({t_fs, seq, slot});
+  due_.push({t_fs, seq, callbacks_.put(fn)});
   // (inside run_due() the loop takes what is due now and re-arms the event
   // for the rest when it ends: a notification here would be a second
   // activation at this instant that finds nothing to do)
@@ -122,51 +113,22 @@ void PcieLink::run_due() {
     // moved out of its slot before the call (which may schedule more)
     const uint32_t slot = due_.top().slot;
     due_.pop();
-    InlineCallback fn = callbacks_[slot];
-    free_slots_.push_back(slot);
+    InlineCallback fn = callbacks_.take(slot);
     fn();
   }
   running_due_ = false;
   if (!due_.empty()) wake_.notify(delay_fs(due_.top().at_fs - now));
 }
 
-// A caller's callback held in a slot while the link's own (small,
-// allocation-free) callbacks carry its index.
-uint32_t PcieLink::hold(Callback fn) {
-  if (free_held_.empty()) {
-    held_.push_back(std::move(fn));
-    return static_cast<uint32_t>(held_.size() - 1);
-  }
-  const uint32_t k = free_held_.back();
-  free_held_.pop_back();
-  held_[k] = std::move(fn);
-  return k;
-}
-
-PcieLink::Callback PcieLink::release_held(uint32_t k) {
-  Callback fn = std::move(held_[k]);
-  held_[k] = nullptr;
-  free_held_.push_back(k);
-  return fn;
-}
-
 void PcieLink::dma_read(uint64_t addr, uint32_t bytes, Callback done) {
   ++reads_;
-  ReadOp* op;
-  if (free_ops_.empty()) {
-    read_ops_.push_back(std::make_unique<ReadOp>());
-    op = read_ops_.back().get();
-  } else {
-    op = free_ops_.back();
-    free_ops_.pop_back();
-  }
-  *op = ReadOp{0, std::move(done)};
+  const uint32_t op = read_ops_.put(ReadOp{0, std::move(done)});
   // requests of at most max_read_request bytes, split at its multiples
   for (uint64_t pos = addr, end = addr + bytes; pos < end;) {
     const uint64_t next = std::min<uint64_t>(end, (pos / max_read_ + 1) * max_read_);
     np_waiting_.push_back({op, pos, static_cast<uint32_t>(next - pos), 0, false});
     waiting_.change(now(), +1);
-    ++op->requests_left;
+    ++read_ops_[op].requests_left;
     pos = next;
   }
   issue_reads();
@@ -225,19 +187,14 @@ void PcieLink::on_completion(uint32_t tag, uint32_t offset, uint32_t bytes) {
 
 // All of a request's data is back: its tag and non-posted credit are free.
 void PcieLink::complete(uint32_t tag) {
-  ReadOp* op = tags_[tag].op;
+  const uint32_t op = tags_[tag].op;
   tags_[tag] = ReadRequest{};
   free_tags_.push_back(tag);
   ++np_credits_;
   tags_used_.change(now(), -1);
   np_used_.change(now(), -1);
   sc_assert(free_tags_.size() <= tags_.size());
-  if (--op->requests_left == 0) {
-    Callback done = std::move(op->done);
-    op->done = nullptr;
-    free_ops_.push_back(op);
-    done();
-  }
+  if (--read_ops_[op].requests_left == 0) read_ops_.take(op).done();
   issue_reads();
 }
 
@@ -269,10 +226,10 @@ void PcieLink::issue_posted() {
     --p_credits_;
     p_used_.change(now(), +1);
     Callback sent = std::move(tlp.sent);
-    const uint32_t k = tlp.consumed ? hold(std::move(tlp.consumed)) : kNoneHeld;
+    const uint32_t k = tlp.consumed ? held_.put(std::move(tlp.consumed)) : kNoneHeld;
     send(up_, kRequestOrPosted, tlp.bytes, [this, k] {
       at(now() + host_write_fs_, [this, k] {
-        if (k != kNoneHeld) release_held(k)();
+        if (k != kNoneHeld) held_.take(k)();
         // the credit update travels back to the device
         at(now() + prop_fs_, [this] {
           ++p_credits_;
@@ -299,10 +256,10 @@ void PcieLink::issue_host_writes() {
     host_p_waiting_.pop_front();
     sc_assert(device_p_credits_ > 0);
     --device_p_credits_;
-    const uint32_t k = hold(std::move(visible));
+    const uint32_t k = held_.put(std::move(visible));
     send(down_, kRequestOrPosted, bytes, [this, k] {
       at(now() + device_write_fs_, [this, k] {
-        release_held(k)();
+        held_.take(k)();
         at(now() + prop_fs_, [this] {
           ++device_p_credits_;
           issue_host_writes();
@@ -326,28 +283,15 @@ void PcieLink::issue_host_reads() {
     auto [bytes, done] = std::move(host_np_waiting_.front());
     host_np_waiting_.pop_front();
     --host_tags_;
-    uint32_t h;
-    if (free_host_read_slots_.empty()) {
-      h = static_cast<uint32_t>(host_read_slots_.size());
-      host_read_slots_.emplace_back();
-    } else {
-      h = free_host_read_slots_.back();
-      free_host_read_slots_.pop_back();
-    }
-    host_read_slots_[h] = HostRead{bytes, std::move(done)};
+    const uint32_t h = host_reads_in_flight_.put(HostRead{bytes, std::move(done)});
     send(down_, kRequestOrPosted, 0, [this, bytes, h] {
       at(now() + host_read_fs_, [this, bytes, h] {
         for (uint32_t pos = 0; pos < bytes;) {
           const uint32_t len = std::min(max_payload_, bytes - pos);
           send(up_, kCompletion, len, [this, len, h] {
-            HostRead& read = host_read_slots_[h];
-            read.left -= len;
-            if (read.left > 0) return;
+            if ((host_reads_in_flight_[h].left -= len) > 0) return;
             ++host_tags_;
-            Callback fn = std::move(read.done);
-            read.done = nullptr;
-            free_host_read_slots_.push_back(h);
-            fn();
+            host_reads_in_flight_.take(h).done();
             issue_host_reads();
           });
           pos += len;

@@ -24,9 +24,7 @@
 // and the device's so that a doorbell is taken after pcie.doorbell.
 #pragma once
 #include <cstdint>
-#include <deque>
 #include <functional>
-#include <memory>
 #include <queue>
 #include <string>
 #include <vector>
@@ -36,6 +34,7 @@
 #include "inline_callback.h"
 #include "link_params.h"
 #include "ring_queue.h"
+#include "slot_table.h"
 #include "stats.h"
 #include "wait_for.h"
 
@@ -123,7 +122,7 @@ class PcieLink : public sc_core::sc_module {
     Callback done;
   };
   struct ReadRequest {   // one MRd: its tag's state
-    ReadOp* op = nullptr;
+    uint32_t op = 0;      // its read operation's slot (read_ops_)
     uint64_t addr = 0;
     uint32_t bytes = 0, received = 0;
     bool wait_counted = false;   // waiting for a tag or credit: counted once
@@ -157,13 +156,11 @@ class PcieLink : public sc_core::sc_module {
   void run_due();
   void issue_reads();
   void issue_posted();
-  uint32_t hold(Callback fn);
-  Callback release_held(uint32_t k);
+  // Values the link's own (small) callbacks refer to by slot: a caller's
+  // callback, a DMA read's operation, a host read's state.
   static constexpr uint32_t kNoneHeld = UINT32_MAX;
-  std::vector<Callback> held_;
-  std::vector<uint32_t> free_held_;
-  std::vector<std::unique_ptr<ReadOp>> read_ops_;   // (reused through free_ops_)
-  std::vector<ReadOp*> free_ops_;
+  SlotTable<Callback> held_;
+  SlotTable<ReadOp> read_ops_;
   void complete(uint32_t tag);
   void on_completion(uint32_t tag, uint32_t offset, uint32_t bytes);
 
@@ -182,15 +179,12 @@ class PcieLink : public sc_core::sc_module {
   RingQueue<ReadRequest> np_waiting_;
   RingQueue<PostedTlp> p_waiting_;
   std::priority_queue<Due, std::vector<Due>, std::greater<Due>> due_;
-  std::vector<InlineCallback> callbacks_;
-  // host reads of device memory in flight (reused through free_host_read_slots_)
-  struct HostRead {
+  SlotTable<InlineCallback> callbacks_;   // the event list's (due_ holds their slots)
+  struct HostRead {   // a host read of device memory in flight
     uint32_t left = 0;
     Callback done;
   };
-  std::vector<HostRead> host_read_slots_;
-  std::vector<uint32_t> free_host_read_slots_;
-  std::vector<uint32_t> free_slots_;
+  SlotTable<HostRead> host_reads_in_flight_;
   uint64_t seq_ = 0;
   bool running_due_ = false;   // inside run_due()
   sc_core::sc_event wake_;
