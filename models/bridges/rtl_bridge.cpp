@@ -86,12 +86,20 @@ void RtlBridge::settle_idle() {
   block_->eval();
 }
 
-void RtlBridge::deliver_due() {
-  if (outbox_.empty() || outbox_.front().at_fs > now_fs()) return;
-  // (delivery may call back into this bridge: take the list first)
+// Delivers every hand-off in the outbox. Delivery may call back into this
+// bridge (and hand off more): the list is taken out first, and its capacity
+// given back when nothing new arrived meanwhile.
+template <class Deliver>
+void RtlBridge::drain_outbox(Deliver&& deliver) {
   std::vector<Out> due;
   due.swap(outbox_);
-  for (const Out& o : due) {
+  for (const Out& o : due) deliver(o);
+  if (outbox_.empty()) outbox_.swap(due), outbox_.clear();
+}
+
+void RtlBridge::deliver_due() {
+  if (outbox_.empty() || outbox_.front().at_fs > now_fs()) return;
+  drain_outbox([this](const Out& o) {
     switch (o.how) {
       case Handoff::Forward: forward(*o.t); break;
       case Handoff::FinishEarly: finish_early(*o.t); break;
@@ -99,8 +107,7 @@ void RtlBridge::deliver_due() {
       case Handoff::Launch: launch(*o.t); break;
       case Handoff::Item: deliver_item(o.item); break;
     }
-  }
-  if (outbox_.empty()) outbox_.swap(due), outbox_.clear();   // keep the capacity
+  });
 }
 
 // An edge stepped ahead of the kernel's time handed transactions on to
@@ -113,10 +120,7 @@ bool RtlBridge::hand_on_ahead(uint64_t now) {
   if (outbox_.empty() || outbox_.front().how != Handoff::Forward || outbox_.front().at_fs <= now) return false;
   for (const Out& o : outbox_)
     if (o.how != Handoff::Forward || !forward_ahead(*o.t)) return false;
-  std::vector<Out> due;
-  due.swap(outbox_);
-  for (const Out& o : due) forward(*o.t, o.at_fs);
-  if (outbox_.empty()) outbox_.swap(due), outbox_.clear();   // keep the capacity
+  drain_outbox([this](const Out& o) { forward(*o.t, o.at_fs); });
   return true;
 }
 

@@ -115,6 +115,8 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   void run();
   void deliver_due();   // the hand-offs of edges up to now
   bool hand_on_ahead(uint64_t now);   // the hand-offs of an edge after now, if they may go now
+  template <class Deliver>
+  void drain_outbox(Deliver&& deliver);   // every hand-off in the outbox, to deliver
   // Waits for wake_event_ (and, with hand-offs pending, for their time).
   void wait_for_wake();
   bool due() const;   // work, or the edge an item in flight leaves at
