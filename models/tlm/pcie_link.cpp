@@ -53,8 +53,8 @@ uint64_t PcieLink::now() const { return ahead_fs_ ? ahead_fs_ : now_fs(); }
 
 uint64_t PcieLink::serialize_fs(uint32_t tlp_bytes) const { return ser_fs(bytes_per_s_, tlp_bytes); }
 
-void PcieLink::send(Direction& d, TlpClass c, uint32_t payload, InlineCallback arrived) {
-  d.q[c].push_back({seq_tlp_++, payload + overhead_, arrived});
+void PcieLink::send(Direction& d, TlpClass c, uint32_t payload, InlineCallback then, uint64_t after_fs) {
+  d.q[c].push_back({seq_tlp_++, payload + overhead_, then, after_fs});
   const uint64_t t = now();
   waiting_.change(t, +1);
   if (d.restart_scheduled) return;   // the restart takes the queues in their order
@@ -89,7 +89,7 @@ void PcieLink::start_next(Direction& d) {
   ++d.tlps;
   d.bytes += tlp.bytes;
   const uint64_t end = now() + ser;
-  at(end + prop_fs_, tlp.arrived);
+  at(end + prop_fs_ + tlp.after_fs, tlp.arrived);
   d.free_at_fs = end;
   d.restart_seq = seq_++;
   if (!d.q[0].empty() || !d.q[1].empty()) restart_at_free(d);
@@ -155,7 +155,7 @@ void PcieLink::issue_reads() {
     np_used_.change(now(), +1);
     tags_[tag] = rq;
     // the request TLP up; the host reads memory; completions come down
-    send(up_, kRequestOrPosted, 0, [this, tag] { at(now() + host_read_fs_, [this, tag] {
+    send(up_, kRequestOrPosted, 0, [this, tag] {
       const ReadRequest& r = tags_[tag];
       const uint64_t end = r.addr + r.bytes;
       for (uint64_t pos = r.addr; pos < end;) {
@@ -171,7 +171,7 @@ void PcieLink::issue_reads() {
         });
         pos = next;
       }
-    }); });
+    }, host_read_fs_);
   }
 }
 
@@ -228,16 +228,14 @@ void PcieLink::issue_posted() {
     Callback sent = std::move(tlp.sent);
     const uint32_t k = tlp.consumed ? held_.put(std::move(tlp.consumed)) : kNoneHeld;
     send(up_, kRequestOrPosted, tlp.bytes, [this, k] {
-      at(now() + host_write_fs_, [this, k] {
-        if (k != kNoneHeld) held_.take(k)();
-        // the credit update travels back to the device
-        at(now() + prop_fs_, [this] {
-          ++p_credits_;
-          p_used_.change(now(), -1);
-          issue_posted();
-        });
+      if (k != kNoneHeld) held_.take(k)();
+      // the credit update travels back to the device
+      at(now() + prop_fs_, [this] {
+        ++p_credits_;
+        p_used_.change(now(), -1);
+        issue_posted();
       });
-    });
+    }, host_write_fs_);
     if (sent) sent();
   }
 }
@@ -258,14 +256,12 @@ void PcieLink::issue_host_writes() {
     --device_p_credits_;
     const uint32_t k = held_.put(std::move(visible));
     send(down_, kRequestOrPosted, bytes, [this, k] {
-      at(now() + device_write_fs_, [this, k] {
-        held_.take(k)();
-        at(now() + prop_fs_, [this] {
-          ++device_p_credits_;
-          issue_host_writes();
-        });
+      held_.take(k)();
+      at(now() + prop_fs_, [this] {
+        ++device_p_credits_;
+        issue_host_writes();
       });
-    });
+    }, device_write_fs_);
   }
 }
 
@@ -285,19 +281,17 @@ void PcieLink::issue_host_reads() {
     --host_tags_;
     const uint32_t h = host_reads_in_flight_.put(HostRead{bytes, std::move(done)});
     send(down_, kRequestOrPosted, 0, [this, bytes, h] {
-      at(now() + host_read_fs_, [this, bytes, h] {
-        for (uint32_t pos = 0; pos < bytes;) {
-          const uint32_t len = std::min(max_payload_, bytes - pos);
-          send(up_, kCompletion, len, [this, len, h] {
-            if ((host_reads_in_flight_[h].left -= len) > 0) return;
-            ++host_tags_;
-            host_reads_in_flight_.take(h).done();
-            issue_host_reads();
-          });
-          pos += len;
-        }
-      });
-    });
+      for (uint32_t pos = 0; pos < bytes;) {
+        const uint32_t len = std::min(max_payload_, bytes - pos);
+        send(up_, kCompletion, len, [this, len, h] {
+          if ((host_reads_in_flight_[h].left -= len) > 0) return;
+          ++host_tags_;
+          host_reads_in_flight_.take(h).done();
+          issue_host_reads();
+        });
+        pos += len;
+      }
+    }, host_read_fs_);
   }
 }
 

@@ -97,7 +97,8 @@ class PcieLink : public sc_core::sc_module {
   struct Tlp {
     uint64_t seq = 0;      // enqueue order
     uint32_t bytes = 0;    // on the lanes: payload + overhead
-    InlineCallback arrived;  // at the far end
+    InlineCallback arrived;  // at the far end, after_fs after the TLP's arrival
+    uint64_t after_fs = 0;
   };
   // One direction of the link. The host -> device direction is sent in
   // arrival order (the root port forwards what it gets); the device -> host
@@ -145,8 +146,10 @@ class PcieLink : public sc_core::sc_module {
   // The time the link acts at: now, or a hand-off's time accepted ahead.
   uint64_t now() const;
   uint64_t ahead_fs_ = 0;
-  // Queues a TLP of `payload` bytes on a direction; `arrived` at the far end.
-  void send(Direction& d, TlpClass c, uint32_t payload, InlineCallback arrived);
+  // Queues a TLP of `payload` bytes on a direction; `then` runs at the far
+  // end `after_fs` after the TLP arrived (the far end's own latency before it
+  // acts: nothing happens at the arrival itself, so it is one step, not two).
+  void send(Direction& d, TlpClass c, uint32_t payload, InlineCallback then, uint64_t after_fs = 0);
   void start_next(Direction& d);
   void restart_at_free(Direction& d);
   // (the link's own steps: InlineCallback, a caller's callback held in a slot)
