@@ -214,10 +214,42 @@ void PcieLink::dma_write(uint64_t addr, uint32_t bytes, Callback visible, Callba
   issue_posted();
 }
 
+void PcieLink::take_back_p_credits() {
+  while (!p_returning_.at.empty() && p_returning_.at.front() <= now()) {
+    ++p_credits_;
+    p_used_.change(p_returning_.at.front(), -1);
+    p_returning_.at.pop_front();
+  }
+}
+
+void PcieLink::take_back_device_p_credits() {
+  while (!device_p_returning_.at.empty() && device_p_returning_.at.front() <= now()) {
+    ++device_p_credits_;
+    device_p_returning_.at.pop_front();
+  }
+}
+
+void PcieLink::arm_return(bool posted) {
+  CreditsInFlight& c = posted ? p_returning_ : device_p_returning_;
+  if (c.armed || c.at.empty()) return;
+  c.armed = true;
+  at(c.at.front(), [this, posted] {
+    if (posted) {
+      p_returning_.armed = false;
+      issue_posted();
+    } else {
+      device_p_returning_.armed = false;
+      issue_host_writes();
+    }
+  });
+}
+
 void PcieLink::issue_posted() {
+  take_back_p_credits();
   while (!p_waiting_.empty()) {
     if (p_credits_ == 0) {
       ++p_credit_waits_;
+      arm_return(true);
       return;
     }
     PostedTlp tlp = std::move(p_waiting_.front());
@@ -230,11 +262,8 @@ void PcieLink::issue_posted() {
     send(up_, kRequestOrPosted, tlp.bytes, [this, k] {
       if (k != kNoneHeld) held_.take(k)();
       // the credit update travels back to the device
-      at(now() + prop_fs_, [this] {
-        ++p_credits_;
-        p_used_.change(now(), -1);
-        issue_posted();
-      });
+      p_returning_.at.push_back(now() + prop_fs_);
+      if (!p_waiting_.empty()) arm_return(true);
     }, host_write_fs_);
     if (sent) sent();
   }
@@ -249,6 +278,7 @@ void PcieLink::host_write(uint32_t bytes, Callback visible) {
 // The host's posted writes into the device, each holding one of the
 // device's posted credits until the device consumed it and the update is back.
 void PcieLink::issue_host_writes() {
+  take_back_device_p_credits();
   while (!host_p_waiting_.empty() && device_p_credits_ > 0) {
     auto [bytes, visible] = std::move(host_p_waiting_.front());
     host_p_waiting_.pop_front();
@@ -257,12 +287,11 @@ void PcieLink::issue_host_writes() {
     const uint32_t k = held_.put(std::move(visible));
     send(down_, kRequestOrPosted, bytes, [this, k] {
       held_.take(k)();
-      at(now() + prop_fs_, [this] {
-        ++device_p_credits_;
-        issue_host_writes();
-      });
+      device_p_returning_.at.push_back(now() + prop_fs_);
+      if (!host_p_waiting_.empty()) arm_return(false);
     }, device_write_fs_);
   }
+  if (!host_p_waiting_.empty()) arm_return(false);
 }
 
 void PcieLink::host_read(uint32_t bytes, Callback done) {
@@ -328,8 +357,9 @@ void PcieLink::holdings(std::vector<Holding>& out) const {
   if (tags > 0)
     out.push_back({fmt::format("{} tag(s) and {} non-posted credit(s) (reads to host memory)", tags, np_used_.level()),
                    "their completions from host memory"});
-  if (p_used_.level() > 0)
-    out.push_back({fmt::format("{} posted credit(s)", p_used_.level()), "host memory to consume the writes"});
+  // (a credit whose update is back counts as returned, taken back or not)
+  const int p_held = p_used_.level() - static_cast<int>(p_returning_.due_by(now_fs()));
+  if (p_held > 0) out.push_back({fmt::format("{} posted credit(s)", p_held), "host memory to consume the writes"});
   if (!np_waiting_.empty())
     out.push_back({"", fmt::format("a tag or non-posted credit for {} read request(s) ({} of {} tags, {} credits free)",
                                    np_waiting_.size(), free_tags_.size(), tags_.size(), np_credits_)});

@@ -176,6 +176,26 @@ class PcieLink : public sc_core::sc_module {
   std::vector<uint32_t> free_tags_;
   uint32_t np_credits_, p_credits_;
   uint32_t device_p_credits_, host_tags_;   // for the host's writes and reads into the device
+  // Posted-credit updates on their way back to the sender (their arrival
+  // times, in order). A credit counts from its time on; nothing has to act
+  // at that time unless a write waits for it, so a return is a step of its
+  // own only then (armed), and otherwise taken back the next time the
+  // sender looks at its credits, at its own time.
+  struct CreditsInFlight {
+    RingQueue<uint64_t> at;
+    bool armed = false;
+    size_t due_by(uint64_t now) const {
+      size_t n = 0;
+      while (n < at.size() && at[n] <= now) ++n;
+      return n;
+    }
+  };
+  CreditsInFlight p_returning_, device_p_returning_;
+  void take_back_p_credits();          // the returns due by now
+  void take_back_device_p_credits();
+  // A step at the first return (posted: the host's credits, else the
+  // device's) when a write waits for a credit.
+  void arm_return(bool posted);
   RingQueue<std::pair<uint32_t, Callback>> host_p_waiting_, host_np_waiting_;
   void issue_host_writes();
   void issue_host_reads();
