@@ -37,7 +37,7 @@ tlm::tlm_sync_enum StageComponent::nb_transport_fw(tlm::tlm_generic_payload& gp,
 void StageComponent::send(Transaction& t, int target, uint64_t ahead_fs) {
   t.gp.set_address(static_cast<uint64_t>(target));
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
-  sc_core::sc_time delay = ahead_fs ? sc_core::sc_time::from_value(ahead_fs) : sc_core::SC_ZERO_TIME;
+  sc_core::sc_time delay = ahead_fs ? fs_time(ahead_fs) : sc_core::SC_ZERO_TIME;
   out->nb_transport_fw(t.gp, phase, delay);
 }
 
