@@ -70,6 +70,7 @@ class CtxCacheBridge : public VerilatedBridge<Vctx_cache>, public ContextCacheSe
     return !lookups_.empty() || !fills_.empty() || !releases_.empty() || m_->busy;
   }
   void configure() override;
+  bool step_block(uint64_t k, uint64_t& wake) override;
   void drive(uint64_t e) override;
   void sample(uint64_t e) override;
   bool apply(uint64_t e) override;

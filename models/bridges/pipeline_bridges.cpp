@@ -97,6 +97,16 @@ bool PipelineBridgeOf<Model>::has_work() const {
 }
 
 template <class Model>
+bool PipelineBridgeOf<Model>::step_block(uint64_t k, uint64_t& wake) {
+  const uint64_t e = edge_fs(k);
+  clock_edge(static_cast<VerilatedBlock<Model>&>(block()), k, period_fs_, [&] { PipelineBridgeOf::drive(e); },
+             [&] { PipelineBridgeOf::sample(e); });
+  const bool out = PipelineBridgeOf::apply(e);
+  wake = m_->wake_in;
+  return out;
+}
+
+template <class Model>
 void PipelineBridgeOf<Model>::drive_idle() {
   m_->m_ready = 1;   // held high: the fabric never refuses
   m_->s_valid = 0;

@@ -76,6 +76,7 @@ class PipelineBridgeOf : public PipelineBridge {
 
  protected:
   bool has_work() const override;
+  bool step_block(uint64_t k, uint64_t& wake) override;
   void drive(uint64_t e) override;
   void sample(uint64_t e) override;
   bool apply(uint64_t e) override;

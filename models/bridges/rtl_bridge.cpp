@@ -68,14 +68,19 @@ void RtlBridge::catch_up(uint64_t first) {
   while (deferred_edge()) take_deferred();
 }
 
-bool RtlBridge::step_edge(uint64_t k) {
-  const uint64_t e = edge_fs(k);
-  // step: inputs with the clock low, settle, decide the handshakes; apply: the edge
+bool RtlBridge::step_block(uint64_t k, uint64_t& wake) {
   block_->step_edge(k, period_fs_, *this);   // calls drive(e) and sample(e)
+  const bool out = apply(edge_fs(k));
+  wake = wake_in();
+  return out;
+}
+
+bool RtlBridge::step_edge(uint64_t k) {
+  // step: inputs with the clock low, settle, decide the handshakes; apply: the edge
   const size_t handed = outbox_.size();
-  const bool out = apply(e) || outbox_.size() > handed;
-  if (out) ProgressWatchdog::note(e);   // something left the block: what it held is free
-  const uint64_t w = wake_in();   // from the outputs after this edge
+  uint64_t w = 0;   // wake_in(), from the outputs after this edge
+  const bool out = step_block(k, w) || outbox_.size() > handed;
+  if (out) ProgressWatchdog::note(edge_fs(k));   // something left the block: what it held is free
   wake_edge_ = w ? k + w : 0;
   return out;
 }

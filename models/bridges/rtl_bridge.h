@@ -59,6 +59,12 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   // After the edge: the bookkeeping of what fired; true if something left
   // the block, which ends the run-ahead so it is delivered at this time.
   virtual bool apply(uint64_t edge_fs) = 0;
+  // One clock edge k of the block with this bridge's hooks (drive, settle,
+  // sample, rise, apply): whether something left the block, and the block's
+  // wake_in() after it. A bridge of one model class overrides it with the
+  // same sequence calling its own hooks directly (qualified, on its
+  // VerilatedBlock<M>): the edge loop's hottest path has no indirect call.
+  virtual bool step_block(uint64_t k, uint64_t& wake);
   // The inputs of a cycle in which nothing is offered.
   virtual void drive_idle() = 0;
   // The cfg_* inputs (loaded at reset).
