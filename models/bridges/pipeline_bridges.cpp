@@ -128,7 +128,10 @@ template <class Model>
 void PipelineBridgeOf<Model>::drive(uint64_t e) {
   Model& m = *m_;
   Edge& x = edge_;
-  x = Edge{};
+  // (every field of the edge is written by drive or sample before apply
+  // reads it, or read only where it was written: out_pkt, out_last and the
+  // header with out_fire; not cleared as a whole every cycle)
+  x.out_ready = true;
   if (gate_) {   // the link may refuse: a paused link that already holds a packet
     x.out_ready = gate_->free_at_edge(e, 0);
     m.m_ready = x.out_ready;
@@ -172,6 +175,7 @@ void PipelineBridgeOf<Model>::sample(uint64_t e) {
   x.grant_fire = x.grant_offered && m.s_grant_ready;
   // Only a packet's first flit hands the request on; the wire model
   // serializes the whole packet.
+  x.out_fire = false;
   if (x.out_ready) {
     x.out_fire = m.m_valid && m.m_first;
   } else if (m.m_valid) {   // (only with an output gate: its link refused)
@@ -219,6 +223,7 @@ void PipelineBridgeOf<Model>::sample(uint64_t e) {
     if constexpr (T::kErrors) {
       o.error = m.m_err_valid;
       o.error_code = m.m_err_code;
+      x.errored = nullptr;
       if (o.error) {
         x.errored = in_flight(m.m_err_id);
         sc_assert(x.errored && "order tracker rejected an id it was never given");
