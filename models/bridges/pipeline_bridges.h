@@ -126,13 +126,36 @@ class SendPipelineBridge : public PipelineBridgeOf<Model>, public ContextDataArr
   bool entry_dirty(uint32_t entry) const override { return this->send_.ram.dirty(entry); }
   uint32_t entry_psn(uint32_t entry) const override { return this->send_.ram.psn(entry); }
   // Request r (issued by this pipeline) completed, known at at_fs (>= now).
+  // With no request held in the tracker, a completion can release nothing:
+  // it changes only the tracker's state (its report and tidy steps), so it
+  // may wait for the bridge's next activation (RtlBridge::may_defer); behind
+  // a deferred one, deferred too (they stay in order).
   void complete(const Request& r, uint64_t at_fs) override {
+    static_assert(exact_after_edge<Model>("ord_held"), "ord_held is read after an edge");
+    const bool defer = this->may_defer() && this->m_->ord_held == 0;
+    if (defer || !deferred_completions_.empty()) {
+      if (!defer) this->wake(at_fs);   // the pipeline has other work: woken as for a live input
+      deferred_completions_.push(at_fs, {r.ord_slot, r.ord_seq});
+      return;
+    }
     this->send_.order.complete(r.ord_slot, r.ord_seq, at_fs);
     this->wake(at_fs);
   }
 
  protected:
   void configure() override;
+  uint64_t deferred_edge() const override {
+    return deferred_completions_.empty() ? 0 : this->sampling_edge(deferred_completions_.front_time());
+  }
+  void take_deferred() override {
+    const OrderPort::Completion& c = deferred_completions_.front();
+    this->send_.order.complete(c.slot, c.seq, deferred_completions_.front_time());
+    deferred_completions_.pop();
+  }
+  bool busy_on_own() const override { return this->m_->busy && !this->m_->quiet; }
+
+ private:
+  TimedQueue<OrderPort::Completion> deferred_completions_;
 };
 
 class UbTxBridge : public SendPipelineBridge<Vub_tx_pipeline> {

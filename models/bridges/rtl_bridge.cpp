@@ -49,15 +49,19 @@ bool RtlBridge::may_defer() const {
 }
 
 // The deferred inputs' edges before `first` (the first edge this activation
-// steps), each at its own index: the block held no other work then, and
-// these inputs hand nothing on, so stepping them now, after the instant
-// they belong to, gives the block the same sequence of states. The rest
-// become live inputs, stepped by the loop as any other.
+// steps), each at its own index, and the edges they keep the block busy on
+// its own: the block held no other work then, and these inputs hand nothing
+// on, so stepping them now, after the instant they belong to, gives the
+// block the same sequence of states. The rest become live inputs, stepped
+// by the loop as any other.
 void RtlBridge::catch_up(uint64_t first) {
-  while (const uint64_t d = deferred_edge()) {
-    const uint64_t at = std::max(d, next_edge_);
+  for (;;) {
+    const uint64_t d = deferred_edge();
+    const bool own = busy_on_own();
+    if (!own && d == 0) break;
+    const uint64_t at = own ? next_edge_ : std::max(d, next_edge_);
     if (at >= first) break;
-    take_deferred();
+    if (d != 0 && d <= at) take_deferred();   // one per edge, as it would have been offered
     skip_to(at);
     const bool out = step_edge(next_edge_);
     sc_assert(!out && "a deferred input handed something on");

@@ -90,6 +90,10 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   // making it a live input of the block.
   virtual uint64_t deferred_edge() const { return 0; }
   virtual void take_deferred() {}
+  // Whether the block changes state at its next edge on its own, without an
+  // input (what a deferred input may set going: an order tracker's report
+  // and tidy steps after a completion); those edges are stepped with it.
+  virtual bool busy_on_own() const { return false; }
   // The edge that first samples an input arriving at at_fs.
   uint64_t sampling_edge(uint64_t at_fs) const { return at_fs / period_fs_ + 1; }
   // What a bridge hands on from an edge it evaluated ahead of SystemC time:
