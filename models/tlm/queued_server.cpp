@@ -39,14 +39,11 @@ void QueuedServer::accept(Transaction& t) {
     else res.provisional = false;                      // its instant is over: it stands
   }
   auto& w = res.waiting;
-  w.push_back({now, &t, class_of(t)});
-  std::push_heap(w.begin(), w.end(), std::greater<Waiting>());
-  queue_.change(now, +1);
-  if (!on_busy && w.size() == 1 && res.free_at_fs <= now) {
+  if (!on_busy && w.empty() && res.free_at_fs <= now) {
     const ServiceTime st = service_time(t);
     if (st.latency_fs > 0) {   // idle, nothing waiting, its departure after this instant: start it now
-      const Waiting first = w.back();
-      w.pop_back();
+      const Waiting first{now, &t, class_of(t)};
+      queue_.change(now, +1);   // (it queued for no time: the queue's statistics see it as before)
       queue_.change(now, -1);
       res.prov = {first, res.free_at_fs, res.busy_fs, departure_seq_};
       res.provisional = true;
@@ -55,6 +52,9 @@ void QueuedServer::accept(Transaction& t) {
       return;
     }
   }
+  w.push_back({now, &t, class_of(t)});
+  std::push_heap(w.begin(), w.end(), std::greater<Waiting>());
+  queue_.change(now, +1);
   // after every arrival of its instant
   const uint64_t kernel_now = now_fs();
   serve_event_.notify(now == kernel_now ? sc_core::SC_ZERO_TIME : delay_fs(now - kernel_now));
