@@ -36,10 +36,13 @@ const std::vector<OpInfo>& op_catalog() {
   return catalog;
 }
 
+// (the catalog lists the operations in their enum's order: found by index,
+// checked; asked several times per hop)
 const OpInfo& op_info(Op op) {
-  for (const auto& i : op_catalog())
-    if (i.op == op) return i;
-  throw std::logic_error("op_info: op missing from catalog");
+  const std::vector<OpInfo>& catalog = op_catalog();
+  const auto i = static_cast<size_t>(op);
+  if (i < catalog.size() && catalog[i].op == op) return catalog[i];
+  throw std::logic_error("op_info: op missing from catalog, or out of its enum's order");
 }
 
 const OpInfo* find_op(const std::string& name) {
