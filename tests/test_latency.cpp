@@ -2,10 +2,14 @@
 // SystemC elaboration in a child process; its figures come back as text.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <sstream>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "histogram.h"
 #include "latency.h"
 #include "subprocess.h"
 
@@ -225,4 +229,30 @@ TEST_CASE("a route edited in config is what runs", "[latency]") {
   CHECK(s.stages.size() == b.stages.size() - 1);
   CHECK(b.derived - s.derived == Approx(30).margin(1e-3));
   check_breakdown(s);
+}
+
+TEST_CASE("latency histogram: percentiles within 0.1 % over many ranges, copies alike", "[latency]") {
+  // log-uniform samples from 0.5 ns to 2 ms: they fall in about 22 of the
+  // histogram's power-of-two ranges, each allocated at its first sample
+  LatencyHistogram h;
+  CHECK(h.quantile_ns(0.5) == 0.0);   // empty: no percentile
+  std::vector<uint64_t> fs;
+  uint64_t x = 12345;
+  for (int i = 0; i < 20000; ++i) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    const double u = static_cast<double>(x >> 11) / static_cast<double>(1ULL << 53);
+    fs.push_back(static_cast<uint64_t>(std::exp(std::log(5e5) + u * (std::log(2e12) - std::log(5e5)))));
+    h.add(fs.back());
+  }
+  std::sort(fs.begin(), fs.end());
+  const LatencyHistogram copy = h;
+  for (double q : {0.01, 0.25, 0.5, 0.9, 0.99, 0.999}) {
+    const auto rank = static_cast<size_t>(std::ceil(q * static_cast<double>(fs.size())));
+    const double exact_ns = static_cast<double>(fs[rank - 1]) / 1e6;
+    CHECK(h.quantile_ns(q) == Approx(exact_ns).epsilon(0.001));
+    CHECK(copy.quantile_ns(q) == h.quantile_ns(q));
+  }
+  CHECK(h.max_ns() == Approx(static_cast<double>(fs.back()) / 1e6));
+  CHECK(h.min_ns() == Approx(static_cast<double>(fs.front()) / 1e6));
+  CHECK(h.count() == fs.size());
 }
