@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <utility>
 
 #include "watchdog.h"
 
@@ -151,6 +152,7 @@ bool RtlBridge::due() const { return has_work() || (wake_edge_ != 0 && wake_edge
 // due before it); busy it waits for the next edge or an input, whichever
 // comes first.
 void RtlBridge::run() {
+  const bool idle_known = std::exchange(idle_known_, false);
   wake_event_.fired();
   deliver_due();
   const bool one_edge = one_edge_mode();
@@ -177,7 +179,7 @@ void RtlBridge::run() {
     if (wake_edge_ != 0 && wake_edge_ < first) first = wake_edge_;
     catch_up(first);
     skip_to(first);
-  } else if (!due()) {
+  } else if (idle_known || !due()) {
     // A wake-up still pending is stale: whatever announced it has been
     // stepped (nothing is due). Cancelled, so it costs no activation.
     wake_event_.cancel();
@@ -212,7 +214,8 @@ void RtlBridge::run() {
   first_edge_fs = edge_fs(next_edge_);
   if (one_edge) may_step(UINT64_MAX);   // (the one-edge limit also bounds the edges at this instant)
   bool emitted = false;
-  while (!emitted && due() && may_step(edge_fs(next_edge_))) {
+  bool is_due = false;   // due(), as of the loop's last question
+  while (!emitted && (is_due = due()) && may_step(edge_fs(next_edge_))) {
     emitted = step_edge(next_edge_);
     if (emitted && !one_edge && hand_on_ahead(now)) {
       emitted = false;   // handed on at its edge's time: keep stepping, but
@@ -233,12 +236,14 @@ void RtlBridge::run() {
     run();   // an edge stepped at its own time handed something on: deliver it now
     return;
   }
-  if (due()) {
+  if (emitted) is_due = due();   // (not asked after the edge that handed something on)
+  if (is_due) {
     const uint64_t at = outbox_.empty() ? edge_fs(next_edge_) : std::min(edge_fs(next_edge_), outbox_.front().at_fs);
     wake_event_.notify_at(at);   // (an earlier pending wake-up stays)
     next_trigger(wake_event_.event());
     return;
   }
+  idle_known_ = true;   // (the loop's top need not ask again)
   run();   // nothing due: go to sleep (the loop's top)
 }
 

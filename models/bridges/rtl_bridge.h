@@ -153,6 +153,7 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   uint64_t cycles_in_flight_ = 0;   // of those skipped: the block advancing on its own (chain, timer)
   uint64_t wakeups_ = 0;
   bool asleep_ = false;              // waiting for wake_event_ (or a timed item's edge) with nothing due
+  bool idle_known_ = false;          // run() calls itself having found nothing due
   uint64_t edges_since_check_ = 0;   // clock edges (stepped or skipped) since the watchdog's last check
 };
 
