@@ -3,11 +3,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "sim_time.h"
+
 namespace ubsim {
 
 namespace {
-uint64_t now_fs() { return sc_core::sc_time_stamp().value(); }
-sc_core::sc_time fs_time(uint64_t fs) { return sc_core::sc_time::from_value(fs); }
 // The series is for plots: past this many changes it stops (the mean and
 // maximum keep counting).
 constexpr size_t kSeriesMax = 200000;

@@ -1,6 +1,7 @@
 #include "fabric_switch.h"
 
 #include "flow_hash.h"
+#include "sim_time.h"
 
 #include <algorithm>
 
@@ -74,7 +75,7 @@ void FabricSwitch::predict_xoff() {
     if (after > xoff) {
       const double cross = static_cast<double>(from) + (xoff - before) / (after - before) * static_cast<double>(t - from);
       const uint64_t at = std::min(t, std::max(now + 1, static_cast<uint64_t>(cross) + 1));
-      xoff_check_.notify(sc_core::sc_time::from_value(at - now));
+      xoff_check_.notify(fs_time(at - now));
       return;
     }
     from = t;
@@ -120,7 +121,7 @@ void FabricSwitch::send_pause(int port, bool xoff) {
     ++xoffs_;
     if (pause_.quanta_fs) {
       refresh_at_[port] = sc_core::sc_time_stamp().value() + pause_.quanta_fs / 2;
-      refresh_event_.notify(sc_core::sc_time::from_value(pause_.quanta_fs / 2));
+      refresh_event_.notify(fs_time(pause_.quanta_fs / 2));
     }
   } else {
     ++xons_;
@@ -137,7 +138,7 @@ void FabricSwitch::refresh() {
     if (refresh_at_[p] <= now && xoff_[p]) send_pause(static_cast<int>(p), true);
     if (refresh_at_[p] > now && (next == 0 || refresh_at_[p] < next)) next = refresh_at_[p];
   }
-  if (next) refresh_event_.notify(sc_core::sc_time::from_value(next - now));
+  if (next) refresh_event_.notify(fs_time(next - now));
 }
 
 void FabricSwitch::departed(const Frame& f) {

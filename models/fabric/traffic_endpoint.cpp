@@ -3,11 +3,9 @@
 #include <algorithm>
 #include <cmath>
 
-namespace ubsim {
+#include "sim_time.h"
 
-namespace {
-uint64_t now_fs() { return sc_core::sc_time_stamp().value(); }
-}  // namespace
+namespace ubsim {
 
 TrafficEndpoint::TrafficEndpoint(sc_core::sc_module_name name, int self, uint32_t mtu, uint32_t header_bytes,
                                  FramePool& pool, std::vector<FlowRecord>& flows)
@@ -26,7 +24,7 @@ void TrafficEndpoint::add_flow(uint32_t flow) {
 }
 
 void TrafficEndpoint::start_of_simulation() {
-  if (!next_.empty()) wake_.notify(sc_core::sc_time::from_value(next_.top().first));
+  if (!next_.empty()) wake_.notify(fs_time(next_.top().first));
 }
 
 // Packet k leaves when the wire bytes of packets 0..k-1 have had their time
@@ -58,7 +56,7 @@ void TrafficEndpoint::emit() {
     else egress_->send(f);
     if (r.sent < r.packets) next_.emplace(release_fs(r, r.sent), flow);
   }
-  if (!next_.empty()) wake_.notify(sc_core::sc_time::from_value(next_.top().first - now));
+  if (!next_.empty()) wake_.notify(fs_time(next_.top().first - now));
 }
 
 void TrafficEndpoint::put(Frame& f, int /*port*/) {

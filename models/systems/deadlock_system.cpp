@@ -5,10 +5,11 @@
 
 #include <fmt/format.h>
 
+#include "sim_time.h"
+
 namespace ubsim {
 
 namespace {
-uint64_t now_fs() { return sc_core::sc_time_stamp().value(); }
 const char* node_name(int n) { return n == 0 ? "A" : "B"; }
 }  // namespace
 
@@ -54,7 +55,7 @@ void DeadlockSystem::at(uint64_t delay_fs, std::function<void()> fn) {
   const uint64_t when = now_fs() + delay_fs;
   const bool earliest = agenda_.empty() || when < agenda_.begin()->first;
   agenda_.emplace(when, std::move(fn));
-  if (earliest) agenda_event_.notify(sc_core::sc_time::from_value(delay_fs));
+  if (earliest) agenda_event_.notify(fs_time(delay_fs));
 }
 
 void DeadlockSystem::run_agenda() {
@@ -64,7 +65,7 @@ void DeadlockSystem::run_agenda() {
     agenda_.erase(agenda_.begin());
     fn();
   }
-  if (!agenda_.empty()) agenda_event_.notify(sc_core::sc_time::from_value(agenda_.begin()->first - now));
+  if (!agenda_.empty()) agenda_event_.notify(fs_time(agenda_.begin()->first - now));
 }
 
 bool DeadlockSystem::can_take(const Node& n, Kind k) const {

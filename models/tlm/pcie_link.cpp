@@ -214,21 +214,6 @@ void PcieLink::dma_write(uint64_t addr, uint32_t bytes, Callback visible, Callba
   issue_posted();
 }
 
-void PcieLink::take_back_p_credits() {
-  while (!p_returning_.at.empty() && p_returning_.at.front() <= now()) {
-    ++p_credits_;
-    p_used_.change(p_returning_.at.front(), -1);
-    p_returning_.at.pop_front();
-  }
-}
-
-void PcieLink::take_back_device_p_credits() {
-  while (!device_p_returning_.at.empty() && device_p_returning_.at.front() <= now()) {
-    ++device_p_credits_;
-    device_p_returning_.at.pop_front();
-  }
-}
-
 void PcieLink::arm_return(bool posted) {
   CreditsInFlight& c = posted ? p_returning_ : device_p_returning_;
   if (c.armed || c.at.empty()) return;
@@ -245,7 +230,10 @@ void PcieLink::arm_return(bool posted) {
 }
 
 void PcieLink::issue_posted() {
-  take_back_p_credits();
+  p_returning_.take_back(now(), [this](uint64_t at_fs) {
+    ++p_credits_;
+    p_used_.change(at_fs, -1);
+  });
   while (!p_waiting_.empty()) {
     if (p_credits_ == 0) {
       ++p_credit_waits_;
@@ -278,7 +266,7 @@ void PcieLink::host_write(uint32_t bytes, Callback visible) {
 // The host's posted writes into the device, each holding one of the
 // device's posted credits until the device consumed it and the update is back.
 void PcieLink::issue_host_writes() {
-  take_back_device_p_credits();
+  device_p_returning_.take_back(now(), [this](uint64_t) { ++device_p_credits_; });
   while (!host_p_waiting_.empty() && device_p_credits_ > 0) {
     auto [bytes, visible] = std::move(host_p_waiting_.front());
     host_p_waiting_.pop_front();

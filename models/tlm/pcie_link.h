@@ -189,10 +189,13 @@ class PcieLink : public sc_core::sc_module {
       while (n < at.size() && at[n] <= now) ++n;
       return n;
     }
+    // The returns due by now, each handed to back(its time), in order.
+    template <class Back>
+    void take_back(uint64_t now, Back&& back) {
+      for (; !at.empty() && at.front() <= now; at.pop_front()) back(at.front());
+    }
   };
   CreditsInFlight p_returning_, device_p_returning_;
-  void take_back_p_credits();          // the returns due by now
-  void take_back_device_p_credits();
   // A step at the first return (posted: the host's credits, else the
   // device's) when a write waits for a credit.
   void arm_return(bool posted);
