@@ -179,6 +179,12 @@ if(EXISTS "${vcmake}")
       list(APPEND stale "nullptr")
       string(REPLACE ";" ", " stale "${stale}")
       string(REPLACE ";" " " skipped_names "${skipped}")
+      # The same region with the edge's triggers as a bit mask (bit n:
+      # trigger n fired), not the scheduler's trigger vector: each test one
+      # AND of a register. Without the waveform activity flags: a traced
+      # block's edge takes eval() (verilated_block.h), never this.
+      string(REGEX REPLACE "vlSelf->__VnbaTriggered\\.at\\(([0-9]+)U\\)" "(t & (1U << \\1U))" masked_body "${nba_body}")
+      string(REGEX REPLACE "\n[ ]*vlSelf->__Vm_traceActivity\\[[0-9xa-fA-FU]+\\] = 1U;" "" masked_body "${masked_body}")
       set(nba "
 // The rising edge's NBA region without ${n_skipped} combinational functions the
 // next clock-low settle recomputes (${skipped_names}).
@@ -189,8 +195,49 @@ struct ubsim::EdgeNba<${MODEL}> {
   static void run(${MODEL}___024root* vlSelf) {
 ${nba_body}
   }
+  // the same, the edge's triggers given as a mask (EdgeTriggers<M>)
+  static void run_masked(${MODEL}___024root* vlSelf, uint32_t t) {
+${masked_body}
+  }
 };
 ")
+      # The edge's active-region triggers as a bit mask: the generated
+      # _eval_triggers__act, each trigger's expression unchanged, its result
+      # a bit of the mask instead of an entry of the trigger vector (and the
+      # watched signals' previous values recorded as it records them). Only
+      # for a model whose active region does nothing (no process runs
+      # there), so the edge can go from the triggers straight to its NBA
+      # region.
+      fn_body(act_body eval_act)
+      string(REGEX REPLACE "(^|\n)[ ]*if \\(false && vlSelf\\) {}[^\n]*" "" act_rest "${act_body}")
+      string(STRIP "${act_rest}" act_rest)
+      fn_body(trig_body eval_triggers__act)
+      string(FIND "${trig_body}" "\n#ifdef VL_DEBUG" dbg)
+      if(NOT dbg EQUAL -1)
+        string(SUBSTRING "${trig_body}" 0 ${dbg} trig_body)
+      endif()
+      string(REGEX MATCHALL "__VactTriggered\\.at\\([0-9]+U\\)" trig_hits "${trig_body}")
+      list(LENGTH trig_hits n_trig)
+      if(act_rest STREQUAL "" AND n_trig GREATER 0 AND n_trig LESS_EQUAL 32)
+        string(REGEX REPLACE "vlSelf->__VactTriggered\\.at\\(([0-9]+)U\\) = ([^;]*);"
+               "t |= (static_cast<uint32_t>(\\2) & 1U) << \\1U;" trig_masked "${trig_body}")
+        if(trig_masked MATCHES "__VactTriggered")
+          message(FATAL_ERROR "gen_ports: cannot read ${MODEL}'s _eval_triggers__act")
+        endif()
+        string(APPEND nba "
+// The edge's triggers as a bit mask (bit n: trigger n of _eval_triggers__act
+// fired); the model's active region is empty.
+template <>
+struct ubsim::EdgeTriggers<${MODEL}> {
+  static constexpr int kCount = ${n_trig};
+  static uint32_t act(${MODEL}___024root* vlSelf) {
+    uint32_t t = 0;
+${trig_masked}
+    return t;
+  }
+};
+")
+      endif()
     endif()
   endif()
 endif()

@@ -124,6 +124,23 @@ inline void rise_gated(Root* r) {
   }
 }
 
+// The same with the triggers as a bit mask (EdgeTriggers<M>, for a model
+// whose active region is empty) and the NBA region testing its bits
+// (EdgeNba<M>::run_masked): the generated functions, without the trigger
+// vector's stores and loads and the empty active region's call. The
+// scheduler's vectors are left as they were; eval() sets both afresh.
+template <class Root, uint32_t (*TriggersMask)(Root*), void (*NbaMasked)(Root*, uint32_t)>
+inline void rise_gated_masked(Root* r) {
+  if (const uint32_t t = TriggersMask(r)) NbaMasked(r, t);
+}
+// The gated edge of model M: masked where its edge runs EdgeNba<M> and
+// EdgeTriggers<M> exists.
+template <class M, class Root, void (*TriggersAct)(Root*), void (*Act)(Root*), void (*Nba)(Root*), bool kMasked>
+inline void rise_gated_edge(Root* r) {
+  if constexpr (kMasked) rise_gated_masked<Root, &EdgeTriggers<M>::act, &EdgeNba<M>::run_masked>(r);
+  else rise_gated<Root, TriggersAct, Act, Nba>(r);
+}
+
 }  // namespace ubsim
 
 // Registers model class M (its root class M___024root must be complete: include
@@ -143,7 +160,8 @@ inline void rise_gated(Root* r) {
     static void rise(M& m) {                                                                               \
       m.clk = 1;                                                                                           \
       if constexpr (ClockLowTriggers<M>::kCount == 1)                                                      \
-        rise_gated<M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, NBA>(m.rootp); \
+        rise_gated_edge<M, M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, NBA, \
+                        AT_SETTLE && EdgeTriggers<M>::kCount != 0>(m.rootp);                                 \
       else                                                                                                 \
         rise_without_input_region<M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, \
                                   NBA>(m.rootp);                                     \
@@ -177,7 +195,8 @@ inline void rise_gated(Root* r) {
       static_assert(GatedClocks<M>::kCount > 0, #M " gates no clock");                                    \
       m.clk = 1;                                                                                           \
       GatedClocks<M>::rise(m.rootp);                                                                       \
-      rise_gated<M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, NBA>(m.rootp); \
+      rise_gated_edge<M, M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, NBA, \
+                      AT_SETTLE && EdgeTriggers<M>::kCount != 0>(m.rootp);                                   \
     }                                                                                                      \
     static void settle(M& m) {                                                                             \
       static_assert(ClockLowTriggers<M>::kCount > 0, #M " has no edge trigger");                            \

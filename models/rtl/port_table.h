@@ -56,6 +56,16 @@ struct EdgeNba {
   static constexpr int kSkipped = 0;
 };
 
+// The rising edge's active-region triggers as a bit mask (bit n: trigger n
+// fired), the generated _eval_triggers__act with each result a bit instead
+// of an entry of the scheduler's trigger vector; generated only for a model
+// whose active region is empty (kCount 0: none). EdgeNba<M>::run_masked
+// takes the mask.
+template <class Model>
+struct EdgeTriggers {
+  static constexpr int kCount = 0;
+};
+
 // Every port of M, in declaration order.
 template <class M>
 constexpr const PortInfo* ports_begin() { return std::begin(Ports<M>::list); }
