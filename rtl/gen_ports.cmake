@@ -82,6 +82,7 @@ root_struct(low ClockLowTriggers record "The signals the edge triggers watch, re
 # such a signal after the edge would see the value from before it: kStale
 # lists the ports among them.
 set(nba "")
+set(settle_ico "")
 set(vcmake "${dir}/${MODEL}.cmake")
 if(EXISTS "${vcmake}")
   file(STRINGS "${vcmake}" fast_line REGEX "^set\\(${MODEL}_CLASSES_FAST ")
@@ -132,6 +133,31 @@ if(EXISTS "${vcmake}")
   endfunction()
   fn_body(ico_body eval_ico)
   fn_body(nba_body eval_nba)
+  # The clock-low settle's input region without its trigger vector: the
+  # generated _eval_ico with its one trigger (_eval's first iteration, set on
+  # every call) taken as set, and without the waveform activity flag (a
+  # traced block settles through eval()).
+  string(REGEX MATCHALL "__VicoTriggered" ico_hits "${ico_body}")
+  list(LENGTH ico_hits n_ico_hits)
+  if(n_ico_hits EQUAL 1 AND ico_body MATCHES "if \\(vlSelf->__VicoTriggered\\.at\\(0U\\)\\) {")
+    string(REPLACE "vlSelf->__VicoTriggered.at(0U)" "true" ico_direct "${ico_body}")
+    string(REGEX REPLACE "\n[ ]*vlSelf->__Vm_traceActivity\\[[0-9xa-fA-FU]+\\] = 1U;" "" ico_direct "${ico_direct}")
+    called(ico_direct_fns "${ico_direct}")
+    set(ico_decls "")
+    foreach(f IN LISTS ico_direct_fns)
+      string(APPEND ico_decls "void ${MODEL}___024root___${f}(${MODEL}___024root*);\n")
+    endforeach()
+    set(settle_ico "
+// The clock-low settle's input region: _eval_ico with its one trigger set.
+${ico_decls}template <>
+struct ubsim::SettleIco<${MODEL}> {
+  static constexpr bool kDirect = true;
+  static void run(${MODEL}___024root* vlSelf) {
+${ico_direct}
+  }
+};
+")
+  endif()
   if(NOT ico_body STREQUAL "" AND NOT nba_body STREQUAL "")
     called(ico_fns "${ico_body}")
     set(ico_set "")
@@ -252,6 +278,6 @@ struct ubsim::Ports<${MODEL}> {
   static inline const ubsim::PortInfo list[] = {
 ${rows}  };
 };
-${gated}${low}${nba}")
+${gated}${low}${nba}${settle_ico}")
 file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)
 file(REMOVE "${OUT}.tmp")

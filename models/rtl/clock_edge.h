@@ -99,6 +99,17 @@ inline void settle_low(Root* r) {
   r->__VicoTriggered.at(0) = 0;
   RecordLow(r);
 }
+// The same with the input region called directly (SettleIco<M>, generated:
+// _eval_ico with its one trigger taken as set), where it exists.
+template <class M, class Root, void (*Ico)(Root*), void (*RecordLow)(Root*)>
+inline void settle_low_of(Root* r) {
+  if constexpr (SettleIco<M>::kDirect) {
+    SettleIco<M>::run(r);
+    RecordLow(r);
+  } else {
+    settle_low<Root, Ico, RecordLow>(r);
+  }
+}
 
 // One pass of the same loop (below) is the whole edge also for a block
 // whose only edge trigger is clk (ClockLowTriggers<M>::kCount == 1): its
@@ -168,7 +179,7 @@ inline void rise_gated_edge(Root* r) {
     }                                                                                                      \
     static void settle(M& m) {                                                                             \
       static_assert(ClockLowTriggers<M>::kCount > 0, #M " has no edge trigger");                            \
-      settle_low<M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record>(m.rootp);          \
+      settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record>(m.rootp);   \
     }                                                                                                      \
   };                                                                                                       \
   }
@@ -200,7 +211,7 @@ inline void rise_gated_edge(Root* r) {
     }                                                                                                      \
     static void settle(M& m) {                                                                             \
       static_assert(ClockLowTriggers<M>::kCount > 0, #M " has no edge trigger");                            \
-      settle_low<M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record>(m.rootp);          \
+      settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record>(m.rootp);   \
     }                                                                                                      \
   };                                                                                                       \
   }

@@ -66,6 +66,13 @@ struct EdgeTriggers {
   static constexpr int kCount = 0;
 };
 
+// The clock-low settle's input region, the generated _eval_ico with its
+// one trigger taken as set (kDirect false: not generated).
+template <class Model>
+struct SettleIco {
+  static constexpr bool kDirect = false;
+};
+
 // Every port of M, in declaration order.
 template <class M>
 constexpr const PortInfo* ports_begin() { return std::begin(Ports<M>::list); }
