@@ -250,18 +250,66 @@ ${masked_body}
         if(trig_masked MATCHES "__VactTriggered")
           message(FATAL_ERROR "gen_ports: cannot read ${MODEL}'s _eval_triggers__act")
         endif()
+        # Where every trigger is the clock's rising edge, the reset's falling
+        # edge or a gated clock's rising edge, the mask at a fast rising edge
+        # follows from the enables alone: the settle left clk and every gated
+        # clock low (gclk = clk AND its latch) and rst unchanged, so clk's
+        # trigger fires, rst's does not, and a gated clock's fires where its
+        # latch is set (what _eval_triggers__act computes from the values the
+        # settle recorded; such a block's settle then records nothing).
+        file(READ "${root_header}" root_text)
+        string(REGEX MATCHALL "vlSelf->__VactTriggered\\.at\\([0-9]+U\\) = [^;]*" trig_stmts "${trig_body}")
+        set(from_enables true)
+        set(rise_body "")
+        set(rise_const 0)
+        set(n_gated 0)
+        foreach(st IN LISTS trig_stmts)
+          string(REGEX MATCH "at\\(([0-9]+)U\\) = (.*)" _ "${st}")
+          set(bit ${CMAKE_MATCH_1})
+          string(REGEX REPLACE "[ \n]" "" e "${CMAKE_MATCH_2}")
+          if(e STREQUAL "((IData)(vlSelf->clk)&(~(IData)(vlSelf->__Vtrigrprev__TOP__clk)))")
+            math(EXPR rise_const "${rise_const} | (1 << ${bit})")
+          elseif(e STREQUAL "((~(IData)(vlSelf->rst))&(IData)(vlSelf->__Vtrigrprev__TOP__rst))")
+            # never at a fast edge
+          elseif(e MATCHES "^\\(\\(IData\\)\\(vlSelf->([A-Za-z0-9_]+)__DOT__gclk\\)&\\(~\\(IData\\)\\(vlSelf->__Vtrigrprev__TOP__([A-Za-z0-9_]+)__DOT__gclk\\)\\)\\)$"
+                 AND CMAKE_MATCH_1 STREQUAL CMAKE_MATCH_2)
+            set(u ${CMAKE_MATCH_1})
+            string(FIND "${root_text}" " ${u}__DOT__u_clock_gate__DOT__g_gate__DOT__en_l;" has_latch)
+            if(has_latch EQUAL -1)
+              set(from_enables false)
+            else()
+              string(APPEND rise_body "    r->${u}__DOT__gclk = r->${u}__DOT__u_clock_gate__DOT__g_gate__DOT__en_l;\n")
+              string(APPEND rise_body "    t |= static_cast<uint32_t>(r->${u}__DOT__u_clock_gate__DOT__g_gate__DOT__en_l) << ${bit}U;\n")
+              math(EXPR n_gated "${n_gated} + 1")
+            endif()
+          else()
+            set(from_enables false)
+          endif()
+        endforeach()
+        set(enables_fn "")
+        if(from_enables)
+          set(enables_fn "  // At a fast rising edge (clock_edge.h): each gated clock set from its
+  // latch, and the mask of the triggers that fire.
+  static constexpr int kGated = ${n_gated};
+  static uint32_t rise(${MODEL}___024root* r) {
+    uint32_t t = ${rise_const}U;
+${rise_body}    return t;
+  }
+")
+        endif()
         string(APPEND nba "
 // The edge's triggers as a bit mask (bit n: trigger n of _eval_triggers__act
 // fired); the model's active region is empty.
 template <>
 struct ubsim::EdgeTriggers<${MODEL}> {
   static constexpr int kCount = ${n_trig};
+  static constexpr bool kFromEnables = ${from_enables};
   static uint32_t act(${MODEL}___024root* vlSelf) {
     uint32_t t = 0;
 ${trig_masked}
     return t;
   }
-};
+${enables_fn}};
 ")
       endif()
     endif()

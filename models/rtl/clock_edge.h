@@ -101,11 +101,12 @@ inline void settle_low(Root* r) {
 }
 // The same with the input region called directly (SettleIco<M>, generated:
 // _eval_ico with its one trigger taken as set), where it exists.
-template <class M, class Root, void (*Ico)(Root*), void (*RecordLow)(Root*)>
+// kRecord false: the edge does not read the recorded values (below).
+template <class M, class Root, void (*Ico)(Root*), void (*RecordLow)(Root*), bool kRecord = true>
 inline void settle_low_of(Root* r) {
   if constexpr (SettleIco<M>::kDirect) {
     SettleIco<M>::run(r);
-    RecordLow(r);
+    if constexpr (kRecord) RecordLow(r);
   } else {
     settle_low<Root, Ico, RecordLow>(r);
   }
@@ -152,6 +153,34 @@ inline void rise_gated_edge(Root* r) {
   else rise_gated<Root, TriggersAct, Act, Nba>(r);
 }
 
+// Whether the fast rising edge of M takes its trigger mask from the gated
+// clocks' latches (EdgeTriggers<M>::rise): at that edge clk rises from the
+// low the settle left, every gated clock (clk AND its latch) rises from low
+// where its latch is set, and rst is as it was at the settle, so the mask
+// is clk's trigger and the set latches' triggers, which is what
+// _eval_triggers__act computes from the values a settle records. The settle
+// then records nothing: no trigger evaluation reads them (the reset and a
+// traced block take eval(), whose trigger pass reads them as they were
+// after the reset: every watched signal low). The lockstep tests step the
+// blocks this way against eval().
+template <class M>
+constexpr bool enable_mask(bool at_settle) {
+  return at_settle && EdgeTriggers<M>::kFromEnables;
+}
+// One pass of the active / NBA regions at a fast rising edge (clk already
+// high) of a gated block (kGated) or of a block whose only trigger is clk.
+template <class M, class Root, void (*TriggersAct)(Root*), void (*Act)(Root*), void (*Nba)(Root*), bool kAtSettle,
+          bool kGated>
+inline void rise_one_pass(Root* r) {
+  if constexpr (enable_mask<M>(kAtSettle)) {
+    if constexpr (kGated) static_assert(EdgeTriggers<M>::kGated == GatedClocks<M>::kCount, "a gated clock without its trigger");
+    if (const uint32_t t = EdgeTriggers<M>::rise(r)) EdgeNba<M>::run_masked(r, t);
+  } else {
+    if constexpr (kGated) GatedClocks<M>::rise(r);
+    rise_gated_edge<M, Root, TriggersAct, Act, Nba, kAtSettle && EdgeTriggers<M>::kCount != 0>(r);
+  }
+}
+
 }  // namespace ubsim
 
 // Registers model class M (its root class M___024root must be complete: include
@@ -171,15 +200,16 @@ inline void rise_gated_edge(Root* r) {
     static void rise(M& m) {                                                                               \
       m.clk = 1;                                                                                           \
       if constexpr (ClockLowTriggers<M>::kCount == 1)                                                      \
-        rise_gated_edge<M, M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, NBA, \
-                        AT_SETTLE && EdgeTriggers<M>::kCount != 0>(m.rootp);                                 \
+        rise_one_pass<M, M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, NBA,  \
+                      AT_SETTLE, false>(m.rootp);                                                            \
       else                                                                                                 \
         rise_without_input_region<M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, \
                                   NBA>(m.rootp);                                     \
     }                                                                                                      \
     static void settle(M& m) {                                                                             \
       static_assert(ClockLowTriggers<M>::kCount > 0, #M " has no edge trigger");                            \
-      settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record>(m.rootp);   \
+      settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
+                    !(ClockLowTriggers<M>::kCount == 1 && enable_mask<M>(AT_SETTLE))>(m.rootp);            \
     }                                                                                                      \
   };                                                                                                       \
   }
@@ -205,13 +235,13 @@ inline void rise_gated_edge(Root* r) {
     static void rise(M& m) {                                                                               \
       static_assert(GatedClocks<M>::kCount > 0, #M " gates no clock");                                    \
       m.clk = 1;                                                                                           \
-      GatedClocks<M>::rise(m.rootp);                                                                       \
-      rise_gated_edge<M, M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, NBA, \
-                      AT_SETTLE && EdgeTriggers<M>::kCount != 0>(m.rootp);                                   \
+      rise_one_pass<M, M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, NBA,    \
+                    AT_SETTLE, true>(m.rootp);                                                               \
     }                                                                                                      \
     static void settle(M& m) {                                                                             \
       static_assert(ClockLowTriggers<M>::kCount > 0, #M " has no edge trigger");                            \
-      settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record>(m.rootp);   \
+      settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
+                    !enable_mask<M>(AT_SETTLE)>(m.rootp);                                                  \
     }                                                                                                      \
   };                                                                                                       \
   }

@@ -60,10 +60,13 @@ struct EdgeNba {
 // fired), the generated _eval_triggers__act with each result a bit instead
 // of an entry of the scheduler's trigger vector; generated only for a model
 // whose active region is empty (kCount 0: none). EdgeNba<M>::run_masked
-// takes the mask.
+// takes the mask. kFromEnables: every trigger is clk's rising edge, rst's
+// falling edge or a gated clock's rising edge, so rise() gives the mask of
+// a fast rising edge from the gated clocks' latches (clock_edge.h).
 template <class Model>
 struct EdgeTriggers {
   static constexpr int kCount = 0;
+  static constexpr bool kFromEnables = false;   // rise(): the mask from the latches alone
 };
 
 // The clock-low settle's input region, the generated _eval_ico with its
