@@ -209,8 +209,11 @@ ${ico_direct}
       # trigger n fired), not the scheduler's trigger vector: each test one
       # AND of a register. Without the waveform activity flags: a traced
       # block's edge takes eval() (verilated_block.h), never this.
-      string(REGEX REPLACE "vlSelf->__VnbaTriggered\\.at\\(([0-9]+)U\\)" "(t & (1U << \\1U))" masked_body "${nba_body}")
+      string(REGEX REPLACE "vlSelf->__VnbaTriggered\\.at\\(([0-9a-fx]+)U\\)" "(t & (1U << \\1U))" masked_body "${nba_body}")
       string(REGEX REPLACE "\n[ ]*vlSelf->__Vm_traceActivity\\[[0-9xa-fA-FU]+\\] = 1U;" "" masked_body "${masked_body}")
+      if(masked_body MATCHES "__VnbaTriggered")
+        message(FATAL_ERROR "gen_ports: cannot read ${MODEL}'s _eval_nba")
+      endif()
       set(nba "
 // The rising edge's NBA region without ${n_skipped} combinational functions the
 // next clock-low settle recomputes (${skipped_names}).
@@ -242,10 +245,10 @@ ${masked_body}
       if(NOT dbg EQUAL -1)
         string(SUBSTRING "${trig_body}" 0 ${dbg} trig_body)
       endif()
-      string(REGEX MATCHALL "__VactTriggered\\.at\\([0-9]+U\\)" trig_hits "${trig_body}")
+      string(REGEX MATCHALL "__VactTriggered\\.at\\([0-9a-fx]+U\\)" trig_hits "${trig_body}")
       list(LENGTH trig_hits n_trig)
       if(act_rest STREQUAL "" AND n_trig GREATER 0 AND n_trig LESS_EQUAL 32)
-        string(REGEX REPLACE "vlSelf->__VactTriggered\\.at\\(([0-9]+)U\\) = ([^;]*);"
+        string(REGEX REPLACE "vlSelf->__VactTriggered\\.at\\(([0-9a-fx]+)U\\) = ([^;]*);"
                "t |= (static_cast<uint32_t>(\\2) & 1U) << \\1U;" trig_masked "${trig_body}")
         if(trig_masked MATCHES "__VactTriggered")
           message(FATAL_ERROR "gen_ports: cannot read ${MODEL}'s _eval_triggers__act")
@@ -258,13 +261,13 @@ ${masked_body}
         # latch is set (what _eval_triggers__act computes from the values the
         # settle recorded; such a block's settle then records nothing).
         file(READ "${root_header}" root_text)
-        string(REGEX MATCHALL "vlSelf->__VactTriggered\\.at\\([0-9]+U\\) = [^;]*" trig_stmts "${trig_body}")
+        string(REGEX MATCHALL "vlSelf->__VactTriggered\\.at\\([0-9a-fx]+U\\) = [^;]*" trig_stmts "${trig_body}")
         set(from_enables true)
         set(rise_body "")
         set(rise_const 0)
         set(n_gated 0)
         foreach(st IN LISTS trig_stmts)
-          string(REGEX MATCH "at\\(([0-9]+)U\\) = (.*)" _ "${st}")
+          string(REGEX MATCH "at\\(([0-9a-fx]+)U\\) = (.*)" _ "${st}")
           set(bit ${CMAKE_MATCH_1})
           string(REGEX REPLACE "[ \n]" "" e "${CMAKE_MATCH_2}")
           if(e STREQUAL "((IData)(vlSelf->clk)&(~(IData)(vlSelf->__Vtrigrprev__TOP__clk)))")
