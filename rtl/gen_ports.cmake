@@ -281,7 +281,6 @@ ${masked_body}
             if(has_latch EQUAL -1)
               set(from_enables false)
             else()
-              string(APPEND rise_body "    r->${u}__DOT__gclk = r->${u}__DOT__u_clock_gate__DOT__g_gate__DOT__en_l;\n")
               string(APPEND rise_body "    t |= static_cast<uint32_t>(r->${u}__DOT__u_clock_gate__DOT__g_gate__DOT__en_l) << ${bit}U;\n")
               math(EXPR n_gated "${n_gated} + 1")
             endif()
@@ -291,8 +290,10 @@ ${masked_body}
         endforeach()
         set(enables_fn "")
         if(from_enables)
-          set(enables_fn "  // At a fast rising edge (clock_edge.h): each gated clock set from its
-  // latch, and the mask of the triggers that fire.
+          set(enables_fn "  // At a fast rising edge (clock_edge.h): the mask of the triggers that
+  // fire. The gated clocks are left as the settle computed them: only a
+  // trigger evaluation reads them, which this mask replaces (eval()
+  // computes them afresh).
   static constexpr int kGated = ${n_gated};
   static uint32_t rise(${MODEL}___024root* r) {
     uint32_t t = ${rise_const}U;
