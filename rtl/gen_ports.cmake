@@ -131,6 +131,12 @@ if(EXISTS "${vcmake}")
     captures(names "${body}" "${MODEL}___024root___([A-Za-z0-9_]+)\\(vlSelf\\)")
     set(${out} "${names}" PARENT_SCOPE)
   endfunction()
+  # body without the waveform activity flags (a traced block takes eval(),
+  # never the functions generated from it here)
+  function(without_activity out body)
+    string(REGEX REPLACE "\n[ ]*vlSelf->__Vm_traceActivity\\[[0-9xa-fA-FU]+\\] = 1U;" "" b "${body}")
+    set(${out} "${b}" PARENT_SCOPE)
+  endfunction()
   fn_body(ico_body eval_ico)
   fn_body(nba_body eval_nba)
   # The clock-low settle's input region without its trigger vector: the
@@ -141,7 +147,7 @@ if(EXISTS "${vcmake}")
   list(LENGTH ico_hits n_ico_hits)
   if(n_ico_hits EQUAL 1 AND ico_body MATCHES "if \\(vlSelf->__VicoTriggered\\.at\\(0U\\)\\) {")
     string(REPLACE "vlSelf->__VicoTriggered.at(0U)" "true" ico_direct "${ico_body}")
-    string(REGEX REPLACE "\n[ ]*vlSelf->__Vm_traceActivity\\[[0-9xa-fA-FU]+\\] = 1U;" "" ico_direct "${ico_direct}")
+    without_activity(ico_direct "${ico_direct}")
     called(ico_direct_fns "${ico_direct}")
     set(ico_decls "")
     foreach(f IN LISTS ico_direct_fns)
@@ -210,7 +216,7 @@ ${ico_direct}
       # AND of a register. Without the waveform activity flags: a traced
       # block's edge takes eval() (verilated_block.h), never this.
       string(REGEX REPLACE "vlSelf->__VnbaTriggered\\.at\\(([0-9a-fx]+)U\\)" "(t & (1U << \\1U))" masked_body "${nba_body}")
-      string(REGEX REPLACE "\n[ ]*vlSelf->__Vm_traceActivity\\[[0-9xa-fA-FU]+\\] = 1U;" "" masked_body "${masked_body}")
+      without_activity(masked_body "${masked_body}")
       if(masked_body MATCHES "__VnbaTriggered")
         message(FATAL_ERROR "gen_ports: cannot read ${MODEL}'s _eval_nba")
       endif()
@@ -230,13 +236,17 @@ ${masked_body}
   }
 };
 ")
-      # The edge's active-region triggers as a bit mask: the generated
-      # _eval_triggers__act, each trigger's expression unchanged, its result
-      # a bit of the mask instead of an entry of the trigger vector (and the
-      # watched signals' previous values recorded as it records them). Only
-      # for a model whose active region does nothing (no process runs
-      # there), so the edge can go from the triggers straight to its NBA
-      # region.
+      # The edge's triggers as a bit mask, for a model whose active region
+      # does nothing (no process runs there, so the edge can go from the
+      # triggers straight to its NBA region) and whose every trigger is the
+      # clock's rising edge, the reset's falling edge or a gated clock's
+      # rising edge: at a fast rising edge the mask follows from the enables
+      # alone. The settle left clk and every gated clock low (gclk = clk AND
+      # its latch) and rst unchanged, so clk's trigger fires, rst's does not,
+      # and a gated clock's fires where its latch is set: what
+      # _eval_triggers__act computes from the values the settle recorded
+      # (such a block's settle then records nothing). Any other trigger: no
+      # mask, the edge takes the generated functions.
       fn_body(act_body eval_act)
       string(REGEX REPLACE "(^|\n)[ ]*if \\(false && vlSelf\\) {}[^\n]*" "" act_rest "${act_body}")
       string(STRIP "${act_rest}" act_rest)
@@ -248,18 +258,6 @@ ${masked_body}
       string(REGEX MATCHALL "__VactTriggered\\.at\\([0-9a-fx]+U\\)" trig_hits "${trig_body}")
       list(LENGTH trig_hits n_trig)
       if(act_rest STREQUAL "" AND n_trig GREATER 0 AND n_trig LESS_EQUAL 32)
-        string(REGEX REPLACE "vlSelf->__VactTriggered\\.at\\(([0-9a-fx]+)U\\) = ([^;]*);"
-               "t |= (static_cast<uint32_t>(\\2) & 1U) << \\1U;" trig_masked "${trig_body}")
-        if(trig_masked MATCHES "__VactTriggered")
-          message(FATAL_ERROR "gen_ports: cannot read ${MODEL}'s _eval_triggers__act")
-        endif()
-        # Where every trigger is the clock's rising edge, the reset's falling
-        # edge or a gated clock's rising edge, the mask at a fast rising edge
-        # follows from the enables alone: the settle left clk and every gated
-        # clock low (gclk = clk AND its latch) and rst unchanged, so clk's
-        # trigger fires, rst's does not, and a gated clock's fires where its
-        # latch is set (what _eval_triggers__act computes from the values the
-        # settle recorded; such a block's settle then records nothing).
         file(READ "${root_header}" root_text)
         string(REGEX MATCHALL "vlSelf->__VactTriggered\\.at\\([0-9a-fx]+U\\) = [^;]*" trig_stmts "${trig_body}")
         set(from_enables true)
@@ -288,33 +286,25 @@ ${masked_body}
             set(from_enables false)
           endif()
         endforeach()
-        set(enables_fn "")
-        if(from_enables)
-          set(enables_fn "  // At a fast rising edge (clock_edge.h): the mask of the triggers that
-  // fire. The gated clocks are left as the settle computed them: only a
-  // trigger evaluation reads them, which this mask replaces (eval()
-  // computes them afresh).
+        list(LENGTH trig_stmts n_stmts)
+        if(from_enables AND n_stmts EQUAL n_trig)   # (every trigger read)
+          string(APPEND nba "
+// The edge's triggers as a bit mask (bit n: trigger n of _eval_triggers__act
+// fired) at a fast rising edge (clock_edge.h), from the gated clocks'
+// latches. The gated clocks are left as the settle computed them: only a
+// trigger evaluation reads them, which this mask replaces (eval() computes
+// them afresh).
+template <>
+struct ubsim::EdgeTriggers<${MODEL}> {
+  static constexpr bool kFromEnables = true;
   static constexpr int kGated = ${n_gated};
   static uint32_t rise(${MODEL}___024root* r) {
     uint32_t t = ${rise_const}U;
 ${rise_body}    return t;
   }
+};
 ")
         endif()
-        string(APPEND nba "
-// The edge's triggers as a bit mask (bit n: trigger n of _eval_triggers__act
-// fired); the model's active region is empty.
-template <>
-struct ubsim::EdgeTriggers<${MODEL}> {
-  static constexpr int kCount = ${n_trig};
-  static constexpr bool kFromEnables = ${from_enables};
-  static uint32_t act(${MODEL}___024root* vlSelf) {
-    uint32_t t = 0;
-${trig_masked}
-    return t;
-  }
-${enables_fn}};
-")
       endif()
     endif()
   endif()

@@ -136,23 +136,6 @@ inline void rise_gated(Root* r) {
   }
 }
 
-// The same with the triggers as a bit mask (EdgeTriggers<M>, for a model
-// whose active region is empty) and the NBA region testing its bits
-// (EdgeNba<M>::run_masked): the generated functions, without the trigger
-// vector's stores and loads and the empty active region's call. The
-// scheduler's vectors are left as they were; eval() sets both afresh.
-template <class Root, uint32_t (*TriggersMask)(Root*), void (*NbaMasked)(Root*, uint32_t)>
-inline void rise_gated_masked(Root* r) {
-  if (const uint32_t t = TriggersMask(r)) NbaMasked(r, t);
-}
-// The gated edge of model M: masked where its edge runs EdgeNba<M> and
-// EdgeTriggers<M> exists.
-template <class M, class Root, void (*TriggersAct)(Root*), void (*Act)(Root*), void (*Nba)(Root*), bool kMasked>
-inline void rise_gated_edge(Root* r) {
-  if constexpr (kMasked) rise_gated_masked<Root, &EdgeTriggers<M>::act, &EdgeNba<M>::run_masked>(r);
-  else rise_gated<Root, TriggersAct, Act, Nba>(r);
-}
-
 // Whether the fast rising edge of M takes its trigger mask from the gated
 // clocks' latches (EdgeTriggers<M>::rise): at that edge clk rises from the
 // low the settle left, every gated clock (clk AND its latch) rises from low
@@ -177,7 +160,7 @@ inline void rise_one_pass(Root* r) {
     if (const uint32_t t = EdgeTriggers<M>::rise(r)) EdgeNba<M>::run_masked(r, t);
   } else {
     if constexpr (kGated) GatedClocks<M>::rise(r);
-    rise_gated_edge<M, Root, TriggersAct, Act, Nba, kAtSettle && EdgeTriggers<M>::kCount != 0>(r);
+    rise_gated<Root, TriggersAct, Act, Nba>(r);
   }
 }
 

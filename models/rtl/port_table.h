@@ -56,17 +56,15 @@ struct EdgeNba {
   static constexpr int kSkipped = 0;
 };
 
-// The rising edge's active-region triggers as a bit mask (bit n: trigger n
-// fired), the generated _eval_triggers__act with each result a bit instead
-// of an entry of the scheduler's trigger vector; generated only for a model
-// whose active region is empty (kCount 0: none). EdgeNba<M>::run_masked
-// takes the mask. kFromEnables: every trigger is clk's rising edge, rst's
-// falling edge or a gated clock's rising edge, so rise() gives the mask of
-// a fast rising edge from the gated clocks' latches (clock_edge.h).
+// The rising edge's triggers as a bit mask (bit n: trigger n of the
+// generated _eval_triggers__act fired) at a fast rising edge, taken from
+// the gated clocks' latches (rise()); generated only for a model whose
+// active region is empty and whose every trigger is clk's rising edge, rst's
+// falling edge or a gated clock's rising edge (clock_edge.h). The edge's NBA
+// region then tests the mask's bits (EdgeNba<M>::run_masked).
 template <class Model>
 struct EdgeTriggers {
-  static constexpr int kCount = 0;
-  static constexpr bool kFromEnables = false;   // rise(): the mask from the latches alone
+  static constexpr bool kFromEnables = false;
 };
 
 // The clock-low settle's input region, the generated _eval_ico with its
