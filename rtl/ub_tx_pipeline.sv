@@ -167,6 +167,25 @@ module ub_tx_pipeline #(
     assign len_async = CL_W'(cfg_depth_async - fixed_async);
     assign len_load  = CL_W'(cfg_depth_load - fixed_load);
 
+    // The configuration, loaded at reset (every cfg_* input but cfg_now is
+    // held from before the reset on): registered, so that no logic depends
+    // on a cfg_* input combinationally. A simulator evaluates the logic of
+    // the inputs in every cycle; the registers' logic only where they or
+    // its other sources change.
+    logic             ctx_gate_q;
+    logic [16:0]      mtu_q;
+    logic [15:0]      header_bytes_q;
+    logic [CL_W-1:0]  len_async_q, len_load_q;
+    always_ff @(posedge clk) begin
+        if (rst) begin
+            ctx_gate_q     <= cfg_ctx_gate;
+            mtu_q          <= cfg_mtu;
+            header_bytes_q <= cfg_header_bytes;
+            len_async_q    <= len_async;
+            len_load_q     <= len_load;
+        end
+    end
+
     // bus interface register
     logic            bif_valid, bif_ready;
     logic [W_IN-1:0] bif_data;
@@ -181,7 +200,7 @@ module ub_tx_pipeline #(
     logic [ENT_W-1:0] gate_entry;
     logic [W-1:0]    bg_data;
     ctx_gate #(.W(W_IN), .ID_W(ID_W), .ENT_W(ENT_W)) u_ctx_gate (
-        .clk, .rst, .cfg_enable(cfg_ctx_gate),
+        .clk, .rst, .cfg_enable(ctx_gate_q),
         .s_valid(bif_valid), .s_ready(bif_ready), .s_data(bif_data), .s_id(bif_data[ID_W-1:0]),
         .s_entry(ENT_W'(bif_data[TAG_W +: CTX_W])),
         .s_grant_valid, .s_grant_ready, .s_grant_id, .s_grant_entry,
@@ -225,7 +244,7 @@ module ub_tx_pipeline #(
     logic               ot_busy;
     order_tracker #(.W(DW), .ID_W(ID_W), .QID_W(12), .SLOTS(ORDER_SLOTS), .WIN(ORDER_WIN), .SEQ_W(8),
                     .PAY_W(LEN_W)) u_order_tracker (
-        .clk, .rst, .cfg_strict(1'b0), .cfg_mtu(LEN_W'(cfg_mtu)),
+        .clk, .rst, .cfg_strict(1'b0), .cfg_mtu(LEN_W'(mtu_q)),
         .s_valid(js_valid), .s_ready(oc_ready), .s_data(js_data[DW-1:0]), .s_id(js_data[ID_W-1:0]),
         .s_track(o_track), .s_queue(o_jetty), .s_mode(o_mode), .s_tag(o_tag), .s_fence(o_fence),
         .s_comp_order(o_corder), .s_rdat(o_rdat), .s_payload(o_payload),
@@ -249,7 +268,7 @@ module ub_tx_pipeline #(
     /* verilator lint_on UNUSEDSIGNAL */
     logic [CT_W-1:0] wake_a, wake_l;
     stage_chain #(.W(DW), .MAX_LEN(MAX_CHAIN)) u_header_chain (
-        .clk, .rst, .cfg_len(len_async), .cfg_now(cfg_now[CT_W-1:0]),
+        .clk, .rst, .cfg_len(len_async_q), .cfg_now(cfg_now[CT_W-1:0]),
         .s_valid(oc_valid), .s_ready(ca_ready), .s_data(oc_data),
         .m_valid(ha_valid), .m_ready(ha_ready), .m_data(ha_data), .busy(chain_a_busy), .wake_in(wake_a));
 
@@ -257,7 +276,7 @@ module ub_tx_pipeline #(
     logic          hl_valid, hl_ready, cl_ready;
     logic [DW-1:0] hl_data;
     stage_chain #(.W(DW), .MAX_LEN(MAX_CHAIN)) u_load_chain (
-        .clk, .rst, .cfg_len(len_load), .cfg_now(cfg_now[CT_W-1:0]),
+        .clk, .rst, .cfg_len(len_load_q), .cfg_now(cfg_now[CT_W-1:0]),
         .s_valid(bg_valid && bif_is_load), .s_ready(cl_ready), .s_data(bg_data[DW-1:0]),
         .m_valid(hl_valid), .m_ready(hl_ready), .m_data(hl_data), .busy(chain_l_busy), .wake_in(wake_l));
 
@@ -282,7 +301,7 @@ module ub_tx_pipeline #(
     logic [ENT_W-1:0]  sg_entry;
     tx_segmenter #(.ID_W(ID_W), .LEN_W(LEN_W), .PKT_W(PKT_W), .MTU_W(17), .BYTES_W(BYTES_W), .XW(ENT_W),
                    .CREDITS(PAYLOAD_BUFFERS)) u_segmenter (
-        .clk, .rst, .cfg_mtu, .cfg_header_bytes,
+        .clk, .rst, .cfg_mtu(mtu_q), .cfg_header_bytes(header_bytes_q),
         .s_valid(arb_valid), .s_ready(arb_ready), .s_id(arb_data[ID_W-1:0]), .s_len(arb_data[ID_W +: LEN_W]),
         .s_data_pkts(arb_data[ID_W + LEN_W +: PKT_W + 1]), .s_extra(arb_data[TAG_W +: ENT_W]),
         .s_credit_valid, .s_credit_id,
@@ -322,8 +341,6 @@ module ub_tx_pipeline #(
     // no cfg_now), so the edge can leave the logic of the inputs to the next
     // clock-low settle (clock_edge.h). The chains' items are in wake_in: an
     // item is never at its tap in the cycle of the edge that moved it.
-    logic ctx_gate_q;   // cfg_ctx_gate, loaded at reset
-    always_ff @(posedge clk) if (rst) ctx_gate_q <= cfg_ctx_gate;
     logic units_busy;
     assign units_busy = js_valid || ot_busy || sg_busy || tp_busy || m_valid;
     assign busy  = bif_valid || units_busy;

@@ -207,14 +207,14 @@ TEST_CASE("UB: a lookup of an entry whose refill is still being written waits fo
     auto& m = m_b.model();
     m.cfg_depth_async = 25;
     m.cfg_depth_load = 8;
+    m.cfg_mtu = 4096;   // (the configuration is loaded at reset)
+    m.cfg_header_bytes = 32;
     m.s_valid = 0;
     m_b.reset(4);
     m.s_valid = 1;
     m.s_id = 1;
     m.s_ctx = 3;
     m.s_load = 1;
-    m.cfg_mtu = 4096;
-    m.cfg_header_bytes = 32;
     m.s_len = 64;
     m.s_data_pkts = 1;
     uint32_t psn = 0, peer = 0;
