@@ -42,7 +42,7 @@ InitiatorApp::InitiatorApp(sc_core::sc_module_name name, const Config& c, const 
       rng_(c.count(key::seed) + session),
       record_(std::make_unique<LatencyRecord>()) {
   record_->hops.assign(route.hops.size(), HopSums{});
-  pending_hops_.assign(route.hops.size(), HopSumsOf<uint64_t>{});
+  pending_hops_.assign(route.hops.size(), HopTimes{});
   ++running_;
   SC_HAS_PROCESS(InitiatorApp);
   SC_METHOD(start);   // runs once at time 0
@@ -97,6 +97,26 @@ void InitiatorApp::on_arrival() {
   }
   if (arrived_ < ops_) arrival_event_.notify(delay_fs(next_gap_fs()));
 }
+
+namespace {
+// Adds every field of a request's hop times into a sum (fold_hop_sums).
+inline void add_fields(HopTimes& s, const HopTimes& t) {
+  s.arrive_fs += t.arrive_fs;
+  s.start_fs += t.start_fs;
+  s.depart_fs += t.depart_fs;
+  s.align_fs += t.align_fs;
+  s.serialize_fs += t.serialize_fs;
+  s.ctx_wait_fs += t.ctx_wait_fs;
+  s.transfer_fs += t.transfer_fs;
+  s.reassembly_fs += t.reassembly_fs;
+  s.link_fs += t.link_fs;
+  s.early_fs += t.early_fs;
+  s.retransmit_fs += t.retransmit_fs;
+  s.reorder_fs += t.reorder_fs;
+  s.transport_fs += t.transport_fs;
+  s.fabric_fs += t.fabric_fs;
+}
+}  // namespace
 
 void InitiatorApp::issue(Request& r, uint64_t arrived_fs, int core) {
   r.reset(&route_);
@@ -187,26 +207,7 @@ void InitiatorApp::accept(Transaction& t) {
     rec.slot_wait_fs += paced_from - r.queued_fs;
     rec.pacing_fs += r.slot_fs - paced_from;
     rec.slot_time.add(r.completed_fs - r.slot_fs);
-    for (size_t i = 0; i < r.times.size(); ++i) {
-      const HopTimes& t = r.times[i];
-      HopSumsOf<uint64_t>& s = pending_hops_[i];
-      const uint64_t measured = t.depart_fs - t.arrive_fs;
-      const uint64_t waited = t.start_fs - t.arrive_fs;
-      s.measured += measured;
-      s.align += t.align_fs;
-      s.serialize += t.serialize_fs;
-      s.ctx_wait += t.ctx_wait_fs;
-      s.transfer += t.transfer_fs;
-      s.reassembly += t.reassembly_fs;
-      s.link += t.link_fs;
-      s.early += t.early_fs;
-      s.retransmit += t.retransmit_fs;
-      s.reorder += t.reorder_fs;
-      s.transport += t.transport_fs;
-      s.fabric += t.fabric_fs;
-      s.queue += waited - t.align_fs;
-      s.service += measured - waited;
-    }
+    for (size_t i = 0; i < r.times.size(); ++i) add_fields(pending_hops_[i], r.times[i]);
     if (++pending_ops_ == kFoldOps) fold_hop_sums();
   }
   if (on_complete) on_complete(r);
@@ -230,22 +231,25 @@ void InitiatorApp::fold_hop_sums() const {
   if (pending_ops_ == 0) return;
   for (size_t i = 0; i < pending_hops_.size(); ++i) {
     HopSums& s = record_->hops[i];
-    HopSumsOf<uint64_t>& p = pending_hops_[i];
-    s.measured += p.measured;
-    s.align += p.align;
-    s.serialize += p.serialize;
-    s.queue += p.queue;
-    s.service += p.service;
-    s.ctx_wait += p.ctx_wait;
-    s.transfer += p.transfer;
-    s.reassembly += p.reassembly;
-    s.link += p.link;
-    s.early += p.early;
-    s.retransmit += p.retransmit;
-    s.reorder += p.reorder;
-    s.transport += p.transport;
-    s.fabric += p.fabric;
-    p = HopSumsOf<uint64_t>{};
+    HopTimes& p = pending_hops_[i];
+    // (sums of time stamps modulo 2^64: their differences are exact)
+    const uint64_t measured = p.depart_fs - p.arrive_fs;
+    const uint64_t waited = p.start_fs - p.arrive_fs;
+    s.measured += measured;
+    s.align += p.align_fs;
+    s.serialize += p.serialize_fs;
+    s.queue += waited - p.align_fs;
+    s.service += measured - waited;
+    s.ctx_wait += p.ctx_wait_fs;
+    s.transfer += p.transfer_fs;
+    s.reassembly += p.reassembly_fs;
+    s.link += p.link_fs;
+    s.early += p.early_fs;
+    s.retransmit += p.retransmit_fs;
+    s.reorder += p.reorder_fs;
+    s.transport += p.transport_fs;
+    s.fabric += p.fabric_fs;
+    p = HopTimes{};
   }
   pending_ops_ = 0;
 }

@@ -47,13 +47,11 @@ struct Workload {
 };
 
 // Sums over measured requests, per hop of the route (fs).
-template <class T>
-struct HopSumsOf {
-  T measured = 0, align = 0, serialize = 0, queue = 0, service = 0, ctx_wait = 0;
-  T transfer = 0, reassembly = 0, link = 0, early = 0;
-  T retransmit = 0, reorder = 0, transport = 0, fabric = 0;
+struct HopSums {
+  long double measured = 0, align = 0, serialize = 0, queue = 0, service = 0, ctx_wait = 0;
+  long double transfer = 0, reassembly = 0, link = 0, early = 0;
+  long double retransmit = 0, reorder = 0, transport = 0, fabric = 0;
 };
-using HopSums = HopSumsOf<long double>;
 
 struct LatencyRecord {
   std::vector<HopSums> hops;
@@ -125,13 +123,15 @@ class InitiatorApp : public StageComponent {
   const uint32_t ep_base_;
   const double rate_per_s_;
   const bool poisson_;
-  // Per-hop sums of the requests measured since the last fold, in integers
-  // (an integer add per field and request, not a conversion and a long
-  // double add; the sums stay exact either way, below 2^64 fs). Folded every
-  // kFoldOps requests, far below any overflow (each term is at most the
-  // simulated time), and whenever the record is read.
+  // Per-hop sums of the requests measured since the last fold: each field of
+  // their HopTimes added up in integers (one add per field and request, no
+  // conversion, no long double add). The time stamps' sums are kept modulo
+  // 2^64: only their differences are read (measured = depart - arrive,
+  // summed), and those are exact while below 2^64 fs, which folding every
+  // kFoldOps requests keeps them far from (each term is at most the
+  // simulated time). Folded also whenever the record is read.
   static constexpr uint64_t kFoldOps = 1024;
-  mutable std::vector<HopSumsOf<uint64_t>> pending_hops_;
+  mutable std::vector<HopTimes> pending_hops_;
   mutable uint64_t pending_ops_ = 0;
   std::vector<std::unique_ptr<Request>> slots_;
   std::vector<Request*> free_;
