@@ -212,7 +212,6 @@ module ctx_cache #(
                 for (int i = 0; i < ROB_DEPTH; i++)
                     for (int k = 0; k < 2; k++)
                         if (rob_s[i][k] == s_fill_slot) rob_p[2*i+k] <= 1'b0;
-                cnt_fills <= cnt_fills + 1'b1;
             end
             mshr_used <= MW'((MW+1)'(mshr_used) + (lk_fire ? need_n : '0) - (MW+1)'(s_fill_valid));
             if (lk_fire) begin
@@ -222,12 +221,6 @@ module ctx_cache #(
                         tag_pend[choice[k]]  <= 1'b1;
                     end
                 end
-                stamp_ctr <= stamp_ctr + STAMP_W'(2);
-                cnt_lookups   <= cnt_lookups + 1'b1;
-                cnt_hits      <= cnt_hits + CNT_W'(lk_hit[0]) + CNT_W'(lk_hit[1]);
-                cnt_merges    <= cnt_merges + CNT_W'(lk_merge[0]) + CNT_W'(lk_merge[1]);
-                cnt_misses    <= cnt_misses + CNT_W'(need[0]) + CNT_W'(need[1]);
-                cnt_evictions <= cnt_evictions + CNT_W'(lk_evict[0]) + CNT_W'(lk_evict[1]);
                 if (!bypass) begin
                     rob_id[rob_tail] <= s_id;
                     for (int k = 0; k < 2; k++) begin
@@ -235,10 +228,19 @@ module ctx_cache #(
                         // waits for a refill unless that refill lands this very cycle
                         rob_p[2*rob_tail + k] <= s_keys[k] && (need[k] || (pend[k] && !fill_now(choice[k])));
                     end
-                    rob_tail <= rob_tail + 1'b1;
                 end
             end
-            if (pop) rob_head <= rob_head + 1'b1;
+            // written in every cycle (a register assigned on every path of its
+            // block needs no shadow copy in Verilator's generated code)
+            stamp_ctr     <= stamp_ctr + (lk_fire ? STAMP_W'(2) : '0);
+            rob_tail      <= rob_tail + RW'(lk_fire && !bypass);
+            rob_head      <= rob_head + RW'(pop);
+            cnt_fills     <= cnt_fills + CNT_W'(s_fill_valid);
+            cnt_lookups   <= cnt_lookups + CNT_W'(lk_fire);
+            cnt_hits      <= cnt_hits + (lk_fire ? CNT_W'(lk_hit[0]) + CNT_W'(lk_hit[1]) : '0);
+            cnt_merges    <= cnt_merges + (lk_fire ? CNT_W'(lk_merge[0]) + CNT_W'(lk_merge[1]) : '0);
+            cnt_misses    <= cnt_misses + (lk_fire ? CNT_W'(need[0]) + CNT_W'(need[1]) : '0);
+            cnt_evictions <= cnt_evictions + (lk_fire ? CNT_W'(lk_evict[0]) + CNT_W'(lk_evict[1]) : '0);
             rob_count <= rob_count + RCW'(lk_fire && !bypass) - RCW'(pop);
         end
     end

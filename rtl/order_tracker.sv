@@ -304,10 +304,9 @@ module order_tracker #(
             base <= '0; next_seq <= '0;
             roso_out <= '0; rdat_out <= '0; held_cnt <= '0; fence_held <= '0; unrep_done <= '0;
         end else begin
-            if (s_valid) begin
-                if (!illegal && !has_slot) stall_slots <= stall_slots + 1'b1;   // (tracked only)
-                if (!illegal && has_slot && !has_room) stall_window <= stall_window + 1'b1;
-            end
+            // (written in every cycle: no shadow copy in the generated code)
+            stall_slots  <= stall_slots + 32'(s_valid && !illegal && !has_slot);   // (tracked only)
+            stall_window <= stall_window + 32'(s_valid && !illegal && has_slot && !has_room);
             if (m_err_valid && m_err_ready) m_err_valid <= 1'b0;
             if (take_err) begin
                 m_err_valid <= 1'b1;

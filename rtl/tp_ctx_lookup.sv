@@ -250,7 +250,6 @@ module tp_ctx_lookup #(
                 if (rd_word_q == WA'(WORDS - 1)) rd_busy_q <= 1'b0;
                 rd_word_q <= rd_word_q + 1'b1;
             end
-            if (rd_en) cnt_reads <= cnt_reads + 1'b1;
 
             // words coming back; the last one completes the record: its entry
             // leaves for the output FIFO and word 0 is written back with the
@@ -269,8 +268,6 @@ module tp_ctx_lookup #(
                     out_tail <= out_next(out_tail);
                     if_head <= out_next(if_head);
                     mem[addr_of(asm_entry, '0)] <= {rec_bits[PORT_W-1:24], psn_cur + 24'd1};
-                    cnt_writebacks <= cnt_writebacks + 1'b1;
-                    if (fwd_hit) cnt_forwards <= cnt_forwards + 1'b1;
                 end else begin
                     asm_q[ret_word_q] <= rd_data;
                     ret_word_q <= ret_word_q + 1'b1;
@@ -284,7 +281,6 @@ module tp_ctx_lookup #(
             if (fill_wr) begin
                 mem[addr_of(fill_entry[fill_head], fill_word_q)] <= fill_data[fill_head][32'(fill_word_q)*PORT_W +: PORT_W];
                 fill_word_q <= fill_pop ? '0 : fill_word_q + 1'b1;
-                cnt_fill_words <= cnt_fill_words + 1'b1;
             end
             if (fill_push) begin
                 fill_entry[fill_tail] <= s_fill_entry;
@@ -316,7 +312,14 @@ module tp_ctx_lookup #(
             tick_q   <= active;
             wb_entry <= asm_entry;
             wb_psn   <= psn_cur + 24'd1;
-            if (s_valid && hazard) cnt_hazard_cycles <= cnt_hazard_cycles + 1'b1;
+            // the counters, written in every cycle (a register assigned on
+            // every path of its block needs no shadow copy in Verilator's
+            // generated code; one assigned under a condition gets one)
+            cnt_reads         <= cnt_reads + CNT_W'(rd_en);
+            cnt_writebacks    <= cnt_writebacks + CNT_W'(asm_last);
+            cnt_forwards      <= cnt_forwards + CNT_W'(asm_last && fwd_hit);
+            cnt_fill_words    <= cnt_fill_words + CNT_W'(fill_wr);
+            cnt_hazard_cycles <= cnt_hazard_cycles + CNT_W'(s_valid && hazard);
         end
     end
     assign latency = 8'(WORDS + RAM_LATENCY + 1);
