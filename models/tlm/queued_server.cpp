@@ -54,6 +54,7 @@ void QueuedServer::accept(Transaction& t) {
   }
   w.push_back({now, &t, class_of(t)});
   std::push_heap(w.begin(), w.end(), std::greater<Waiting>());
+  ++waiting_;
   queue_.change(now, +1);
   // after every arrival of its instant
   const uint64_t kernel_now = now_fs();
@@ -88,6 +89,7 @@ void QueuedServer::take_back(Resource& res) {
   --served_;
   res.waiting.push_back(p.w);
   std::push_heap(res.waiting.begin(), res.waiting.end(), std::greater<Waiting>());
+  ++waiting_;
   queue_.change(p.w.arrive_fs, +1);
   // (its tick may stay armed for the departure taken back: a tick with
   // nothing due is a no-op)
@@ -101,6 +103,7 @@ void QueuedServer::serve() {
       const Waiting w = res.waiting.back();
       sc_assert(w.arrive_fs <= now && "a transaction accepted ahead is served before its arrival");
       res.waiting.pop_back();
+      --waiting_;
       queue_.change(now, -1);
       start(res, w, now, service_time(*w.t));
     }
@@ -113,8 +116,9 @@ void QueuedServer::serve() {
 void QueuedServer::arm_tick() {
   const uint64_t now = now_fs();
   uint64_t next = departures_.empty() ? UINT64_MAX : departures_.front().at_fs;
-  for (const Resource& res : resources_)
-    if (!res.waiting.empty() && res.free_at_fs > now) next = std::min(next, res.free_at_fs);
+  if (waiting_ != 0)
+    for (const Resource& res : resources_)
+      if (!res.waiting.empty() && res.free_at_fs > now) next = std::min(next, res.free_at_fs);
   if (next != UINT64_MAX) tick_event_.notify_at(next);   // (an earlier pending one stays)
 }
 
@@ -129,8 +133,9 @@ void QueuedServer::tick() {
   }
   // a release with requests waiting: they are served one delta later, with
   // whatever else arrives at this instant
-  for (const Resource& res : resources_)
-    if (!res.waiting.empty() && res.free_at_fs <= now) serve_event_.notify(sc_core::SC_ZERO_TIME);
+  if (waiting_ != 0)
+    for (const Resource& res : resources_)
+      if (!res.waiting.empty() && res.free_at_fs <= now) serve_event_.notify(sc_core::SC_ZERO_TIME);
   arm_tick();
 }
 

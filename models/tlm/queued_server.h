@@ -80,6 +80,7 @@ class QueuedServer : public StageComponent {
     Provisional prov;
   };
   std::vector<Resource> resources_;
+  size_t waiting_ = 0;   // transactions waiting, over every resource (0: no resource need be looked at)
   // The resource starts serving w now, for st.
   void start(Resource& res, const Waiting& w, uint64_t now, const ServiceTime& st);
   // Takes back res's provisional start (an arrival for it in the same instant).
