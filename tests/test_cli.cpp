@@ -250,7 +250,7 @@ TEST_CASE("cmake --install: ubsim on PATH with its scripts, docs and save files,
 }
 
 TEST_CASE("bench: reads/s per path, RTL cycles per read, the derived RTL floor above what was reached", "[cli][bench]") {
-  const Run r = run_ubsim("bench --ops 3000 --format json");
+  const Run r = run_ubsim("bench --ops 10000 --format json");   // (CPU time well above the process clock's tick)
   INFO(r.out);
   REQUIRE(r.status == 0);
   const ubsim::json::Value doc = ubsim::json::parse(r.out);
@@ -287,6 +287,26 @@ TEST_CASE("bench: reads/s per path, RTL cycles per read, the derived RTL floor a
   CHECK(paths == std::set<std::string>{"pcie-nic", "ub-async", "ub-load"});
 }
 
+TEST_CASE("bench: a run too short for the process clock has no reads/s, and says so", "[cli][bench]") {
+  // One read takes less CPU time than some kernels' process clock resolves
+  // (a tick of a few ms): then cpu_s is 0 and the rate is absent, not
+  // infinite; otherwise the rate is the reads over the CPU time.
+  const Run r = run_ubsim("bench --ops 1 --path ub-load --format json");
+  INFO(r.out);
+  REQUIRE(r.status == 0);
+  const ubsim::json::Value doc = ubsim::json::parse(r.out.substr(r.out.find('{')));
+  const ubsim::json::Value& row = doc.get("results")->items.at(0);
+  const bool warned = r.out.find("ubsim: warning: bench: ub-load: 1 read(s) took less CPU time than the process clock "
+                                 "resolves: no reads/s (use more --ops)") != std::string::npos;
+  if (row.num("cpu_s") == 0) {
+    CHECK(row.get("reads_per_s")->kind == ubsim::json::Value::Null);
+    CHECK(warned);
+  } else {
+    CHECK(row.num("reads_per_s") == Approx(1.0 / row.num("cpu_s")));
+    CHECK_FALSE(warned);
+  }
+}
+
 TEST_CASE("bench --check warns (never fails) below the recorded reads/s", "[cli][bench]") {
   namespace fs = std::filesystem;
   const fs::path data = fs::temp_directory_path() / ("ubsim_bench_check_" + std::to_string(::getpid()));
@@ -295,7 +315,7 @@ TEST_CASE("bench --check warns (never fails) below the recorded reads/s", "[cli]
   fs::copy(fs::path(UBSIM_SOURCE_DIR) / "docs", data / "docs", fs::copy_options::recursive);
   std::ofstream(data / "docs" / "bench_reference.csv") << "path,reads_per_s\nub-load,1e12\n";
   const Run r = ubsim::test::run_command("UBSIM_DATA_DIR=" + data.string() + " " + UBSIM_BIN +
-                                         " bench --ops 500 --path ub-load --check --format csv");
+                                         " bench --ops 20000 --path ub-load --check --format csv");
   INFO(r.out);
   CHECK(r.status == 0);
   CHECK(r.out.find("ubsim: warning: bench: ub-load ran") != std::string::npos);

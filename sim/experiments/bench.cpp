@@ -60,7 +60,16 @@ ResultSet run(Config& cfg, const Options& o) {
     std::sort(runs.begin(), runs.end(), [](const V& a, const V& b) { return a.num("cpu_s") < b.num("cpu_s"); });
     const V& m = runs[runs.size() / 2];
     const double ops = static_cast<double>(cfg.count(key::workload_ops));
-    const double rate = ops / m.num("cpu_s");
+    // A run shorter than the CPU clock's tick can read 0 s of CPU time
+    // (the process clock of some kernels advances in ticks of a few ms):
+    // then there is no rate, not an infinite one.
+    const bool timed = m.num("cpu_s") > 0;
+    const double rate = timed ? ops / m.num("cpu_s") : 0.0;
+    if (!timed)
+      std::fprintf(stderr,
+                   "ubsim: warning: bench: %s: %.0f read(s) took less CPU time than the process clock resolves: no "
+                   "reads/s (use more --ops)\n",
+                   p.c_str(), ops);
     // derived: CPU time per read if evaluating the path's RTL cycles cost
     // no more than idle cycles and nothing else cost anything
     double floor_s = 0;
@@ -83,15 +92,15 @@ ResultSet run(Config& cfg, const Options& o) {
                           .add("cpu_s", V::number(m.num("cpu_s")))
                           .add("cpu_s_runs", cpu_runs)
                           .add("wall_s", V::number(m.num("wall_s")))
-                          .add("reads_per_s", V::number(rate))
+                          .add("reads_per_s", timed ? V::number(rate) : V::null())
                           .add("peak_rss_bytes", V::number(m.num("peak_rss_bytes")))
                           .add("rtl_cycles_per_read", V::number(m.num("rtl_cycles") / ops))
-                          .add("rtl_cycles_per_s", V::number(m.num("rtl_cycles") / m.num("cpu_s")))
+                          .add("rtl_cycles_per_s", timed ? V::number(m.num("rtl_cycles") / m.num("cpu_s")) : V::null())
                           .add("derived_rtl_floor_reads_per_s", V::number(floor_s > 0 ? 1.0 / floor_s : 0.0))
-                          .add("derived_rtl_floor_share", V::number(floor_s * rate))
+                          .add("derived_rtl_floor_share", timed ? V::number(floor_s * rate) : V::null())
                           .add("rtl_blocks", blocks)
                           .add("mean_ns", V::number(m.num("mean_ns"))));
-    if (o.flag("--check") && reference.count(p) && rate < reference.at(p))
+    if (o.flag("--check") && timed && reference.count(p) && rate < reference.at(p))
       std::fprintf(stderr, "ubsim: warning: bench: %s ran %.0f reads/s, below the %.0f recorded in %s\n", p.c_str(),
                    rate, reference.at(p), reference_path().c_str());
   }
@@ -126,7 +135,7 @@ const Experiment& bench_experiment() {
        opt_count("--repeat", "N", 1, 100, "1", "runs per path (the median is reported)"),
        opt_flag("--check", "warn when below the recorded reads/s (docs/bench_reference.csv)")},
       {"path"},
-      {{"reads_per_s", "1/s", "reads per CPU second of the simulation (median run)"},
+      {{"reads_per_s", "1/s", "reads per CPU second of the simulation (median run); null when it took less CPU time than the process clock resolves"},
        {"cpu_s", "s", "CPU time of the simulation (median run); cpu_s_runs: every run's"},
        {"wall_s", "s", "wall time of the simulation (median run)"},
        {"peak_rss_bytes", "bytes", "peak resident memory of the simulating process"},
