@@ -38,6 +38,7 @@ class StageServer : public QueuedServer {
     // latency of every operation, by its key, read once
     for (const OpInfo& op : op_catalog()) {
       const auto i = static_cast<size_t>(op.op);
+      dram_op_[i] = op.owner == ComponentKind::Dram;
       if (!op.in_cycles && has_latency_key(op)) latency_fs_[i] = c.fs(op.param_key);
       if (!is_transfer_op(op.op)) continue;
       const char* bw = op.owner == ComponentKind::Dram ? "dram.bandwidth" : nullptr;
@@ -53,7 +54,7 @@ class StageServer : public QueuedServer {
   // write-back, a write's payload placed at the target), as a memory
   // controller drains its write queue behind the reads.
   uint8_t class_of(const Transaction& t) const override {
-    if (t.kind != Transaction::Kind::Request || op_info(t.current().op).owner != ComponentKind::Dram) return 0;
+    if (t.kind != Transaction::Kind::Request || !dram_op_[static_cast<size_t>(t.current().op)]) return 0;
     const Request& r = static_cast<const Request&>(t);
     const bool placing = t.current().per_packet && t.current().node == NodeId::B && r.message().verb == Verb::Write;
     return r.route->link_use == Route::LinkUse::Write || placing ? 1 : 0;
@@ -88,6 +89,7 @@ class StageServer : public QueuedServer {
   uint64_t mtu_;
   std::array<uint64_t, kOpCount> latency_fs_{};
   std::array<double, kOpCount> fs_per_byte_{};
+  std::array<bool, kOpCount> dram_op_{};   // the operation is the DRAM's (class_of)
 };
 
 // One direction of the link between the nodes: serializes each packet at the
