@@ -4,7 +4,9 @@
 // application, or a context refill) and a Packet (transport layer).
 #pragma once
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <systemc>
@@ -96,7 +98,11 @@ class Transaction {
   void start_route(const Route* r) {
     route = r;
     hop = 0;
-    times.assign(r->hops.size(), HopTimes{});
+    // (a reused transaction's vector has the route's size: zeroed in place)
+    static_assert(std::is_trivially_copyable_v<HopTimes>, "HopTimes is zeroed as bytes");
+    const size_t n = r->hops.size();
+    if (times.size() == n) std::memset(static_cast<void*>(times.data()), 0, n * sizeof(HopTimes));
+    else times.assign(n, HopTimes{});
   }
   bool on_route() const { return route && hop < route->hops.size(); }
   const HopSpec& current() const { return route->hops[hop]; }
