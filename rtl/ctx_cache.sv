@@ -230,8 +230,11 @@ module ctx_cache #(
                     end
                 end
             end
-            // written in every cycle (a register assigned on every path of its
-            // block needs no shadow copy in Verilator's generated code)
+            // written in every cycle: a register assigned on every path of its
+            // block, and read by no other register's update, needs no shadow
+            // copy in the C++ that Verilator 5.006 generates (the counters,
+            // rob_head; rob_tail and stamp_ctr, which the ROB's and the tags'
+            // writes read, keep theirs)
             stamp_ctr     <= stamp_ctr + (lk_fire ? STAMP_W'(2) : '0);
             rob_tail      <= rob_tail + RW'(lk_fire && !bypass);
             rob_head      <= rob_head + RW'(pop);

@@ -304,7 +304,7 @@ module order_tracker #(
             base <= '0; next_seq <= '0;
             roso_out <= '0; rdat_out <= '0; held_cnt <= '0; fence_held <= '0; unrep_done <= '0;
         end else begin
-            // (written in every cycle: no shadow copy in the generated code)
+            // (written in every cycle: no shadow copy in the generated C++)
             stall_slots  <= stall_slots + 32'(s_valid && !illegal && !has_slot);   // (tracked only)
             stall_window <= stall_window + 32'(s_valid && !illegal && has_slot && !has_room);
             if (m_err_valid && m_err_ready) m_err_valid <= 1'b0;

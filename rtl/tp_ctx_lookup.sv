@@ -312,9 +312,10 @@ module tp_ctx_lookup #(
             tick_q   <= active;
             wb_entry <= asm_entry;
             wb_psn   <= psn_cur + 24'd1;
-            // the counters, written in every cycle (a register assigned on
-            // every path of its block needs no shadow copy in Verilator's
-            // generated code; one assigned under a condition gets one)
+            // the counters, written in every cycle: a register assigned on
+            // every path of its block, and read by no other register's
+            // update, needs no shadow copy in the C++ that Verilator 5.006
+            // generates; one assigned under a condition gets one
             cnt_reads         <= cnt_reads + CNT_W'(rd_en);
             cnt_writebacks    <= cnt_writebacks + CNT_W'(asm_last);
             cnt_forwards      <= cnt_forwards + CNT_W'(asm_last && fwd_hit);
