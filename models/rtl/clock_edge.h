@@ -10,8 +10,9 @@
 // blocks registered here the edge runs only the scheduler's active / NBA
 // loop (the second half of the generated _eval, the same functions in the
 // same order), and the clock-low call (settle) runs the input region and
-// records the triggers' inputs (settle_low), both without the eval_step()
-// wrapper. Any other block, a traced one (the waveform writer reads the
+// records the triggers' inputs (settle_low; nothing where the edge takes its
+// trigger mask from the gated clocks' latches, enable_mask() below), both
+// without the eval_step() wrapper. Any other block, a traced one (the waveform writer reads the
 // wrapper's activity flag), or another Verilator version takes eval().
 //
 // A block may also be registered so that its edge leaves the logic of the
