@@ -59,11 +59,7 @@ ${body}  }
 };
 " PARENT_SCOPE)
 endfunction()
-# The units' gated clocks (clock_gate.sv instances): at a rising edge each
-# gclk is its latched enable.
-root_struct(gated GatedClocks rise "The units' gated clocks: at a rising edge each is its latched enable."
-            "([A-Za-z_0-9]+)__DOT__u_clock_gate__DOT__g_gate__DOT__en_l;"
-            "r->@__DOT__gclk = r->@__DOT__u_clock_gate__DOT__g_gate__DOT__en_l;")
+set(gated "")
 # The signals the edge triggers watch: every __Vtrigrprev__TOP__<signal>.
 root_struct(low ClockLowTriggers record "The signals the edge triggers watch, recorded with the clock low."
             "__Vtrigrprev__TOP__([A-Za-z_0-9]+);"
@@ -92,6 +88,39 @@ if(EXISTS "${vcmake}")
     file(READ "${f}" c)
     string(APPEND code "${c}")
   endforeach()
+  # The gated clocks (clock_gate.sv instances): each latch's net, as the
+  # settle assigns it (NET = clk & LATCH). Verilator names the net after
+  # one of the signals it drives, which need not be in the gate's unit (a
+  # clock shared by several units takes a name from one of them), so the
+  # net is found from its assignment, not from the latch's name.
+  set(gate_re "vlSelf->([A-Za-z0-9_]+)[ \n]*=[ \n]*\\(\\(IData\\)\\(vlSelf->clk\\)[ \n]*&[ \n]*\\(IData\\)\\(vlSelf->([A-Za-z0-9_]+__DOT__u_clock_gate__DOT__g_gate__DOT__en_l)\\)\\)")   # (no ";": it would split the list)
+  string(REGEX MATCHALL "${gate_re}" gate_hits "${code}")
+  set(gate_nets "")
+  set(gate_body "")
+  set(n_gates 0)
+  foreach(h IN LISTS gate_hits)
+    string(REGEX REPLACE "^${gate_re}$" "\\1" net "${h}")
+    string(REGEX REPLACE "^${gate_re}$" "\\2" latch "${h}")
+    if(net IN_LIST gate_nets)
+      continue()
+    endif()
+    list(APPEND gate_nets ${net})
+    set(gate_latch_${net} ${latch})
+    string(APPEND gate_body "    r->${net} = r->${latch};\n")
+    math(EXPR n_gates "${n_gates} + 1")
+  endforeach()
+  if(n_gates GREATER 0)
+    set(gated "
+// The units' gated clocks: at a rising edge each is its latched enable.
+#include \"${MODEL}___024root.h\"
+template <>
+struct ubsim::GatedClocks<${MODEL}> {
+  static constexpr int kCount = ${n_gates};
+  static void rise(${MODEL}___024root* r) {
+${gate_body}  }
+};
+")
+  endif()
   # body of generated function <name> ("" when not defined)
   function(fn_body out name)
     set(head "void ${MODEL}___024root___${name}(${MODEL}___024root* vlSelf) {\n")
@@ -272,16 +301,11 @@ ${masked_body}
             math(EXPR rise_const "${rise_const} | (1 << ${bit})")
           elseif(e STREQUAL "((~(IData)(vlSelf->rst))&(IData)(vlSelf->__Vtrigrprev__TOP__rst))")
             # never at a fast edge
-          elseif(e MATCHES "^\\(\\(IData\\)\\(vlSelf->([A-Za-z0-9_]+)__DOT__gclk\\)&\\(~\\(IData\\)\\(vlSelf->__Vtrigrprev__TOP__([A-Za-z0-9_]+)__DOT__gclk\\)\\)\\)$"
-                 AND CMAKE_MATCH_1 STREQUAL CMAKE_MATCH_2)
-            set(u ${CMAKE_MATCH_1})
-            string(FIND "${root_text}" " ${u}__DOT__u_clock_gate__DOT__g_gate__DOT__en_l;" has_latch)
-            if(has_latch EQUAL -1)
-              set(from_enables false)
-            else()
-              string(APPEND rise_body "    t |= static_cast<uint32_t>(r->${u}__DOT__u_clock_gate__DOT__g_gate__DOT__en_l) << ${bit}U;\n")
-              math(EXPR n_gated "${n_gated} + 1")
-            endif()
+          elseif(e MATCHES "^\\(\\(IData\\)\\(vlSelf->([A-Za-z0-9_]+)\\)&\\(~\\(IData\\)\\(vlSelf->__Vtrigrprev__TOP__([A-Za-z0-9_]+)\\)\\)\\)$"
+                 AND CMAKE_MATCH_1 STREQUAL CMAKE_MATCH_2 AND CMAKE_MATCH_1 IN_LIST gate_nets)
+            set(latch ${gate_latch_${CMAKE_MATCH_1}})
+            string(APPEND rise_body "    t |= static_cast<uint32_t>(r->${latch}) << ${bit}U;\n")
+            math(EXPR n_gated "${n_gated} + 1")
           else()
             set(from_enables false)
           endif()
