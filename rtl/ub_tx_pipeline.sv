@@ -167,6 +167,17 @@ module ub_tx_pipeline #(
     assign len_async = CL_W'(cfg_depth_async - fixed_async);
     assign len_load  = CL_W'(cfg_depth_load - fixed_load);
 
+    // The front's clock (clock_gate.sv), shared by the units before the
+    // chains and the arbiter behind them: the configuration registers, the
+    // bus interface register, the context gate's check, the Jetty
+    // scheduler register and the arbiter's round-robin state. Each of them
+    // changes state only at an edge where it holds or is offered an item
+    // (or at reset), so one enable covers them all: a request at the input
+    // or in either register, or an item at either chain's tap.
+    logic gclk;
+    logic bif_valid, js_valid, ha_valid, hl_valid;
+    clock_gate u_clock_gate (.clk, .en(rst || s_valid || bif_valid || js_valid || ha_valid || hl_valid), .gclk);
+
     // The configuration, loaded at reset (every cfg_* input but cfg_now is
     // held from before the reset on): registered, so that no logic depends
     // on a cfg_* input combinationally. A simulator evaluates the logic of
@@ -176,7 +187,7 @@ module ub_tx_pipeline #(
     logic [16:0]      mtu_q;
     logic [15:0]      header_bytes_q;
     logic [CL_W-1:0]  len_async_q, len_load_q;
-    always_ff @(posedge clk) begin
+    always_ff @(posedge gclk) begin
         if (rst) begin
             ctx_gate_q     <= cfg_ctx_gate;
             mtu_q          <= cfg_mtu;
@@ -187,10 +198,10 @@ module ub_tx_pipeline #(
     end
 
     // bus interface register
-    logic            bif_valid, bif_ready;
+    logic            bif_ready;
     logic [W_IN-1:0] bif_data;
     pipe_reg #(.W(W_IN)) u_bus_if (
-        .clk, .rst, .s_valid, .s_ready, .s_data({s_ord_track, s_ord_jetty, s_ord_mode, s_ord_tag, s_ord_fence, s_ord_comp_order,
+        .clk(gclk), .rst, .s_valid, .s_ready, .s_data({s_ord_track, s_ord_jetty, s_ord_mode, s_ord_tag, s_ord_fence, s_ord_comp_order,
                                        s_ord_rdat, s_ord_payload, s_load, s_ctx, s_data_pkts, s_len, s_id}),
         .m_valid(bif_valid), .m_ready(bif_ready), .m_data(bif_data));
 
@@ -200,7 +211,7 @@ module ub_tx_pipeline #(
     logic [ENT_W-1:0] gate_entry;
     logic [W-1:0]    bg_data;
     ctx_gate #(.W(W_IN), .ID_W(ID_W), .ENT_W(ENT_W)) u_ctx_gate (
-        .clk, .rst, .cfg_enable(ctx_gate_q),
+        .clk(gclk), .rst, .cfg_enable(ctx_gate_q),
         .s_valid(bif_valid), .s_ready(bif_ready), .s_data(bif_data), .s_id(bif_data[ID_W-1:0]),
         .s_entry(ENT_W'(bif_data[TAG_W +: CTX_W])),
         .s_grant_valid, .s_grant_ready, .s_grant_id, .s_grant_entry,
@@ -217,12 +228,12 @@ module ub_tx_pipeline #(
     assign bif_is_load = bg_data[DW-1];
 
     // full route
-    logic          js_valid, js_ready, oc_valid, oc_ready, ca_ready;
-    logic          ha_valid, ha_ready;
+    logic          js_ready, oc_valid, oc_ready, ca_ready;
+    logic          ha_ready;
     logic [W-1:0]  js_data;
     logic [DW-1:0] oc_data, ha_data;
     pipe_reg #(.W(W)) u_jetty_sched (
-        .clk, .rst, .s_valid(bg_valid && !bif_is_load), .s_ready(js_ready), .s_data(bg_data),
+        .clk(gclk), .rst, .s_valid(bg_valid && !bif_is_load), .s_ready(js_ready), .s_data(bg_data),
         .m_valid(js_valid), .m_ready(oc_ready), .m_data(js_data));
 
     // ordering fields of the descriptor
@@ -273,7 +284,7 @@ module ub_tx_pipeline #(
         .m_valid(ha_valid), .m_ready(ha_ready), .m_data(ha_data), .busy(chain_a_busy), .wake_in(wake_a));
 
     // short (Load/Store) route
-    logic          hl_valid, hl_ready, cl_ready;
+    logic          hl_ready, cl_ready;
     logic [DW-1:0] hl_data;
     stage_chain #(.W(DW), .MAX_LEN(MAX_CHAIN)) u_load_chain (
         .clk, .rst, .cfg_len(len_load_q), .cfg_now(cfg_now[CT_W-1:0]),
@@ -288,7 +299,7 @@ module ub_tx_pipeline #(
     logic [DW-1:0] arb_data;
     /* verilator lint_on UNUSEDSIGNAL */
     stream_arb2 #(.W(DW)) u_arb (
-        .clk, .rst,
+        .clk(gclk), .rst,
         .s0_valid(ha_valid), .s0_ready(ha_ready), .s0_data(ha_data),
         .s1_valid(hl_valid), .s1_ready(hl_ready), .s1_data(hl_data),
         .m_valid(arb_valid), .m_ready(arb_ready), .m_data(arb_data));
