@@ -144,10 +144,17 @@ module roce_tx_pipeline #(
     logic [CL_W-1:0] len;
     assign len = CL_W'(cfg_depth - fixed_depth);
 
+    // The front's clock (clock_gate.sv), shared by the bus interface
+    // register, the context gate's check and the configuration register:
+    // each changes state only at an edge where a request is offered or
+    // held in the register (or at reset).
+    logic                   gclk;
     logic                   bif_valid, bif_ready;
+    clock_gate u_clock_gate (.clk, .en(rst || s_valid || bif_valid), .gclk);
+
     logic [ORD_W+DW_IN-1:0] bif_data;
     pipe_reg #(.W(ORD_W + DW_IN)) u_bus_if (
-        .clk, .rst, .s_valid, .s_ready,
+        .clk(gclk), .rst, .s_valid, .s_ready,
         .s_data({s_ord_track, s_ord_tag, s_ord_fence, s_ord_comp_order, s_ord_rdat, s_ctx, s_data_pkts, s_len, s_id}),
         .m_valid(bif_valid), .m_ready(bif_ready), .m_data(bif_data));
 
@@ -156,7 +163,7 @@ module roce_tx_pipeline #(
     logic [ENT_W-1:0]       gate_entry;
     logic [ORD_W+DW-1:0]    bg_data;
     ctx_gate #(.W(ORD_W + DW_IN), .ID_W(ID_W), .ENT_W(ENT_W)) u_ctx_gate (
-        .clk, .rst, .cfg_enable(cfg_ctx_gate),
+        .clk(gclk), .rst, .cfg_enable(cfg_ctx_gate),
         .s_valid(bif_valid), .s_ready(bif_ready), .s_data(bif_data), .s_id(bif_data[ID_W-1:0]),
         .s_entry(ENT_W'(bif_data[TAG_W +: CTX_W])),
         .s_grant_valid, .s_grant_ready, .s_grant_id, .s_grant_entry,
@@ -262,7 +269,7 @@ module roce_tx_pipeline #(
     // clock-low settle (clock_edge.h). The chain's items are in wake_in: an
     // item is never at its tap in the cycle of the edge that moved it.
     logic ctx_gate_q;   // cfg_ctx_gate, loaded at reset
-    always_ff @(posedge clk) if (rst) ctx_gate_q <= cfg_ctx_gate;
+    always_ff @(posedge gclk) if (rst) ctx_gate_q <= cfg_ctx_gate;
     logic units_busy;
     assign units_busy = qo_busy || sg_busy || psn_busy || m_valid;
     assign busy  = bif_valid || units_busy;
