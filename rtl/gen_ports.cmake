@@ -88,12 +88,13 @@ if(EXISTS "${vcmake}")
     file(READ "${f}" c)
     string(APPEND code "${c}")
   endforeach()
-  # The gated clocks (clock_gate.sv instances): each latch's net, as the
-  # settle assigns it (NET = clk & LATCH). Verilator names the net after
-  # one of the signals it drives, which need not be in the gate's unit (a
-  # clock shared by several units takes a name from one of them), so the
-  # net is found from its assignment, not from the latch's name.
-  set(gate_re "vlSelf->([A-Za-z0-9_]+)[ \n]*=[ \n]*\\(\\(IData\\)\\(vlSelf->clk\\)[ \n]*&[ \n]*\\(IData\\)\\(vlSelf->([A-Za-z0-9_]+__DOT__u_clock_gate__DOT__g_gate__DOT__en_l)\\)\\)")   # (no ";": it would split the list)
+  # The gated clocks (clock_gate.sv instances, whatever their names): each
+  # latch's net, as the settle assigns it (NET = clk & LATCH). Verilator
+  # names the net after one of the signals it drives, which need not be in
+  # the gate's unit (a clock shared by several units takes a name from one
+  # of them), so the net is found from its assignment, not from the
+  # latch's name.
+  set(gate_re "vlSelf->([A-Za-z0-9_]+)[ \n]*=[ \n]*\\(\\(IData\\)\\(vlSelf->clk\\)[ \n]*&[ \n]*\\(IData\\)\\(vlSelf->([A-Za-z0-9_]+__DOT__g_gate__DOT__en_l)\\)\\)")   # (no ";": it would split the list)
   string(REGEX MATCHALL "${gate_re}" gate_hits "${code}")
   set(gate_nets "")
   set(gate_body "")
