@@ -57,10 +57,20 @@ module rx_pipeline #(
     assign len_full  = LEN_W'(cfg_depth_full - fixed_depth);
     assign len_short = LEN_W'(cfg_depth_short - fixed_depth);
 
+    // Two gated clocks (clock_gate.sv): the front (the input register, the
+    // context gate's check, the configuration register) changes state only
+    // with a packet offered or held in the register, the back (the arbiter
+    // and the output register) only with an item at a chain's tap or held
+    // in the output register (or at reset).
     logic         in_valid, in_ready;
+    logic         f_valid, sh_valid;
+    logic         gclk, gclk_back;
+    clock_gate u_clock_gate (.clk, .en(rst || s_valid || in_valid), .gclk);
+    clock_gate u_back_gate (.clk, .en(rst || f_valid || sh_valid || m_valid), .gclk(gclk_back));
+
     logic [W-1:0] in_data;
     pipe_reg #(.W(W)) u_flit_in (
-        .clk, .rst, .s_valid, .s_ready, .s_data({s_short, s_id}),
+        .clk(gclk), .rst, .s_valid, .s_ready, .s_data({s_short, s_id}),
         .m_valid(in_valid), .m_ready(in_ready), .m_data(in_data));
 
     logic         bg_valid, bg_ready;
@@ -69,7 +79,7 @@ module rx_pipeline #(
     logic         gate_entry;
     /* verilator lint_on UNUSEDSIGNAL */
     ctx_gate #(.W(W), .ID_W(ID_W), .ENT_W(1)) u_ctx_gate (
-        .clk, .rst, .cfg_enable(cfg_ctx_gate),
+        .clk(gclk), .rst, .cfg_enable(cfg_ctx_gate),
         .s_valid(in_valid), .s_ready(in_ready), .s_data(in_data), .s_id(in_data[ID_W-1:0]), .s_entry(1'b0),
         .s_grant_valid, .s_grant_ready, .s_grant_id, .s_grant_entry(1'b0),
         .m_valid(bg_valid), .m_ready(bg_ready), .m_data(bg_data), .m_entry(gate_entry),
@@ -79,7 +89,7 @@ module rx_pipeline #(
     assign is_short = bg_data[W-1];
 
     localparam int CT_W = $clog2(MAX_CHAIN) + 1;   // chain time bits
-    logic            f_ready, f_valid, f_out_ready;
+    logic            f_ready, f_out_ready;
     /* verilator lint_off UNUSEDSIGNAL */  // at the tap: the handshakes say it (activity is in wake_in)
     logic            f_busy, sh_busy;
     /* verilator lint_on UNUSEDSIGNAL */
@@ -90,7 +100,7 @@ module rx_pipeline #(
         .s_valid(bg_valid && !is_short), .s_ready(f_ready), .s_data(bg_data),
         .m_valid(f_valid), .m_ready(f_out_ready), .m_data(f_data), .busy(f_busy), .wake_in(wake_f));
 
-    logic         sh_ready, sh_valid, sh_out_ready;
+    logic         sh_ready, sh_out_ready;
     logic [W-1:0] sh_data;
     stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_short_chain (
         .clk, .rst, .cfg_len(len_short), .cfg_now(cfg_now[CT_W-1:0]),
@@ -102,7 +112,7 @@ module rx_pipeline #(
     logic         arb_valid, arb_ready;
     logic [W-1:0] arb_data;
     stream_arb2 #(.W(W)) u_arb (
-        .clk, .rst,
+        .clk(gclk_back), .rst,
         .s0_valid(f_valid), .s0_ready(f_out_ready), .s0_data(f_data),
         .s1_valid(sh_valid), .s1_ready(sh_out_ready), .s1_data(sh_data),
         .m_valid(arb_valid), .m_ready(arb_ready), .m_data(arb_data));
@@ -111,7 +121,7 @@ module rx_pipeline #(
     logic [W-1:0] out_data;
     /* verilator lint_on UNUSEDSIGNAL */
     pipe_reg #(.W(W)) u_deliver (
-        .clk, .rst, .s_valid(arb_valid), .s_ready(arb_ready), .s_data(arb_data),
+        .clk(gclk_back), .rst, .s_valid(arb_valid), .s_ready(arb_ready), .s_data(arb_data),
         .m_valid, .m_ready, .m_data(out_data));
     assign m_id    = out_data[ID_W-1:0];
     assign m_first = m_valid;
@@ -122,7 +132,7 @@ module rx_pipeline #(
     // their items in flight are reported by wake_in); a packet at the gate
     // with nothing else in the block waits for its grant.
     logic ctx_gate_q;   // cfg_ctx_gate, loaded at reset
-    always_ff @(posedge clk) if (rst) ctx_gate_q <= cfg_ctx_gate;
+    always_ff @(posedge gclk) if (rst) ctx_gate_q <= cfg_ctx_gate;
     assign busy  = in_valid || m_valid;
     assign quiet = ctx_gate_q && in_valid && !m_valid;
     // items in flight in the chains change nothing until they reach their taps
