@@ -288,7 +288,6 @@ ${masked_body}
       string(REGEX MATCHALL "__VactTriggered\\.at\\([0-9a-fx]+U\\)" trig_hits "${trig_body}")
       list(LENGTH trig_hits n_trig)
       if(act_rest STREQUAL "" AND n_trig GREATER 0 AND n_trig LESS_EQUAL 32)
-        file(READ "${root_header}" root_text)
         string(REGEX MATCHALL "vlSelf->__VactTriggered\\.at\\([0-9a-fx]+U\\) = [^;]*" trig_stmts "${trig_body}")
         set(from_enables true)
         set(rise_body "")
