@@ -70,7 +70,9 @@ class CtxCacheBridge : public VerilatedBridge<Vctx_cache>, public ContextCacheSe
     return !lookups_.empty() || !fills_.empty() || !releases_.empty() || m_->busy;
   }
   void configure() override;
-  bool step_block(uint64_t k, uint64_t& wake) override;
+  // (flattened: drive, sample and apply inlined into the edge, not called
+  // once each per edge)
+  [[gnu::flatten]] bool step_block(uint64_t k, uint64_t& wake) override;
   void drive(uint64_t e) override;
   void sample(uint64_t e) override;
   bool apply(uint64_t e) override;

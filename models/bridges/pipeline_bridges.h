@@ -76,7 +76,9 @@ class PipelineBridgeOf : public PipelineBridge {
 
  protected:
   bool has_work() const override;
-  bool step_block(uint64_t k, uint64_t& wake) override;
+  // (flattened: drive, sample and apply, the edge loop's three steps, are
+  // inlined into it, not called once each per edge)
+  [[gnu::flatten]] bool step_block(uint64_t k, uint64_t& wake) override;
   void drive(uint64_t e) override;
   void sample(uint64_t e) override;
   bool apply(uint64_t e) override;
