@@ -52,7 +52,7 @@ class QueuedServer : public StageComponent {
   // Among transactions waiting for the resource, a lower class goes first
   // (e.g. a DRAM serves reads before posted writes); 0 = all alike.
   virtual uint8_t class_of(const Transaction& /*t*/) const { return 0; }
-  void accept(Transaction& t) override;
+  [[gnu::flatten]] void accept(Transaction& t) override;
 
  private:
   struct Waiting {
@@ -61,8 +61,8 @@ class QueuedServer : public StageComponent {
     uint8_t cls;
     bool operator>(const Waiting& o) const;   // later in service order
   };
-  void serve();
-  void tick();
+  [[gnu::flatten]] void serve();
+  [[gnu::flatten]] void tick();
   void arm_tick();
 
   std::string resource_description_;
