@@ -122,6 +122,8 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   // Configures and resets the block, once, when the system is elaborated:
   // every derived bridge's configuration (and an attached cache) is known.
   void end_of_elaboration() override;
+  // (flattened: its non-virtual helpers inlined, which GCC's -O3 limits left
+  // as calls; docs/performance.md, ninth session)
   [[gnu::flatten]] void run();
   void deliver_due();   // the hand-offs of edges up to now
   bool hand_on_ahead(uint64_t now);   // the hand-offs of an edge after now, if they may go now

@@ -93,7 +93,7 @@ class InitiatorApp : public StageComponent {
   std::function<void(const Request&)> on_submit;
 
  protected:
-  [[gnu::flatten]] void accept(Transaction& t) override;   // a finished request
+  [[gnu::flatten]] void accept(Transaction& t) override;   // a finished request (flattened: once per read)
 
  private:
   void start();

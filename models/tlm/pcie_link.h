@@ -156,7 +156,7 @@ class PcieLink : public sc_core::sc_module {
   void at(uint64_t t_fs, InlineCallback fn) { at(t_fs, seq_++, fn); }
   // At t_fs, in the order of `seq` among the callbacks of that time.
   void at(uint64_t t_fs, uint64_t seq, InlineCallback fn);
-  [[gnu::flatten]] void run_due();
+  [[gnu::flatten]] void run_due();   // (flattened: its callbacks' steps inlined)
   void issue_reads();
   void issue_posted();
   // Values the link's own (small) callbacks refer to by slot: a caller's

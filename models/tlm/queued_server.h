@@ -52,6 +52,7 @@ class QueuedServer : public StageComponent {
   // Among transactions waiting for the resource, a lower class goes first
   // (e.g. a DRAM serves reads before posted writes); 0 = all alike.
   virtual uint8_t class_of(const Transaction& /*t*/) const { return 0; }
+  // (accept, serve and tick flattened: hot per hop, docs/performance.md)
   [[gnu::flatten]] void accept(Transaction& t) override;
 
  private:
