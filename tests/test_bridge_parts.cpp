@@ -35,8 +35,12 @@ void init(Request& r, const Route& route, uint64_t id, uint64_t arrive_fs) {
 
 struct FakeCache : ContextCacheService {
   std::vector<uint64_t> looked_up;
+  std::vector<uint64_t> looked_up_at;
   std::vector<std::pair<uint32_t, uint64_t>> released;   // (id, at)
-  void lookup(const Request& r, GrantSink*) override { looked_up.push_back(r.id); }
+  void lookup(const Request& r, GrantSink*, uint64_t at_fs) override {
+    looked_up.push_back(r.id);
+    looked_up_at.push_back(at_fs);
+  }
   void release(const CtxGrant& g, uint64_t at_fs) override { released.emplace_back(g.id, at_fs); }
   Stack stack() const override { return Stack::Ub; }
   NodeId node() const override { return NodeId::A; }
@@ -75,8 +79,9 @@ TEST_CASE("bridge part ContextClient: lookups bounded by the grant FIFO, pins re
   c.attach(&cache, nullptr);
   std::deque<Request> rs(4);
   for (uint64_t i = 0; i < 4; ++i) init(rs[i], route, i + 10, 0);
-  for (auto& r : rs) c.request(r);
+  for (uint64_t i = 0; i < 4; ++i) c.request(rs[i], 1000 + i);   // (arrivals, which may lie ahead)
   REQUIRE(cache.looked_up == std::vector<uint64_t>{10, 11});   // the FIFO holds two
+  CHECK(cache.looked_up_at == std::vector<uint64_t>{1000, 1001});   // each as of its arrival
   CHECK(c.credit_waits() == 2);
   CtxGrant g;
   g.id = 10;
@@ -88,8 +93,9 @@ TEST_CASE("bridge part ContextClient: lookups bounded by the grant FIFO, pins re
   // which may be stepped ahead of the kernel's time)
   CHECK(c.taken());
   CHECK(cache.looked_up == std::vector<uint64_t>{10, 11});
-  c.issue();
+  c.issue(3000);
   CHECK(cache.looked_up == std::vector<uint64_t>{10, 11, 12});
+  CHECK(cache.looked_up_at.back() == 3000);   // at the edge that freed its entry, not its arrival
   REQUIRE(c.pinned(10) != nullptr);
   c.release(10, 7000);
   c.release(10, 8000);   // released once

@@ -33,9 +33,9 @@ void CtxCacheBridge::drive_idle() {
   m_->m_refill_ready = 1;
 }
 
-void CtxCacheBridge::lookup(const Request& r, GrantSink* client) {
-  lookups_.push(now_fs(), {static_cast<uint32_t>(r.id), context_keys(stack_, node_, r), client});
-  wake(now_fs());
+void CtxCacheBridge::lookup(const Request& r, GrantSink* client, uint64_t at_fs) {
+  lookups_.push(at_fs, {static_cast<uint32_t>(r.id), context_keys(stack_, node_, r), client});
+  wake(at_fs);
 }
 
 void CtxCacheBridge::release(const CtxGrant& g, uint64_t at_fs) {

@@ -5,19 +5,25 @@ namespace ubsim {
 PipelineBridge::PipelineBridge(sc_core::sc_module_name name, const Config& c, std::unique_ptr<ClockedModel> block)
     : RtlBridge(name, c, std::move(block)),
       input_(period_fs_),
-      ctx_(static_cast<uint32_t>(c.count(key::cache_grant_fifo))) {}
+      ctx_(static_cast<uint32_t>(c.count(key::cache_grant_fifo))) {
+  // An arrival ahead of the kernel's time is queued, looked up and woken for
+  // as of that time: the block samples it at the first edge after it, and
+  // nothing here hands anything on.
+  set_accepts_ahead();
+}
 
 void PipelineBridge::accept(Transaction& t) {
+  const uint64_t at = arrival_fs();
   if (!t.on_route()) {   // one of its own transactions came back
     returned(as_request(t));
-    wake(now_fs());
+    wake(at);
     return;
   }
   Request& r = as_request(t);
   entered(r);
-  input_.push(r, now_fs());
-  if (ctx_.attached()) ctx_.request(r);
-  wake(now_fs());
+  input_.push(r, at);
+  if (ctx_.attached()) ctx_.request(r, at);
+  wake(at);
 }
 
 void PipelineBridge::returned(Request& /*r*/) {

@@ -58,7 +58,7 @@ class PipelineBridge : public RtlBridge, public GrantSink {
   virtual void returned(Request& r);
   // A hand-off of an edge's own time: the context client's waiting lookups.
   void deliver_item(void* item) override {
-    if (item == &ctx_) ctx_.issue();
+    if (item == &ctx_) ctx_.issue(now_fs());
   }
   Request* in_flight(uint32_t id) const {
     auto it = in_flight_.find(id);

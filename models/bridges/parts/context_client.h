@@ -32,11 +32,11 @@ class ContextClient {
   bool attached() const { return cache_ != nullptr; }
   ContextCacheService* cache() const { return cache_; }
 
-  // r reached the pipeline: its lookup, now or when a FIFO entry frees.
-  void request(const Request& r) {
+  // r reached the pipeline at at_fs: its lookup, then or when a FIFO entry frees.
+  void request(const Request& r, uint64_t at_fs) {
     if (!backlog_.empty() || out_ >= grant_fifo_) ++credit_waits_;
     backlog_.push_back(&r);
-    issue();
+    issue(at_fs);
   }
   void granted(const CtxGrant& g, uint64_t at_fs) { grants_.push(at_fs, g); }
   bool grants_pending() const { return !grants_.empty(); }
@@ -53,11 +53,11 @@ class ContextClient {
     --out_;
     return !backlog_.empty();
   }
-  // The lookups waiting for a FIFO entry, as far as entries are free (now).
-  void issue() {
+  // The lookups waiting for a FIFO entry, as far as entries are free (at at_fs).
+  void issue(uint64_t at_fs) {
     while (!backlog_.empty() && out_ < grant_fifo_) {
       ++out_;
-      cache_->lookup(*backlog_.front(), sink_);
+      cache_->lookup(*backlog_.front(), sink_, at_fs);
       backlog_.pop_front();
     }
   }

@@ -32,8 +32,9 @@ class ContextDataArray {
 class ContextCacheService {
  public:
   virtual ~ContextCacheService() = default;
-  // The records of r are looked up (at r's arrival); the grant goes to `sink`.
-  virtual void lookup(const Request& r, GrantSink* sink) = 0;
+  // The records of r are looked up at at_fs (>= now: r's arrival, which may
+  // be annotated ahead); the grant goes to `sink`.
+  virtual void lookup(const Request& r, GrantSink* sink, uint64_t at_fs) = 0;
   // The holder is done with the records of grant g (at at_fs >= now).
   virtual void release(const CtxGrant& g, uint64_t at_fs) = 0;
   virtual Stack stack() const = 0;
