@@ -14,7 +14,7 @@ using sc_core::SC_FS;
 RtlBridge::RtlBridge(sc_core::sc_module_name name, const Config& c, std::unique_ptr<ClockedModel> block)
     : StageComponent(name), cfg_(c), period_fs_(c.clock_period_fs()), block_(std::move(block)) {
   SC_HAS_PROCESS(RtlBridge);
-  SC_METHOD(run);
+  SC_METHOD(activate);
 }
 
 void RtlBridge::end_of_elaboration() {
@@ -151,6 +151,11 @@ bool RtlBridge::due() const { return has_work() || (wake_edge_ != 0 && wake_edge
 // chain's item or a timer is due at (stepped at once when nothing else is
 // due before it); busy it waits for the next edge or an input, whichever
 // comes first.
+void RtlBridge::activate() {
+  run();
+  StageComponent::settle_touched();   // (its last statement: component.h)
+}
+
 void RtlBridge::run() {
   const bool idle_known = std::exchange(idle_known_, false);
   wake_event_.fired();

@@ -125,6 +125,7 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   // (flattened: its non-virtual helpers inlined, which GCC's -O3 limits left
   // as calls; docs/performance.md, ninth session)
   [[gnu::flatten]] void run();
+  void activate();   // the process: run(), then the instant's settling (component.h)
   void deliver_due();   // the hand-offs of edges up to now
   bool hand_on_ahead(uint64_t now);   // the hand-offs of an edge after now, if they may go now
   template <class Deliver>

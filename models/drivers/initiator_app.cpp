@@ -96,6 +96,7 @@ void InitiatorApp::on_arrival() {
     backlog_max_ = std::max(backlog_max_, backlog_.size());
   }
   if (arrived_ < ops_) arrival_event_.notify(delay_fs(next_gap_fs()));
+  StageComponent::settle_touched();   // (its last statement: component.h)
 }
 
 namespace {

@@ -151,6 +151,7 @@ void PathTransport::depart() {
     if (failing_.erase(&r)) give_up(r);
     else forward(r);
   }
+  StageComponent::settle_touched();   // (its last statement: component.h)
 }
 
 void PathTransport::give_up(Request& r) {

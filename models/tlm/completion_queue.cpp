@@ -37,6 +37,7 @@ void CompletionQueue::handle_batch() {
     forward(*t);
   }
   if (!waiting_.empty()) schedule_from(now + 1);
+  StageComponent::settle_touched();   // (its last statement: component.h)
 }
 
 void CompletionQueue::collect_stats(StatsTable& table) const {

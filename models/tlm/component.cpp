@@ -1,5 +1,6 @@
 #include "component.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -15,6 +16,10 @@ const bool kCheckAhead = std::getenv("UBSIM_CHECK_AHEAD") != nullptr;
 
 StageComponent::StageComponent(sc_core::sc_module_name name) : sc_module(name), in("in"), out("out") {
   in.register_nb_transport_fw(this, &StageComponent::nb_transport_fw);
+}
+
+StageComponent::~StageComponent() {
+  if (settle_asked_) touched_.erase(std::find(touched_.begin(), touched_.end(), this));
 }
 
 tlm::tlm_sync_enum StageComponent::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
@@ -149,5 +154,17 @@ void StageComponent::abandon(Request& p) {
 }
 
 void StageComponent::launch(Transaction& t) { send(t, t.route->component[t.hop]); }
+
+std::vector<StageComponent*> StageComponent::touched_;
+
+void StageComponent::settle_now() {
+  if (sc_core::sc_get_curr_simcontext()->pending_activity_at_current_time()) return;   // (the instant's last process settles)
+  while (!touched_.empty()) {   // (a settle may touch another, or itself again)
+    StageComponent* c = touched_.back();
+    touched_.pop_back();
+    c->settle_asked_ = false;
+    c->settle();
+  }
+}
 
 }  // namespace ubsim

@@ -1,6 +1,7 @@
 #include "link_stage.h"
 
 #include <algorithm>
+#include <string>
 
 #include "packet.h"
 #include "request.h"
@@ -16,7 +17,14 @@ LinkStage::LinkStage(sc_core::sc_module_name name, const Config& c, const LinkPa
   // The link acts as of a hand-off's time ahead (PcieLink::enter_ahead),
   // and calls back only from its own event list: except with ordered CQEs,
   // whose write goes on as soon as it is queued (from inside accept()).
-  if (!ordered_) set_accepts_ahead();
+  if (!ordered_) {
+    set_accepts_ahead();
+    link_.settle_with(this);
+  }
+  SC_HAS_PROCESS(LinkStage);
+  SC_METHOD(deliver_late);
+  sensitive << late_event_.event();
+  dont_initialize();
 }
 
 // The bytes a stage moves: a descriptor fetch k descriptors of 64 B, a
@@ -80,11 +88,37 @@ void LinkStage::accept(Transaction& t) {
 }
 
 void LinkStage::done(Transaction& t, uint64_t base) {
+  const uint64_t at = link_.now();   // (later than now: a callback the link runs ahead)
   HopTimes& times = t.now_times();
-  const uint64_t took = now_fs() - times.arrive_fs;
+  const uint64_t took = at - times.arrive_fs;
   times.link_fs = took > base ? took - base : 0;
   times.early_fs = took < base ? base - took : 0;
-  forward(t);
+  if (at == now_fs()) {
+    forward(t);
+  } else if (forward_ahead(t)) {
+    forward(t, at);
+  } else {   // its next component takes it at its time only
+    late_.push_back({at, &t});
+    late_event_.notify_at(at);
+  }
+}
+
+void LinkStage::deliver_late() {
+  late_event_.fired();
+  const uint64_t now = now_fs();
+  while (!late_.empty() && late_.front().first <= now) {
+    Transaction* t = late_.front().second;
+    late_.pop_front();
+    forward(*t);
+  }
+  if (!late_.empty()) late_event_.notify_at(late_.front().first);
+  settle_touched();   // (its last statement: component.h)
+}
+
+void LinkStage::holdings(std::vector<Holding>& out) const {
+  link_.holdings(out);
+  if (!late_.empty())
+    out.push_back({std::to_string(late_.size()) + " transfer(s) done, each handed on at its own time", "", nullptr});
 }
 
 void LinkStage::collect_stats(StatsTable& table) const { link_.collect_stats(table); }

@@ -11,10 +11,17 @@
 // configured latency) is the link's: more data for more bytes, queueing
 // behind other transfers, waiting for a tag, ID or credit; a stage that
 // goes on before that (nic.cqe_after = ordered) is itemized as time saved.
+//
+// Settled (StageComponent::settle_touched), the link runs the callbacks due
+// before the kernel's next activity ahead (PcieLink::run_ahead): a stage
+// that ends then goes on annotated with its time where its next component
+// accepts ahead, else from this component's own process at that time.
 #pragma once
 #include "component.h"
 #include "config.h"
 #include "pcie_link.h"
+#include "ring_queue.h"
+#include "wake_event.h"
 
 namespace ubsim {
 
@@ -23,7 +30,7 @@ class LinkStage : public StageComponent {
   LinkStage(sc_core::sc_module_name name, const Config& c, const LinkParams& p);
   void collect_stats(StatsTable& table) const override;
   PcieLink& link() { return link_; }
-  void holdings(std::vector<Holding>& out) const override { link_.holdings(out); }
+  void holdings(std::vector<Holding>& out) const override;
 
  protected:
   void accept(Transaction& t) override;
@@ -33,6 +40,8 @@ class LinkStage : public StageComponent {
   Use use_of(const Transaction& t) const;
   uint32_t bytes_of(const Transaction& t) const;
   void done(Transaction& t, uint64_t base_fs);
+  void settle() override { link_.run_ahead(); }
+  void deliver_late();   // (the process: stages that ended ahead, at their times)
 
   PcieLink link_;
   const uint64_t mtu_;
@@ -43,6 +52,8 @@ class LinkStage : public StageComponent {
   // one visible after it (PCIe only).
   const bool ordered_;
   uint64_t next_addr_ = 0;
+  RingQueue<std::pair<uint64_t, Transaction*>> late_;   // (time order)
+  WakeEvent late_event_;
 };
 
 }  // namespace ubsim

@@ -55,6 +55,7 @@ void MultiPathWire::accept(Transaction& t) {
 
 void MultiPathWire::deliver() {
   while (Transaction* t = arrivals_.get_next_transaction()) forward(*t);
+  StageComponent::settle_touched();   // (its last statement: component.h)
 }
 
 void MultiPathWire::collect_stats(StatsTable& t) const {

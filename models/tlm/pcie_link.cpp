@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "component.h"   // (StageComponent::settle_touched)
 #include "config.h"
 #include "transaction.h"
 
@@ -100,6 +101,7 @@ void PcieLink::start_next(Direction& d) {
 void PcieLink::at(uint64_t t_fs, uint64_t seq, InlineCallback fn) {
   const bool earliest = due_.empty() || t_fs < due_.top().at_fs;
   due_.push({t_fs, seq, callbacks_.put(fn)});
+  if (owner_) owner_->touch();
   // (inside run_due() the loop takes what is due now and re-arms the event
   // for the rest when it ends: a notification here would be a second
   // activation at this instant that finds nothing to do)
@@ -118,6 +120,29 @@ void PcieLink::run_due() {
   }
   running_due_ = false;
   if (!due_.empty()) wake_.notify(delay_fs(due_.top().at_fs - now));
+  StageComponent::settle_touched();   // (its last statement: component.h)
+}
+
+void PcieLink::run_ahead() {
+  if (ahead_fs_ || running_due_) return;
+  const uint64_t now = now_fs();
+  bool moved = false;
+  while (!due_.empty()) {
+    const uint64_t at = due_.top().at_fs;
+    if (at <= now) break;   // (due now: run_due's)
+    if (!moved) wake_.cancel();   // (its own: the question is about everything else)
+    moved = true;
+    if (at >= StageComponent::next_activity_fs()) break;
+    const uint32_t slot = due_.top().slot;
+    due_.pop();
+    InlineCallback fn = callbacks_.take(slot);
+    ahead_fs_ = at;
+    running_due_ = true;   // (what it schedules is looked at by this loop)
+    fn();
+    running_due_ = false;
+    ahead_fs_ = 0;
+  }
+  if (moved && !due_.empty()) wake_.notify(delay_fs(due_.top().at_fs - now));
 }
 
 void PcieLink::dma_read(uint64_t addr, uint32_t bytes, Callback done) {

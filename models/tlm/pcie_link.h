@@ -39,6 +39,10 @@
 #include "wait_for.h"
 
 namespace ubsim {
+class StageComponent;
+}
+
+namespace ubsim {
 
 class Config;
 
@@ -74,6 +78,17 @@ class PcieLink : public sc_core::sc_module {
   // before it (every callback runs from the link's own event list).
   void enter_ahead(uint64_t at_fs) { ahead_fs_ = at_fs; }
   void leave_ahead() { ahead_fs_ = 0; }
+  // The time the link acts at: now, or a hand-off's time accepted ahead, or
+  // the time of a callback run ahead (run_ahead).
+  uint64_t now() const;
+  // Settled by `owner` (StageComponent::settle_touched), which every
+  // callback of this link acts as of now() for (LinkStage): the link asks
+  // for it whenever it schedules a callback.
+  void settle_with(StageComponent* owner) { owner_ = owner; }
+  // Runs, ahead, the callbacks due before the kernel's next activity: the
+  // run of run_due they would have had at their times, with nothing else in
+  // between (called from the owner's settle only).
+  void run_ahead();
 
   void collect_stats(StatsTable& table) const;
   // The tags and credits its transfers hold, and what waits for one.
@@ -143,9 +158,8 @@ class PcieLink : public sc_core::sc_module {
   };
 
   uint64_t serialize_fs(uint32_t tlp_bytes) const;
-  // The time the link acts at: now, or a hand-off's time accepted ahead.
-  uint64_t now() const;
   uint64_t ahead_fs_ = 0;
+  StageComponent* owner_ = nullptr;
   // Queues a TLP of `payload` bytes on a direction; `then` runs at the far
   // end `after_fs` after the TLP arrived (the far end's own latency before it
   // acts: nothing happens at the arrival itself, so it is one step, not two).

@@ -75,6 +75,7 @@ void QueuedServer::start(Resource& res, const Waiting& w, uint64_t now, const Se
   }
   departures_.push_back({now + st.latency_fs, departure_seq_++, w.t});
   std::push_heap(departures_.begin(), departures_.end(), std::greater<Departure>());
+  if (!on_busy) touch();
 }
 
 void QueuedServer::take_back(Resource& res) {
@@ -109,6 +110,7 @@ void QueuedServer::serve() {
     }
   }
   arm_tick();
+  StageComponent::settle_touched();   // (its last statement: component.h)
 }
 
 // The next instant tick has work: a departure, or a release of a resource
@@ -137,6 +139,33 @@ void QueuedServer::tick() {
     for (const Resource& res : resources_)
       if (!res.waiting.empty() && res.free_at_fs <= now) serve_event_.notify(sc_core::SC_ZERO_TIME);
   arm_tick();
+  StageComponent::settle_touched();   // (its last statement: component.h)
+}
+
+// No process runs at this instant any more: no other arrival can share its
+// instant with a provisional start (it stands), and none can come before
+// the kernel's next activity. The departures before that activity go on
+// now, ahead, where their next component accepts ahead; each hand-off may
+// bring that activity closer (the next component's wake-up), so it is asked
+// again after each. Not with requests waiting (serve decides at the
+// releases' own times).
+void QueuedServer::settle() {
+  if (waiting_ != 0 || departures_.empty()) return;
+  const uint64_t now = now_fs();
+  bool moved = false;
+  while (!departures_.empty() && waiting_ == 0) {
+    const Departure d = departures_.front();
+    if (d.at_fs <= now) break;
+    tick_event_.cancel();   // (its own, also one a hand-off to itself armed: the question is about everything else)
+    moved = true;
+    if (d.at_fs >= next_activity_fs() || !forward_ahead(*d.t)) break;
+    std::pop_heap(departures_.begin(), departures_.end(), std::greater<Departure>());
+    departures_.pop_back();
+    for (Resource& res : resources_)
+      if (res.provisional && res.prov.seq == d.seq) res.provisional = false;   // it stands
+    forward(*d.t, d.at_fs);
+  }
+  if (moved) arm_tick();
 }
 
 void QueuedServer::collect_stats(StatsTable& table) const {

@@ -21,6 +21,13 @@
 // in the same instant, which then goes to serve with it under the rule
 // above. So a request served with nothing behind it costs one process run
 // (tick). Not with on_busy set (its intervals are reported as they start).
+//
+// Settled (StageComponent::settle_touched) with nothing waiting, its
+// departures that come before any other activity in the kernel go on
+// ahead, annotated with their times, to a next component that accepts
+// ahead: the run of tick they would have had at that time, with nothing
+// else in between. A request served with nothing around it then costs no
+// process run of its own.
 #pragma once
 #include <functional>
 #include <string>
@@ -65,6 +72,7 @@ class QueuedServer : public StageComponent {
   [[gnu::flatten]] void serve();
   [[gnu::flatten]] void tick();
   void arm_tick();
+  void settle() override;
 
   std::string resource_description_;
   struct Resource {

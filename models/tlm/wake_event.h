@@ -29,6 +29,7 @@ class WakeEvent {
     if (at_fs_ <= now_fs()) at_fs_ = kNone;
   }
   void cancel() {
+    if (at_fs_ == kNone) return;   // (nothing pending)
     event_.cancel();
     at_fs_ = kNone;
   }
