@@ -65,7 +65,7 @@ void LinkStage::accept(Transaction& t) {
   // page-aligned buffers: completions split by max_payload alone
   const uint64_t addr = (next_addr_++ % 4096) * 8192;
   const bool ahead = arrival_fs() > now_fs();
-  if (ahead) link_.enter_ahead(arrival_fs());
+  const uint64_t before = ahead ? link_.enter_ahead(arrival_fs()) : 0;
   switch (use_of(t)) {
     case Use::Read:
       link_.dma_read(addr, bytes_of(t), [this, &t] { done(t, params_.read_fs); });
@@ -84,7 +84,7 @@ void LinkStage::accept(Transaction& t) {
       link_.host_write(link_.doorbell_bytes(), [this, &t] { done(t, params_.doorbell_fs); });
       break;
   }
-  if (ahead) link_.leave_ahead();
+  if (ahead) link_.leave_ahead(before);
 }
 
 void LinkStage::done(Transaction& t, uint64_t base) {

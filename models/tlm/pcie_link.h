@@ -27,6 +27,7 @@
 #include <functional>
 #include <queue>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <systemc>
@@ -76,8 +77,10 @@ class PcieLink : public sc_core::sc_module {
   // at_fs, later than now (a hand-off accepted ahead: LinkStage): nothing
   // else is pending in the kernel before at_fs, and none of them calls back
   // before it (every callback runs from the link's own event list).
-  void enter_ahead(uint64_t at_fs) { ahead_fs_ = at_fs; }
-  void leave_ahead() { ahead_fs_ = 0; }
+  // (They nest: a hand-off ahead from a callback the link runs ahead,
+  // run_ahead, to the link's own stage.)
+  uint64_t enter_ahead(uint64_t at_fs) { return std::exchange(ahead_fs_, at_fs); }
+  void leave_ahead(uint64_t before) { ahead_fs_ = before; }
   // The time the link acts at: now, or a hand-off's time accepted ahead, or
   // the time of a callback run ahead (run_ahead).
   uint64_t now() const;
