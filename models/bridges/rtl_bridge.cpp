@@ -172,8 +172,8 @@ void RtlBridge::run() {
     if (e_fs <= limit) return true;
     if (limit_known) return false;
     limit_known = true;
-    const uint64_t ahead = static_cast<uint64_t>(sc_core::sc_time_to_pending_activity().value());
-    limit = one_edge ? std::min(now + ahead, first_edge_fs) : ahead > kHorizonFs - now ? kHorizonFs : now + ahead;
+    const uint64_t next = lookahead_fs();
+    limit = std::min(next, one_edge ? first_edge_fs : kHorizonFs);
     return e_fs <= limit;
   };
   if (asleep_) {

@@ -56,6 +56,12 @@ class StageComponent : public sc_core::sc_module {
     sc_core::sc_time t;
     return sc_core::sc_get_curr_simcontext()->next_time(t) ? t.value() : UINT64_MAX;
   }
+  // The same from a running process: now if anything else is to run at this
+  // instant (sc_time_to_pending_activity() as an absolute time, without its
+  // conversions).
+  static uint64_t lookahead_fs() {
+    return sc_core::sc_get_curr_simcontext()->pending_activity_at_current_time() ? now_fs() : next_activity_fs();
+  }
   // To be settled when this instant's processes are done (above).
   void touch() {
     if (settle_asked_) return;
