@@ -82,7 +82,12 @@ void StageComponent::forward(Transaction& t) {
 bool StageComponent::forward_ahead(const Transaction& t) const {
   if (!peers_ || !t.on_route() || t.kind != Transaction::Kind::Request) return false;
   const Route& rt = *t.route;
-  if (!rt.segment_end.empty() && rt.segment_end[t.hop] == static_cast<int>(t.hop)) return false;
+  if (!rt.segment_end.empty() && rt.segment_end[t.hop] == static_cast<int>(t.hop)) {
+    // the end of a packet segment: a message of one packet goes straight on
+    // (its reassembly is that packet); the others wait for their time
+    const Request& r = static_cast<const Request&>(t);
+    if (r.parent || r.pkts != 1 || r.error) return false;
+  }
   if (static_cast<int>(t.hop) == rt.descriptor_hop) return false;
   const int next = t.hop + 1 < rt.hops.size() ? rt.component[t.hop + 1] : rt.sink;
   return next >= 0 && static_cast<size_t>(next) < peers_->size() && (*peers_)[next]->accepts_ahead();
@@ -91,6 +96,10 @@ bool StageComponent::forward_ahead(const Transaction& t) const {
 void StageComponent::forward(Transaction& t, uint64_t at_fs) {
   const uint64_t now = now_fs();
   sc_assert(at_fs >= now);   // (and forward_ahead(t), which the caller asked)
+  if (!t.route->segment_end.empty() && t.route->segment_end[t.hop] == static_cast<int>(t.hop)) {
+    [[maybe_unused]] const bool goes_on = end_of_segment(t);   // (a message of one packet: forward_ahead)
+    sc_assert(goes_on && "a segment's end handed on ahead waits for other packets");
+  }
   advance(t, at_fs, at_fs - now);
 }
 
