@@ -119,7 +119,7 @@ inline void add_fields(HopTimes& s, const HopTimes& t) {
 }
 }  // namespace
 
-void InitiatorApp::issue(Request& r, uint64_t arrived_fs, int core) {
+void InitiatorApp::issue_at(Request& r, uint64_t arrived_fs, uint64_t now, int core) {
   r.reset(&route_);
   const uint64_t seq = issued_++;
   r.id = id_base_ + seq;
@@ -149,14 +149,13 @@ void InitiatorApp::issue(Request& r, uint64_t arrived_fs, int core) {
   r.ctx = roce_ && endpoints_ == 0 ? r.local_ep : r.remote_ep;
   r.ord_tag = w_.tags.empty() ? 0 : w_.tags[std::min<size_t>(seq, w_.tags.size() - 1)];
   r.issued_fs = arrived_fs;   // latency counts from arrival (incl. any backlog and slot wait)
-  r.queued_fs = now_fs();
+  r.queued_fs = now;
   r.paced_fs = 0;
   slot_waiting_[pool_of(r)].push_back(&r);
-  submit_waiting();
+  submit_waiting_at(now);
 }
 
-void InitiatorApp::submit_waiting() {
-  const uint64_t now = now_fs();
+void InitiatorApp::submit_waiting_at(uint64_t now) {
   if (submit_pending_ && now >= next_submit_fs_) submit_pending_ = false;
   for (size_t p = 0; p < slot_waiting_.size(); ++p) {
     auto& waiting = slot_waiting_[p];
@@ -165,7 +164,7 @@ void InitiatorApp::submit_waiting() {
         Request& head = *waiting.front();
         if (head.paced_fs == 0) head.paced_fs = now;   // from here it waits for the interval, not a slot
         if (!submit_pending_) {
-          submit_event_.notify(delay_fs(next_submit_fs_ - now));
+          submit_event_.notify(delay_fs(next_submit_fs_ - now_fs()));   // (now is the kernel's time here: accepts_ahead_of)
           submit_pending_ = true;
         }
         return;
@@ -178,20 +177,26 @@ void InitiatorApp::submit_waiting() {
       r.slot_fs = now;
       next_submit_fs_ = now + submit_interval_fs_;
       if (on_submit) on_submit(r);
-      launch(r);   // the first hop's arrival is now
+      launch(r, now);   // the first hop's arrival is now
     }
   }
 }
 
+bool InitiatorApp::accepts_ahead_of(const Transaction& /*t*/) const {
+  return rate_per_s_ == 0 && submit_interval_fs_ == 0 && !on_submit && completed_ + 1 < ops_ &&
+         backlog_.empty() && peer_accepts_ahead(route_.component[0], *slots_.front());
+}
+
 void InitiatorApp::accept(Transaction& t) {
   Request& r = as_request(t);
-  r.completed_fs = now_fs();
+  const uint64_t now = arrival_fs();   // (later than the kernel's time: accepts_ahead_of)
+  r.completed_fs = now;
   // every byte of the message arrived exactly once where it goes (the
   // target's memory for a write, the initiator's for a read)
   if (!r.error && r.placed_bytes != r.size)
     throw std::runtime_error(fmt::format("request {}: {} of its {} bytes were delivered", r.id, r.placed_bytes, r.size));
   ++completed_;
-  ProgressWatchdog::note(now_fs());
+  ProgressWatchdog::note(now);
   LatencyRecord& rec = *record_;
   if (completed_ == warmup_) rec.window_start_fs = r.completed_fs;
   const uint64_t drain = ops_ > 2 * warmup_ ? warmup_ : 0;
@@ -213,18 +218,18 @@ void InitiatorApp::accept(Transaction& t) {
   }
   if (on_complete) on_complete(r);
   ++free_slots_[pool_of(r)];   // software has handled the completion: its slot is free
-  slots_in_use_.change(now_fs(), -1);
+  slots_in_use_.change(now, -1);
   if (!backlog_.empty()) {
     const uint64_t arrived_fs = backlog_.front();
     backlog_.pop_front();
-    issue(r, arrived_fs);
+    issue_at(r, arrived_fs, now, -1);
   } else if (rate_per_s_ == 0 && arrived_ < ops_) {
     ++arrived_;
-    issue(r, now_fs(), static_cast<int>(r.core));
+    issue_at(r, now, now, static_cast<int>(r.core));
   } else {
     free_.push_back(&r);
   }
-  submit_waiting();   // the freed slot goes to the first request waiting for one
+  submit_waiting_at(now);   // the freed slot goes to the first request waiting for one
   if (completed_ == ops_) finished();
 }
 

@@ -87,21 +87,32 @@ class InitiatorApp : public StageComponent {
   }
   uint64_t completed() const { return completed_; }
   uint64_t failed() const { return failed_; }   // completions with an error status
-  // Called with every finished request before it is reused (e.g. a timeline).
+  // Called with every finished request before it is reused (e.g. a timeline),
+  // as of its completion, which may lie ahead of the kernel's time (nothing
+  // else happens before it): it reads the request's times, not the kernel's.
   std::function<void(const Request&)> on_complete;
   // Called with every request as it is submitted (takes its slot).
   std::function<void(const Request&)> on_submit;
 
  protected:
   [[gnu::flatten]] void accept(Transaction& t) override;   // a finished request (flattened: once per read)
+  // A completion ahead of the kernel's time is handled as of it, and the
+  // next request goes to its first hop annotated with it: in a closed loop
+  // without pacing (an open loop's arrivals and the pacing are processes at
+  // the kernel's time) or a submit callback (a doorbell batch), not for the
+  // run's last completion (it stops the kernel), and where the first hop's
+  // component accepts ahead.
+  bool accepts_ahead_of(const Transaction& t) const override;
 
  private:
   void start();
   void on_arrival();
-  void issue(Request& r, uint64_t arrived_fs, int core = -1);   // core -1: in turn
+  void issue(Request& r, uint64_t arrived_fs, int core = -1) { issue_at(r, arrived_fs, now_fs(), core); }
+  void issue_at(Request& r, uint64_t arrived_fs, uint64_t now, int core);   // core -1: in turn
   // Submits waiting requests while their pool has a free slot and the
-  // submit interval allows.
-  void submit_waiting();
+  // submit interval allows (as of now >= the kernel's time: see accept).
+  void submit_waiting() { submit_waiting_at(now_fs()); }
+  void submit_waiting_at(uint64_t now);
   void finished();
   // The integer per-hop sums of the last requests added into the record's.
   void fold_hop_sums() const;

@@ -26,7 +26,7 @@ tlm::tlm_sync_enum StageComponent::nb_transport_fw(tlm::tlm_generic_payload& gp,
                                                    sc_core::sc_time& delay) {
   TransactionExtension* ext = nullptr;
   gp.get_extension(ext);
-  sc_assert(ext && ext->t && phase == tlm::BEGIN_REQ && (delay == sc_core::SC_ZERO_TIME || accepts_ahead()));
+  sc_assert(ext && ext->t && phase == tlm::BEGIN_REQ && (delay == sc_core::SC_ZERO_TIME || accepts_ahead_of(*ext->t)));
   Transaction& t = *ext->t;
   // (ahead: nothing else may happen in the kernel before the arrival; a
   // kernel query per hand-off, so checked under UBSIM_CHECK_AHEAD, which the
@@ -90,7 +90,11 @@ bool StageComponent::forward_ahead(const Transaction& t) const {
   }
   if (static_cast<int>(t.hop) == rt.descriptor_hop) return false;
   const int next = t.hop + 1 < rt.hops.size() ? rt.component[t.hop + 1] : rt.sink;
-  return next >= 0 && static_cast<size_t>(next) < peers_->size() && (*peers_)[next]->accepts_ahead();
+  return next >= 0 && static_cast<size_t>(next) < peers_->size() && (*peers_)[next]->accepts_ahead_of(t);
+}
+
+bool StageComponent::peer_accepts_ahead(int id, const Transaction& t) const {
+  return peers_ && id >= 0 && static_cast<size_t>(id) < peers_->size() && (*peers_)[id]->accepts_ahead_of(t);
 }
 
 void StageComponent::forward(Transaction& t, uint64_t at_fs) {
@@ -163,6 +167,12 @@ void StageComponent::abandon(Request& p) {
 }
 
 void StageComponent::launch(Transaction& t) { send(t, t.route->component[t.hop]); }
+
+void StageComponent::launch(Transaction& t, uint64_t at_fs) {
+  const uint64_t now = now_fs();
+  sc_assert(at_fs >= now);   // (and peer_accepts_ahead(first hop, t) where later)
+  send(t, t.route->component[t.hop], at_fs - now);
+}
 
 std::vector<StageComponent*> StageComponent::touched_;
 

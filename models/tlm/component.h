@@ -36,6 +36,9 @@ class StageComponent : public sc_core::sc_module {
   // arrival (it stepped ahead to it), so the component's state then is its
   // state now.
   bool accepts_ahead() const { return accepts_ahead_; }
+  // Whether it accepts t ahead now: accepts_ahead(), unless the component
+  // says otherwise for the transaction or its own state (InitiatorApp).
+  virtual bool accepts_ahead_of(const Transaction& /*t*/) const { return accepts_ahead_; }
   // The components of the fabric this one is attached to (by fabric id).
   void set_peers(const std::vector<StageComponent*>* peers) { peers_ = peers; }
 
@@ -101,6 +104,11 @@ class StageComponent : public sc_core::sc_module {
   virtual void settle() {}
   // Sends a transaction that starts here to the component of its first hop.
   void launch(Transaction& t);
+  // The same at at_fs >= now, annotated ahead where it is later (the first
+  // hop's component accepts it ahead: peer_accepts_ahead()).
+  void launch(Transaction& t, uint64_t at_fs);
+  // Whether fabric component `id` accepts t ahead now.
+  bool peer_accepts_ahead(int id, const Transaction& t) const;
   // Ends a transaction here (e.g. an error completion): straight to its sink.
   void finish_early(Transaction& t);
   // A packet of a message that the transport gave up on: it ends its packet
