@@ -202,6 +202,25 @@ TEST_CASE("golden results: the same figures when every bridge steps one edge per
   }
 }
 
+// The figures do not depend on the settling of queued servers, links and
+// the initiator (StageComponent::settle_touched): with UBSIM_NO_SETTLE each
+// departure goes from its own process at its own time, and every
+// experiment's figures must still be the golden ones.
+TEST_CASE("golden results: the same figures when nothing is settled ahead", "[golden]") {
+  for (const auto& c : cases()) {
+    SECTION(c.name) {
+      const auto r = ubsim::test::run_command("(UBSIM_NO_SETTLE=1 " + std::string(UBSIM_BIN) + " " + c.args +
+                                              " --format json 2>/dev/null)");
+      INFO(c.name << ": UBSIM_NO_SETTLE=1 ubsim " << c.args);
+      REQUIRE(r.status == 0);
+      const std::string got = ubsim::json::pretty(normalize(ubsim::json::parse(r.out)));
+      const std::string want = read_text(kDir / (c.name + ".json"));
+      INFO(first_difference(want, got));
+      CHECK(want == got);
+    }
+  }
+}
+
 // A release reaching a sleeping context cache with nothing else to do is
 // stepped at the cache's next activation (or at the end of the run)
 // instead of waking it: the caches must step exactly the cycles they step

@@ -1,6 +1,5 @@
 #include "component.h"
 
-#include <algorithm>
 #include <cstdlib>
 #include <stdexcept>
 #include <string>
@@ -12,6 +11,9 @@ namespace ubsim {
 
 namespace {
 const bool kCheckAhead = std::getenv("UBSIM_CHECK_AHEAD") != nullptr;
+// UBSIM_NO_SETTLE (a check, not a mode): nothing is settled, every departure
+// goes from its own process at its time; no figure may change with it.
+const bool kNoSettle = std::getenv("UBSIM_NO_SETTLE") != nullptr;
 }  // namespace
 
 StageComponent::StageComponent(sc_core::sc_module_name name) : sc_module(name), in("in"), out("out") {
@@ -19,7 +21,12 @@ StageComponent::StageComponent(sc_core::sc_module_name name) : sc_module(name), 
 }
 
 StageComponent::~StageComponent() {
-  if (settle_asked_) touched_.erase(std::find(touched_.begin(), touched_.end(), this));
+  if (!settle_asked_) return;
+  for (StageComponent** p = &touched_; *p; p = &(*p)->next_touched_)
+    if (*p == this) {
+      *p = next_touched_;
+      break;
+    }
 }
 
 tlm::tlm_sync_enum StageComponent::nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
@@ -174,13 +181,11 @@ void StageComponent::launch(Transaction& t, uint64_t at_fs) {
   send(t, t.route->component[t.hop], at_fs - now);
 }
 
-std::vector<StageComponent*> StageComponent::touched_;
-
 void StageComponent::settle_now() {
-  if (sc_core::sc_get_curr_simcontext()->pending_activity_at_current_time()) return;   // (the instant's last process settles)
-  while (!touched_.empty()) {   // (a settle may touch another, or itself again)
-    StageComponent* c = touched_.back();
-    touched_.pop_back();
+  if (kNoSettle || sc_core::sc_get_curr_simcontext()->pending_activity_at_current_time()) return;   // (the instant's last process settles)
+  while (StageComponent* c = touched_) {   // (a settle may touch another, or itself again)
+    touched_ = c->next_touched_;
+    c->next_touched_ = nullptr;
     c->settle_asked_ = false;
     c->settle();
   }

@@ -51,7 +51,7 @@ class StageComponent : public sc_core::sc_module {
   // the kernel (settle()): the hand-offs its own process would make at their
   // times, with nothing else run in between. Each saves the kernel a pass.
   static void settle_touched() {
-    if (!touched_.empty()) settle_now();
+    if (touched_) settle_now();
   }
   // The kernel's next activity (absolute fs; UINT64_MAX: none) in a settle,
   // where none is at the current time: its next timed notification.
@@ -69,7 +69,8 @@ class StageComponent : public sc_core::sc_module {
   void touch() {
     if (settle_asked_) return;
     settle_asked_ = true;
-    touched_.push_back(this);
+    next_touched_ = touched_;
+    touched_ = this;
   }
 
   // What this component holds now and what it waits for (wait_for.h), for
@@ -128,7 +129,10 @@ class StageComponent : public sc_core::sc_module {
   uint64_t arrival_fs_ = 0;
   bool accepts_ahead_ = false;
   bool settle_asked_ = false;
-  static std::vector<StageComponent*> touched_;   // (one simulation per process)
+  // The touched components, a list through them (a plain pointer: nothing
+  // to destroy at exit; one simulation per process).
+  StageComponent* next_touched_ = nullptr;
+  static inline StageComponent* touched_ = nullptr;
   static void settle_now();
 };
 
