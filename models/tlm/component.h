@@ -42,14 +42,18 @@ class StageComponent : public sc_core::sc_module {
   // The components of the fabric this one is attached to (by fabric id).
   void set_peers(const std::vector<StageComponent*>* peers) { peers_ = peers; }
 
-  // Settling: a component that holds a departure (QueuedServer) asks to be
-  // settled (touch()); the processes that hand transactions on call
-  // settle_touched() as the last thing they do. When no other process runs at this instant
-  // any more (nothing runnable, nothing notified for it), no further
-  // arrival can share an arrival's instant, and each touched component
-  // hands on, ahead, the departures that come before any other activity in
-  // the kernel (settle()): the hand-offs its own process would make at their
-  // times, with nothing else run in between. Each saves the kernel a pass.
+  // Settling: a component that holds a departure (QueuedServer, LinkStage)
+  // asks to be settled (touch()); the processes of the paths' components
+  // (bridges, queued servers, links, the initiator, the wires, the
+  // transport) call settle_touched() as the last thing they do. When no
+  // other process runs at this instant any more (nothing runnable, nothing
+  // notified for it), no further arrival can share an arrival's instant,
+  // and each touched component hands on, ahead, the departures that come
+  // before any other activity in the kernel (settle()): the hand-offs its
+  // own process would make at their times, with nothing else run in
+  // between. Each saves the kernel a pass. A process that does not call it
+  // (the fabric's) leaves them to the next one that does, or to their own
+  // events: settling is never needed, only cheaper.
   static void settle_touched() {
     if (touched_) settle_now();
   }
