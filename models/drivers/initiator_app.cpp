@@ -182,9 +182,10 @@ void InitiatorApp::submit_waiting_at(uint64_t now) {
   }
 }
 
-bool InitiatorApp::accepts_ahead_of(const Transaction& /*t*/) const {
+bool InitiatorApp::accepts_ahead_of(const Transaction& t) const {
+  // (a closed loop reissues the finished request itself to the first hop)
   return rate_per_s_ == 0 && submit_interval_fs_ == 0 && !on_submit && completed_ + 1 < ops_ &&
-         backlog_.empty() && !slots_.empty() && peer_accepts_ahead(route_.component[0], *slots_.front());
+         backlog_.empty() && peer_accepts_ahead(route_.component[0], t);
 }
 
 void InitiatorApp::accept(Transaction& t) {

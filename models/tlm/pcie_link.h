@@ -40,12 +40,9 @@
 #include "wait_for.h"
 
 namespace ubsim {
-class StageComponent;
-}
-
-namespace ubsim {
 
 class Config;
+class StageComponent;
 
 class PcieLink : public sc_core::sc_module {
  public:
