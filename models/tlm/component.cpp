@@ -50,7 +50,9 @@ void StageComponent::send(Transaction& t, int target, uint64_t ahead_fs) {
   t.gp.set_address(static_cast<uint64_t>(target));
   tlm::tlm_phase phase = tlm::BEGIN_REQ;
   sc_core::sc_time delay = ahead_fs ? fs_time(ahead_fs) : sc_core::SC_ZERO_TIME;
-  out->nb_transport_fw(t.gp, phase, delay);
+  // (to the target's socket as the fabric would: StageFabric)
+  if (targets_ && static_cast<size_t>(target) < targets_->size()) (*targets_)[target]->nb_transport_fw(t.gp, phase, delay);
+  else out->nb_transport_fw(t.gp, phase, delay);
 }
 
 void StageComponent::advance(Transaction& t, uint64_t at_fs, uint64_t ahead_fs) {

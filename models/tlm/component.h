@@ -39,8 +39,12 @@ class StageComponent : public sc_core::sc_module {
   // Whether it accepts t ahead now: accepts_ahead(), unless the component
   // says otherwise for the transaction or its own state (InitiatorApp).
   virtual bool accepts_ahead_of(const Transaction& /*t*/) const { return accepts_ahead_; }
-  // The components of the fabric this one is attached to (by fabric id).
-  void set_peers(const std::vector<StageComponent*>* peers) { peers_ = peers; }
+  // The components of the fabric this one is attached to, and their target
+  // sockets' forward interfaces (by fabric id; StageFabric::targets()).
+  void set_peers(const std::vector<StageComponent*>* peers, const std::vector<tlm::tlm_fw_transport_if<>*>* targets) {
+    peers_ = peers;
+    targets_ = targets;
+  }
 
   // Settling: a component that holds a departure (QueuedServer, LinkStage)
   // asks to be settled (touch()); the processes of the paths' components
@@ -130,6 +134,7 @@ class StageComponent : public sc_core::sc_module {
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
   const std::vector<StageComponent*>* peers_ = nullptr;
+  const std::vector<tlm::tlm_fw_transport_if<>*>* targets_ = nullptr;
   uint64_t arrival_fs_ = 0;
   bool accepts_ahead_ = false;
   bool settle_asked_ = false;
