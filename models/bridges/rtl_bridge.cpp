@@ -152,6 +152,7 @@ bool RtlBridge::due() const { return has_work() || (wake_edge_ != 0 && wake_edge
 // due before it); busy it waits for the next edge or an input, whichever
 // comes first.
 void RtlBridge::activate() {
+  StageComponent::settling_process();   // (it ends with settle_touched())
   run();
   StageComponent::settle_touched();   // (its last statement: component.h)
 }

@@ -86,6 +86,7 @@ uint64_t InitiatorApp::next_gap_fs() {
 }
 
 void InitiatorApp::on_arrival() {
+  StageComponent::settling_process();   // (it ends with settle_touched())
   ++arrived_;
   if (!free_.empty()) {
     Request* r = free_.back();

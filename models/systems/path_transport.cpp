@@ -146,6 +146,7 @@ void PathTransport::fail_channel(uint32_t channel, uint64_t at_fs) {
 }
 
 void PathTransport::depart() {
+  StageComponent::settling_process();   // (it ends with settle_touched())
   while (Transaction* t = out_.get_next_transaction()) {
     Request& r = as_request(*t);
     if (failing_.erase(&r)) give_up(r);

@@ -26,6 +26,7 @@ void CompletionQueue::accept(Transaction& t) {
 }
 
 void CompletionQueue::handle_batch() {
+  StageComponent::settling_process();   // (it ends with settle_touched())
   tick_pending_ = false;
   const uint64_t now = now_fs();
   ++batches_;

@@ -38,7 +38,7 @@ tlm::tlm_sync_enum StageComponent::nb_transport_fw(tlm::tlm_generic_payload& gp,
   // (ahead: nothing else may happen in the kernel before the arrival; a
   // kernel query per hand-off, so checked under UBSIM_CHECK_AHEAD, which the
   // golden test sets for every case)
-  sc_assert(delay == sc_core::SC_ZERO_TIME || !kCheckAhead || sc_core::sc_time_to_pending_activity() >= delay);
+  sc_assert(delay == sc_core::SC_ZERO_TIME || !kCheckAhead || lookahead_fs() >= now_fs() + delay.value());
   arrival_fs_ = now_fs() + delay.value();
   if (t.on_route()) t.now_times().arrive_fs = arrival_fs_;
   accept(t);
@@ -184,7 +184,12 @@ void StageComponent::launch(Transaction& t, uint64_t at_fs) {
 }
 
 void StageComponent::settle_now() {
-  if (kNoSettle || sc_core::sc_get_curr_simcontext()->pending_activity_at_current_time()) return;   // (the instant's last process settles)
+  if (kNoSettle || sc_core::sc_get_curr_simcontext()->pending_activity_at_current_time()) {
+    // (the instant's last process settles; until then the kernel knows of
+    // every activity, in case none does)
+    for (StageComponent* c = touched_; c; c = c->next_touched_) c->arm_deferred();
+    return;
+  }
   while (StageComponent* c = touched_) {   // (a settle may touch another, or itself again)
     touched_ = c->next_touched_;
     c->next_touched_ = nullptr;

@@ -3,6 +3,8 @@
 // leave over an initiator socket to the stage fabric, which hands them to
 // the component of their next hop (or their sink).
 #pragma once
+#include <algorithm>
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -60,12 +62,27 @@ class StageComponent : public sc_core::sc_module {
   // events: settling is never needed, only cheaper.
   static void settle_touched() {
     if (touched_) settle_now();
+    process_settles_ = false;
   }
-  // The kernel's next activity (absolute fs; UINT64_MAX: none) in a settle,
-  // where none is at the current time: its next timed notification.
-  static uint64_t next_activity_fs() {
+  // Such a process says so as its first statement. While it runs, a touched
+  // component may keep its own next activity out of the kernel (deferred_fs():
+  // a departure it would notify its event for, only to cancel it when the
+  // settle hands the departure on ahead). The settle then hands it on or
+  // arms it (arm_deferred()), as does a settle that finds the instant not
+  // over; the questions below count it as the kernel's. In any other process
+  // (settling_deferred() false) every activity is armed at once.
+  static void settling_process() { process_settles_ = true; }
+  static bool settling_deferred() { return process_settles_; }
+  // The next activity (absolute fs; UINT64_MAX: none) in a settle, where
+  // none is at the current time: the kernel's next timed notification, or
+  // a touched component's deferred activity before it (not except's: a
+  // component asking about everything else).
+  static uint64_t next_activity_fs(const StageComponent* except = nullptr) {
     sc_core::sc_time t;
-    return sc_core::sc_get_curr_simcontext()->next_time(t) ? t.value() : UINT64_MAX;
+    uint64_t next = sc_core::sc_get_curr_simcontext()->next_time(t) ? t.value() : UINT64_MAX;
+    for (const StageComponent* c = touched_; c; c = c->next_touched_)
+      if (c != except) next = std::min(next, c->deferred_fs());
+    return next;
   }
   // The same from a running process: now if anything else is to run at this
   // instant (sc_time_to_pending_activity() as an absolute time, without its
@@ -85,6 +102,14 @@ class StageComponent : public sc_core::sc_module {
   // the report of a run that stopped making progress.
   using Holding = ubsim::Holding;
   virtual void holdings(std::vector<Holding>& /*out*/) const {}
+
+ protected:
+  // Its own next activity kept out of the kernel (settling_process() above;
+  // UINT64_MAX: none), and arming it (its event notified).
+  virtual uint64_t deferred_fs() const { return UINT64_MAX; }
+  virtual void arm_deferred() {}
+
+ public:
 
  protected:
   // Called at the transaction's arrival time; the component owns it from
@@ -142,6 +167,7 @@ class StageComponent : public sc_core::sc_module {
   // to destroy at exit; one simulation per process).
   StageComponent* next_touched_ = nullptr;
   static inline StageComponent* touched_ = nullptr;
+  static inline bool process_settles_ = false;   // (settling_process())
   static void settle_now();
 };
 

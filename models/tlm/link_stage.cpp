@@ -104,6 +104,7 @@ void LinkStage::done(Transaction& t, uint64_t base) {
 }
 
 void LinkStage::deliver_late() {
+  StageComponent::settling_process();   // (it ends with settle_touched())
   late_event_.fired();
   const uint64_t now = now_fs();
   while (!late_.empty() && late_.front().first <= now) {

@@ -125,6 +125,7 @@ uint32_t LossyWire::transmissions_before(bool data, uint32_t channel, uint32_t p
 }
 
 void LossyWire::deliver() {
+  StageComponent::settling_process();   // (it ends with settle_touched())
   while (Transaction* t = arrivals_.get_next_transaction()) forward(*t);
   StageComponent::settle_touched();   // (its last statement: component.h)
 }

@@ -54,6 +54,7 @@ void MultiPathWire::accept(Transaction& t) {
 }
 
 void MultiPathWire::deliver() {
+  StageComponent::settling_process();   // (it ends with settle_touched())
   while (Transaction* t = arrivals_.get_next_transaction()) forward(*t);
   StageComponent::settle_touched();   // (its last statement: component.h)
 }

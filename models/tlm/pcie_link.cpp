@@ -105,10 +105,23 @@ void PcieLink::at(uint64_t t_fs, uint64_t seq, InlineCallback fn) {
   // (inside run_due() the loop takes what is due now and re-arms the event
   // for the rest when it ends: a notification here would be a second
   // activation at this instant that finds nothing to do)
-  if (earliest && !running_due_) wake_.notify(delay_fs(t_fs - now_fs()));
+  // (in a settling process the owner's settle runs it ahead or arms it:
+  // StageComponent::settling_process)
+  if (earliest && !running_due_) {
+    if (owner_ && StageComponent::settling_deferred()) wake_deferred_ = true;
+    else wake_.notify(delay_fs(t_fs - now_fs()));
+  }
+}
+
+uint64_t PcieLink::deferred_fs() const { return wake_deferred_ && !due_.empty() ? due_.top().at_fs : UINT64_MAX; }
+
+void PcieLink::arm_deferred() {
+  if (!std::exchange(wake_deferred_, false) || due_.empty()) return;
+  wake_.notify(delay_fs(due_.top().at_fs - now_fs()));
 }
 
 void PcieLink::run_due() {
+  StageComponent::settling_process();   // (it ends with settle_touched())
   const uint64_t now = now_fs();
   running_due_ = true;
   while (!due_.empty() && due_.top().at_fs <= now) {
@@ -119,20 +132,25 @@ void PcieLink::run_due() {
     fn();
   }
   running_due_ = false;
+  wake_deferred_ = false;   // (armed here)
   if (!due_.empty()) wake_.notify(delay_fs(due_.top().at_fs - now));
   StageComponent::settle_touched();   // (its last statement: component.h)
 }
 
 void PcieLink::run_ahead() {
-  if (ahead_fs_ || running_due_) return;
+  if (ahead_fs_ || running_due_) {
+    arm_deferred();
+    return;
+  }
   const uint64_t now = now_fs();
+  const bool deferred = std::exchange(wake_deferred_, false);
   bool moved = false;
   while (!due_.empty()) {
     const uint64_t at = due_.top().at_fs;
     if (at <= now) break;   // (due now: run_due's)
     if (!moved) wake_.cancel();   // (its own: the question is about everything else)
     moved = true;
-    if (at >= StageComponent::next_activity_fs()) break;
+    if (at >= StageComponent::next_activity_fs(owner_)) break;
     const uint32_t slot = due_.top().slot;
     due_.pop();
     InlineCallback fn = callbacks_.take(slot);
@@ -142,7 +160,7 @@ void PcieLink::run_ahead() {
     running_due_ = false;
     ahead_fs_ = 0;
   }
-  if (moved && !due_.empty()) wake_.notify(delay_fs(due_.top().at_fs - now));
+  if ((moved || deferred) && !due_.empty()) wake_.notify(delay_fs(due_.top().at_fs - now));
 }
 
 void PcieLink::dma_read(uint64_t addr, uint32_t bytes, Callback done) {

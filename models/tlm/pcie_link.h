@@ -89,6 +89,10 @@ class PcieLink : public sc_core::sc_module {
   // run of run_due they would have had at their times, with nothing else in
   // between (called from the owner's settle only).
   void run_ahead();
+  // Its next callback's time while its event is not armed for it (in a
+  // settling process: StageComponent::deferred_fs), and arming it.
+  uint64_t deferred_fs() const;
+  void arm_deferred();
 
   void collect_stats(StatsTable& table) const;
   // The tags and credits its transfers hold, and what waits for one.
@@ -228,6 +232,7 @@ class PcieLink : public sc_core::sc_module {
   uint64_t seq_ = 0;
   bool running_due_ = false;   // inside run_due()
   sc_core::sc_event wake_;
+  bool wake_deferred_ = false;   // the earliest callback's notification left to the owner's settle
   OccupancyTracker tags_used_, np_used_, p_used_;
   OccupancyTracker waiting_;   // TLPs queued for the lanes and requests waiting for a tag or credit
   uint64_t tag_waits_ = 0, credit_waits_ = 0, p_credit_waits_ = 0, reads_ = 0, writes_ = 0, completions_ = 0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <functional>
+#include <utility>
 
 namespace ubsim {
 
@@ -48,7 +49,10 @@ void QueuedServer::accept(Transaction& t) {
       res.prov = {first, res.free_at_fs, res.busy_fs, departure_seq_};
       res.provisional = true;
       start(res, first, now, st);
-      arm_tick();
+      // (in a settling process the tick it would arm is left to the
+      // settle, which hands the departure on ahead or arms it then)
+      if (settling_deferred()) deferred_tick_fs_ = std::min(deferred_tick_fs_, next_tick_fs());
+      else arm_tick();
       return;
     }
   }
@@ -97,6 +101,7 @@ void QueuedServer::take_back(Resource& res) {
 }
 
 void QueuedServer::serve() {
+  StageComponent::settling_process();   // (it ends with settle_touched())
   const uint64_t now = now_fs();
   for (Resource& res : resources_) {
     while (!res.waiting.empty() && res.free_at_fs <= now) {
@@ -115,16 +120,26 @@ void QueuedServer::serve() {
 
 // The next instant tick has work: a departure, or a release of a resource
 // that has requests waiting.
-void QueuedServer::arm_tick() {
+uint64_t QueuedServer::next_tick_fs() const {
   const uint64_t now = now_fs();
   uint64_t next = departures_.empty() ? UINT64_MAX : departures_.front().at_fs;
   if (waiting_ != 0)
     for (const Resource& res : resources_)
       if (!res.waiting.empty() && res.free_at_fs > now) next = std::min(next, res.free_at_fs);
+  return next;
+}
+
+void QueuedServer::arm_tick() {
+  const uint64_t next = std::min(next_tick_fs(), std::exchange(deferred_tick_fs_, UINT64_MAX));
   if (next != UINT64_MAX) tick_event_.notify_at(next);   // (an earlier pending one stays)
 }
 
+void QueuedServer::arm_deferred() {
+  if (deferred_tick_fs_ != UINT64_MAX) tick_event_.notify_at(std::exchange(deferred_tick_fs_, UINT64_MAX));
+}
+
 void QueuedServer::tick() {
+  StageComponent::settling_process();   // (it ends with settle_touched())
   const uint64_t now = now_fs();
   tick_event_.fired();
   while (!departures_.empty() && departures_.front().at_fs <= now) {
@@ -150,15 +165,19 @@ void QueuedServer::tick() {
 // again after each. Not with requests waiting (serve decides at the
 // releases' own times).
 void QueuedServer::settle() {
-  if (waiting_ != 0 || departures_.empty()) return;
+  if (waiting_ != 0 || departures_.empty()) {
+    arm_deferred();
+    return;
+  }
   const uint64_t now = now_fs();
   bool moved = false;
   while (!departures_.empty() && waiting_ == 0) {
     const Departure d = departures_.front();
     if (d.at_fs <= now) break;
     tick_event_.cancel();   // (its own, also one a hand-off to itself armed: the question is about everything else)
+    deferred_tick_fs_ = UINT64_MAX;   // (and the one it left to this settle)
     moved = true;
-    if (d.at_fs >= next_activity_fs() || !forward_ahead(*d.t)) break;
+    if (d.at_fs >= next_activity_fs(this) || !forward_ahead(*d.t)) break;
     std::pop_heap(departures_.begin(), departures_.end(), std::greater<Departure>());
     departures_.pop_back();
     for (Resource& res : resources_)
@@ -166,6 +185,7 @@ void QueuedServer::settle() {
     forward(*d.t, d.at_fs);
   }
   if (moved) arm_tick();
+  else arm_deferred();
 }
 
 void QueuedServer::collect_stats(StatsTable& table) const {
