@@ -24,14 +24,6 @@ void RtlBridge::end_of_elaboration() {
   block_->reset(4);   // reset is applied before time 0, off the grid
 }
 
-// The wake-up is for the first edge that may sample the input (strictly
-// after its arrival), at that edge's own time: woken at the arrival, an
-// asleep bridge could only wait for that edge (another process is due at
-// the arrival's instant, so it may not step ahead of it).
-void RtlBridge::wake(uint64_t at_fs) {
-  wake_event_.notify_at(edge_fs(sampling_edge(at_fs)));   // (an edge already past: now)
-}
-
 namespace {
 // UBSIM_ONE_EDGE (a check, not a mode): one edge per activation, every
 // input stepped at its own edge's time. It moves every process's order
@@ -41,6 +33,50 @@ namespace {
 const bool kOneEdge = std::getenv("UBSIM_ONE_EDGE") != nullptr;
 inline bool one_edge_mode() { return kOneEdge; }
 }  // namespace
+
+// The wake-up is for the first edge that may sample the input (strictly
+// after its arrival), at that edge's own time: woken at the arrival, an
+// asleep bridge could only wait for that edge (another process is due at
+// the arrival's instant, so it may not step ahead of it).
+void RtlBridge::wake(uint64_t at_fs) {
+  const uint64_t e = edge_fs(sampling_edge(at_fs));
+  // In a settling process the wake-up is left to the settle, which steps
+  // the block from that edge on if nothing else comes first (settle()).
+  if (settling_deferred() && !one_edge_mode() && !block_->tracing()) {
+    deferred_wake_fs_ = std::min(deferred_wake_fs_, std::max(e, now_fs()));
+    touch();
+    return;
+  }
+  wake_event_.notify_at(e);   // (an edge already past: now)
+}
+
+void RtlBridge::arm_deferred() {
+  if (deferred_wake_fs_ != UINT64_MAX) wake_event_.notify_at(std::exchange(deferred_wake_fs_, UINT64_MAX));
+}
+
+// No process runs at this instant any more and nothing is due in the kernel
+// before the edge an input woke the block for: the block is stepped from
+// that edge now, as its process would have been then (no input can arrive
+// in between), with what it hands on going on ahead as from any stepping
+// ahead. Only an asleep block with no wake-up of its own pending; any
+// other arms its event.
+void RtlBridge::settle() {
+  const uint64_t w = std::exchange(deferred_wake_fs_, UINT64_MAX);
+  if (w == UINT64_MAX) return;
+  if (!asleep_ || wake_event_.pending() || !outbox_.empty() || w <= now_fs()) {
+    wake_event_.notify_at(w);
+    return;
+  }
+  const uint64_t next = next_activity_fs(this);
+  if (w > next) {
+    wake_event_.notify_at(w);
+    return;
+  }
+  settling_from_fs_ = w;
+  settle_limit_fs_ = next;   // (run()'s first question, just answered)
+  run();
+  settling_from_fs_ = 0;
+}
 
 // (Neither this nor the skip to an item's edge in run() under
 // UBSIM_ONE_EDGE, which checks the stepping without them, or with a
@@ -136,7 +172,7 @@ bool RtlBridge::hand_on_ahead(uint64_t now) {
 
 void RtlBridge::wait_for_wake() {
   if (!outbox_.empty()) wake_event_.notify_at(outbox_.front().at_fs);
-  next_trigger(wake_event_.event());
+  if (!settling_from_fs_) next_trigger(wake_event_.event());   // (settled: the process already waits for it)
 }
 
 void RtlBridge::holdings(std::vector<Holding>& out) const {
@@ -168,6 +204,10 @@ void RtlBridge::run() {
   // this instant (an edge at it is always due now).
   uint64_t limit = now;
   bool limit_known = false;
+  if (settle_limit_fs_) {
+    limit = std::exchange(settle_limit_fs_, 0);
+    limit_known = true;
+  }
   uint64_t first_edge_fs = 0;   // (UBSIM_ONE_EDGE: the first edge this activation steps)
   auto may_step = [&](uint64_t e_fs) {
     if (e_fs <= limit) return true;
@@ -181,7 +221,7 @@ void RtlBridge::run() {
     asleep_ = false;
     // Woken at an edge's own time (an input's first sampling edge, a chain
     // item's tap: see wake()), that edge is still to be stepped.
-    uint64_t first = (now + period_fs_ - 1) / period_fs_;
+    uint64_t first = ((settling_from_fs_ ? settling_from_fs_ : now) + period_fs_ - 1) / period_fs_;
     if (wake_edge_ != 0 && wake_edge_ < first) first = wake_edge_;
     catch_up(first);
     skip_to(first);
@@ -233,7 +273,7 @@ void RtlBridge::run() {
     if (++edges_since_check_ >= ProgressWatchdog::kCheckEdges) {
       edges_since_check_ = 0;
       if (ProgressWatchdog::overdue(edge_fs(next_edge_ - 1))) {
-        next_trigger(sc_core::SC_ZERO_TIME);   // sc_stop() was called: the kernel ends the run here
+        if (!settling_from_fs_) next_trigger(sc_core::SC_ZERO_TIME);   // sc_stop() was called: the kernel ends the run here
         return;
       }
     }
@@ -246,7 +286,7 @@ void RtlBridge::run() {
   if (is_due) {
     const uint64_t at = outbox_.empty() ? edge_fs(next_edge_) : std::min(edge_fs(next_edge_), outbox_.front().at_fs);
     wake_event_.notify_at(at);   // (an earlier pending wake-up stays)
-    next_trigger(wake_event_.event());
+    if (!settling_from_fs_) next_trigger(wake_event_.event());
     return;
   }
   idle_known_ = true;   // (the loop's top need not ask again)
@@ -282,7 +322,7 @@ void RtlBridge::collect_clock_stats(StatsTable& table) const {
             total_cycles > 0 ? static_cast<double>(cycles_evaluated_ + cycles_in_flight_) / total_cycles : 0.0,
             "fraction", "share of cycles with work in the model (evaluated, or items in flight in a chain)");
   table.add(n, "kernel_wakeups", static_cast<double>(wakeups_), "wakeups",
-            "times the stepping process ran (cost of co-simulation)");
+            "times the stepping ran, from its process or a settle (cost of co-simulation)");
 }
 
 }  // namespace ubsim

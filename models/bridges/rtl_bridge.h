@@ -122,6 +122,9 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   // Configures and resets the block, once, when the system is elaborated:
   // every derived bridge's configuration (and an attached cache) is known.
   void end_of_elaboration() override;
+  void settle() override;
+  uint64_t deferred_fs() const override { return deferred_wake_fs_; }
+  void arm_deferred() override;
   // (flattened: its non-virtual helpers inlined, which GCC's -O3 limits left
   // as calls; docs/performance.md, ninth session)
   [[gnu::flatten]] void run();
@@ -151,6 +154,9 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   uint64_t next_edge_ = 1;
   uint64_t wake_edge_ = 0;   // the edge a chain's item reaches its tap (0: none)
   WakeEvent wake_event_;
+  uint64_t deferred_wake_fs_ = UINT64_MAX;   // a wake-up left to the settle (StageComponent::deferred_fs)
+  uint64_t settling_from_fs_ = 0;   // run() from a settle: the edge time it steps from (0: from its process)
+  uint64_t settle_limit_fs_ = 0;     // the next activity the settle found (0: none asked)
   uint64_t cycles_evaluated_ = 0;
   uint64_t cycles_skipped_ = 0;
   uint64_t cycles_in_flight_ = 0;   // of those skipped: the block advancing on its own (chain, timer)

@@ -33,6 +33,7 @@ class WakeEvent {
     event_.cancel();
     at_fs_ = kNone;
   }
+  bool pending() const { return at_fs_ != kNone; }
   const sc_core::sc_event& event() const { return event_; }
 
  private:
