@@ -250,17 +250,27 @@ module order_tracker #(
     assign m_rep_id    = e_id[ent(rep_slot, rep_seq)];
 
     // ---------------- output register ----------------
+    // The handshakes, worked out only while a request is offered, an output
+    // register is full or a held request may go: otherwise each is idle, the
+    // value its default gives (out_free: no output held). (For simulation
+    // cost: this logic reads m_ready, an input, so it runs on every settle.)
     logic out_free, take_release, take_pass, take_hold, take_err, err_free;
-    assign out_free     = !m_valid || m_ready;
-    assign err_free     = !m_err_valid || m_err_ready;
-    assign take_release = rel_found && out_free;
-    assign s_ready      = s_valid && (illegal ? err_free
-                                     : has_slot && has_room && (must_hold || (out_free && !rel_found)));
-    assign take_err     = s_valid && s_ready && illegal;
-    assign take_hold    = s_valid && s_ready && !illegal && must_hold;
-    assign take_pass    = s_valid && s_ready && !illegal && !must_hold;
-    logic  take_new;    // a tracked request gets a sequence number
-    assign take_new     = (take_pass || take_hold) && s_track;
+    logic take_new;     // a tracked request gets a sequence number
+    always_comb begin
+        out_free = 1'b1; err_free = 1'b1; take_release = 1'b0; s_ready = 1'b0;
+        take_err = 1'b0; take_hold = 1'b0; take_pass = 1'b0; take_new = 1'b0;
+        if (s_valid || m_valid || m_err_valid || rel_found) begin
+            out_free     = !m_valid || m_ready;
+            err_free     = !m_err_valid || m_err_ready;
+            take_release = rel_found && out_free;
+            s_ready      = s_valid && (illegal ? err_free
+                                       : has_slot && has_room && (must_hold || (out_free && !rel_found)));
+            take_err     = s_valid && s_ready && illegal;
+            take_hold    = s_valid && s_ready && !illegal && must_hold;
+            take_pass    = s_valid && s_ready && !illegal && !must_hold;
+            take_new     = (take_pass || take_hold) && s_track;
+        end
+    end
     assign in_hold      = take_hold;
     assign rel_take     = take_release;
     assign rel_id       = e_id[ent(rel_slot, rel_seq)];
