@@ -84,7 +84,8 @@ bool CtxCacheBridge::step_block(uint64_t k, uint64_t& wake) {
 }
 
 void CtxCacheBridge::drive(uint64_t e) {
-  edge_ = Edge{};
+  // (every field of the edge is written here or in sample before apply
+  // reads it: not cleared as a whole every cycle)
   edge_.head = lookups_.offered(e);
   edge_.fill = fills_.offered(e);
   edge_.rel = releases_.offered(e);

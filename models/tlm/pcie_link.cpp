@@ -50,8 +50,6 @@ PcieLink::PcieLink(sc_core::sc_module_name name, const LinkParams& p)
   dont_initialize();
 }
 
-uint64_t PcieLink::now() const { return ahead_fs_ ? ahead_fs_ : now_fs(); }
-
 uint64_t PcieLink::serialize_fs(uint32_t tlp_bytes) const { return ser_fs(bytes_per_s_, tlp_bytes); }
 
 void PcieLink::send(Direction& d, TlpClass c, uint32_t payload, InlineCallback then, uint64_t after_fs) {

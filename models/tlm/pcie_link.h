@@ -35,6 +35,7 @@
 #include "inline_callback.h"
 #include "link_params.h"
 #include "ring_queue.h"
+#include "sim_time.h"
 #include "slot_table.h"
 #include "stats.h"
 #include "wait_for.h"
@@ -80,7 +81,7 @@ class PcieLink : public sc_core::sc_module {
   void leave_ahead(uint64_t before) { ahead_fs_ = before; }
   // The time the link acts at: now, or a hand-off's time accepted ahead, or
   // the time of a callback run ahead (run_ahead).
-  uint64_t now() const;
+  uint64_t now() const { return ahead_fs_ ? ahead_fs_ : now_fs(); }
   // Settled by `owner` (StageComponent::settle_touched), which every
   // callback of this link acts as of now() for (LinkStage): the link asks
   // for it whenever it schedules a callback.
