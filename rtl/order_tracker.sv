@@ -35,7 +35,8 @@
 // Written for simulation cost as well as for synthesis (the same hardware
 // as rtl/v1/order_tracker_v1.sv, output for output in every cycle): the
 // window's searches run only while something can be found (a request at
-// the input, a held request, an unreported completion, a window to tidy);
+// the input, a held request, an unreported completion, a window to tidy),
+// and its output handshakes only while something is at its ports;
 // the per-slot summaries the outputs and searches need (held_any, the
 // slots' queue ids, "something unreported") are registers kept with the
 // counters they summarize; an entry's fixed attributes are written once,
@@ -253,7 +254,8 @@ module order_tracker #(
     // The handshakes, worked out only while a request is offered, an output
     // register is full or a held request may go: otherwise each is idle, the
     // value its default gives (out_free: no output held). (For simulation
-    // cost: this logic reads m_ready, an input, so it runs on every settle.)
+    // cost: m_ready depends on the enclosing pipeline's inputs, so this
+    // logic is in the input region, evaluated on every settle.)
     logic out_free, take_release, take_pass, take_hold, take_err, err_free;
     logic take_new;     // a tracked request gets a sequence number
     always_comb begin

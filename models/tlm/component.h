@@ -108,10 +108,6 @@ class StageComponent : public sc_core::sc_module {
   // UINT64_MAX: none), and arming it (its event notified).
   virtual uint64_t deferred_fs() const { return UINT64_MAX; }
   virtual void arm_deferred() {}
-
- public:
-
- protected:
   // Called at the transaction's arrival time; the component owns it from
   // here. A transaction on its route has its hop's arrive_fs set; one whose
   // route is done arrived at its sink.
