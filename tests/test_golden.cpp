@@ -210,10 +210,11 @@ TEST_CASE("golden results: the same figures when every bridge steps one edge per
   check_cases_under("UBSIM_ONE_EDGE=1");
 }
 
-// The figures do not depend on the settling of queued servers, links and
-// the initiator (StageComponent::settle_touched): with UBSIM_NO_SETTLE each
-// departure goes from its own process at its own time, and every
-// experiment's figures must still be the golden ones.
+// The figures do not depend on settling (StageComponent::settle_touched:
+// queued servers, links, the initiator, bridges): with UBSIM_NO_SETTLE each
+// departure goes from its own process at its own time and each bridge steps
+// from its own activation, and every experiment's figures must still be the
+// golden ones.
 TEST_CASE("golden results: the same figures when nothing is settled ahead", "[golden]") {
   check_cases_under("UBSIM_NO_SETTLE=1");
 }

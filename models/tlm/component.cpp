@@ -14,6 +14,12 @@ const bool kCheckAhead = std::getenv("UBSIM_CHECK_AHEAD") != nullptr;
 // UBSIM_NO_SETTLE (a check, not a mode): nothing is settled, every departure
 // goes from its own process at its time; no figure may change with it.
 const bool kNoSettle = std::getenv("UBSIM_NO_SETTLE") != nullptr;
+// Whether t's current hop ends a packet segment of its route (where a
+// message's packets reassemble).
+bool at_segment_end(const Transaction& t) {
+  const Route& rt = *t.route;
+  return !rt.segment_end.empty() && rt.segment_end[t.hop] == static_cast<int>(t.hop);
+}
 }  // namespace
 
 StageComponent::StageComponent(sc_core::sc_module_name name) : sc_module(name), in("in"), out("out") {
@@ -84,8 +90,7 @@ void StageComponent::release_riders(Request& leader) {
 }
 
 void StageComponent::forward(Transaction& t) {
-  if (t.on_route() && t.kind == Transaction::Kind::Request && !t.route->segment_end.empty() &&
-      t.route->segment_end[t.hop] == static_cast<int>(t.hop) && !end_of_segment(t))
+  if (t.on_route() && t.kind == Transaction::Kind::Request && at_segment_end(t) && !end_of_segment(t))
     return;
   advance(t, now_fs(), 0);
 }
@@ -93,7 +98,7 @@ void StageComponent::forward(Transaction& t) {
 bool StageComponent::forward_ahead(const Transaction& t) const {
   if (!peers_ || !t.on_route() || t.kind != Transaction::Kind::Request) return false;
   const Route& rt = *t.route;
-  if (!rt.segment_end.empty() && rt.segment_end[t.hop] == static_cast<int>(t.hop)) {
+  if (at_segment_end(t)) {
     // the end of a packet segment: a message of one packet goes straight on
     // (its reassembly is that packet); the others wait for their time
     const Request& r = static_cast<const Request&>(t);
@@ -111,7 +116,7 @@ bool StageComponent::peer_accepts_ahead(int id, const Transaction& t) const {
 void StageComponent::forward(Transaction& t, uint64_t at_fs) {
   const uint64_t now = now_fs();
   sc_assert(at_fs >= now);   // (and forward_ahead(t), which the caller asked)
-  if (!t.route->segment_end.empty() && t.route->segment_end[t.hop] == static_cast<int>(t.hop)) {
+  if (at_segment_end(t)) {
     [[maybe_unused]] const bool goes_on = end_of_segment(t);   // (a message of one packet: forward_ahead)
     sc_assert(goes_on && "a segment's end handed on ahead waits for other packets");
   }

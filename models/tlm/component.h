@@ -49,15 +49,16 @@ class StageComponent : public sc_core::sc_module {
   }
 
   // Settling: a component that holds a departure (QueuedServer, LinkStage)
-  // asks to be settled (touch()); the processes of the paths' components
-  // (bridges, queued servers, links, the initiator, the wires, the
-  // transport) call settle_touched() as the last thing they do. When no
-  // other process runs at this instant any more (nothing runnable, nothing
-  // notified for it), no further arrival can share an arrival's instant,
-  // and each touched component hands on, ahead, the departures that come
-  // before any other activity in the kernel (settle()): the hand-offs its
-  // own process would make at their times, with nothing else run in
-  // between. Each saves the kernel a pass. A process that does not call it
+  // or a bridge woken for an edge (RtlBridge) asks to be settled (touch());
+  // the processes of the paths' components (bridges, queued servers, links,
+  // the initiator, the wires, the transport) call settle_touched() as the
+  // last thing they do. When no other process runs at this instant any more
+  // (nothing runnable, nothing notified for it), no further arrival can
+  // share an arrival's instant, and each touched component does, ahead,
+  // what comes before any other activity in the kernel (settle()): the
+  // hand-offs its own process would make at their times, or the bridge's
+  // stepping from its edge, with nothing else run in between. Each saves
+  // the kernel a pass. A process that does not call it
   // (the fabric's) leaves them to the next one that does, or to their own
   // events: settling is never needed, only cheaper.
   static void settle_touched() {
