@@ -42,8 +42,8 @@ void RtlBridge::wake(uint64_t at_fs) {
   const uint64_t e = edge_fs(sampling_edge(at_fs));
   // In a settling process the wake-up is left to the settle, which steps
   // the block from that edge on if nothing else comes first (settle()).
-  if (settling_deferred() && !one_edge_mode() && !block_->tracing()) {
-    deferred_wake_fs_ = std::min(deferred_wake_fs_, std::max(e, now_fs()));
+  if (settling_deferred() && !one_edge_mode() && !tracing_) {
+    deferred_fs_ = std::min(deferred_fs_, std::max(e, now_fs()));
     touch();
     return;
   }
@@ -51,7 +51,7 @@ void RtlBridge::wake(uint64_t at_fs) {
 }
 
 void RtlBridge::arm_deferred() {
-  if (deferred_wake_fs_ != UINT64_MAX) wake_event_.notify_at(std::exchange(deferred_wake_fs_, UINT64_MAX));
+  if (deferred_fs_ != UINT64_MAX) wake_event_.notify_at(std::exchange(deferred_fs_, UINT64_MAX));
 }
 
 // No process runs at this instant any more and nothing is due in the kernel
@@ -61,7 +61,7 @@ void RtlBridge::arm_deferred() {
 // ahead. Only an asleep block with no wake-up of its own pending; any
 // other arms its event.
 void RtlBridge::settle() {
-  const uint64_t w = std::exchange(deferred_wake_fs_, UINT64_MAX);
+  const uint64_t w = std::exchange(deferred_fs_, UINT64_MAX);
   if (w == UINT64_MAX) return;
   if (!asleep_ || wake_event_.pending() || !outbox_.empty() || w <= now_fs()) {
     wake_event_.notify_at(w);
@@ -82,7 +82,7 @@ void RtlBridge::settle() {
 // UBSIM_ONE_EDGE, which checks the stepping without them, or with a
 // waveform, whose gap dump keeps its time.)
 bool RtlBridge::may_defer() const {
-  return asleep_ && !has_work() && outbox_.empty() && wake_edge_ == 0 && !block_->tracing() && !one_edge_mode();
+  return asleep_ && !has_work() && outbox_.empty() && wake_edge_ == 0 && !tracing_ && !one_edge_mode();
 }
 
 // The deferred inputs' edges before `first` (the first edge this activation
@@ -194,103 +194,102 @@ void RtlBridge::activate() {
 }
 
 void RtlBridge::run() {
-  const bool idle_known = std::exchange(idle_known_, false);
-  wake_event_.fired();
-  deliver_due();
-  const bool one_edge = one_edge_mode();
-  const uint64_t now = now_fs();
-  // How far it may step: to the kernel's next activity (no other process
-  // runs before it, so no input can arrive). Asked only for an edge after
-  // this instant (an edge at it is always due now).
-  uint64_t limit = now;
-  bool limit_known = false;
-  if (settle_limit_fs_) {
-    limit = std::exchange(settle_limit_fs_, 0);
-    limit_known = true;
-  }
-  uint64_t first_edge_fs = 0;   // (UBSIM_ONE_EDGE: the first edge this activation steps)
-  auto may_step = [&](uint64_t e_fs) {
-    if (e_fs <= limit) return true;
-    if (limit_known) return false;
-    limit_known = true;
-    const uint64_t next = lookahead_fs();
-    limit = std::min(next, one_edge ? first_edge_fs : kHorizonFs);
-    return e_fs <= limit;
-  };
-  if (asleep_) {
-    asleep_ = false;
-    // Woken at an edge's own time (an input's first sampling edge, a chain
-    // item's tap: see wake()), that edge is still to be stepped.
-    uint64_t first = ((settling_from_fs_ ? settling_from_fs_ : now) + period_fs_ - 1) / period_fs_;
-    if (wake_edge_ != 0 && wake_edge_ < first) first = wake_edge_;
-    catch_up(first);
-    skip_to(first);
-  } else if (idle_known || !due()) {
-    // A wake-up still pending is stale: whatever announced it has been
-    // stepped (nothing is due). Cancelled, so it costs no activation.
-    wake_event_.cancel();
-    const bool timed = wake_edge_ != 0;
-    // An item in flight leaves at a later edge with nothing else for the
-    // kernel to run before it: that edge is stepped in this activation
-    // (no input can arrive meanwhile), skipping the cycles between.
-    const bool item_edge_now = timed && outbox_.empty() && !one_edge && !block_->tracing() && edge_fs(wake_edge_) > now &&
-                               may_step(edge_fs(wake_edge_));
-    if (!item_edge_now) {
-      if (block_->tracing() && next_edge_ > 1) {
-        // 1 ps after the last evaluated edge, the idle inputs: the waveform
-        // shows them instead of the last offered ones during the gap
-        settle_idle();
-        block_->dump(edge_fs(next_edge_ - 1) / 1000 + 1);
+  bool idle_next = false;   // the last turn found nothing due
+  for (;;) {   // (each `continue` is the loop's top again: the process's next turn, now)
+    const bool idle_known = std::exchange(idle_next, false);
+    wake_event_.fired();
+    deliver_due();
+    const bool one_edge = one_edge_mode();
+    const uint64_t now = now_fs();
+    // How far it may step: to the kernel's next activity (no other process
+    // runs before it, so no input can arrive). Asked only for an edge after
+    // this instant (an edge at it is always due now).
+    uint64_t limit = now;
+    bool limit_known = false;
+    if (settle_limit_fs_) {
+      limit = std::exchange(settle_limit_fs_, 0);
+      limit_known = true;
+    }
+    uint64_t first_edge_fs = 0;   // (UBSIM_ONE_EDGE: the first edge this activation steps)
+    auto may_step = [&](uint64_t e_fs) {
+      if (e_fs <= limit) return true;
+      if (limit_known) return false;
+      limit_known = true;
+      const uint64_t next = lookahead_fs();
+      limit = std::min(next, one_edge ? first_edge_fs : kHorizonFs);
+      return e_fs <= limit;
+    };
+    if (asleep_) {
+      asleep_ = false;
+      // Woken at an edge's own time (an input's first sampling edge, a chain
+      // item's tap: see wake()), that edge is still to be stepped.
+      uint64_t first = ((settling_from_fs_ ? settling_from_fs_ : now) + period_fs_ - 1) / period_fs_;
+      if (wake_edge_ != 0 && wake_edge_ < first) first = wake_edge_;
+      catch_up(first);
+      skip_to(first);
+    } else if (idle_known || !due()) {
+      // A wake-up still pending is stale: whatever announced it has been
+      // stepped (nothing is due). Cancelled, so it costs no activation.
+      wake_event_.cancel();
+      const bool timed = wake_edge_ != 0;
+      // An item in flight leaves at a later edge with nothing else for the
+      // kernel to run before it: that edge is stepped in this activation
+      // (no input can arrive meanwhile), skipping the cycles between.
+      const bool item_edge_now = timed && outbox_.empty() && !one_edge && !tracing_ && edge_fs(wake_edge_) > now &&
+                                 may_step(edge_fs(wake_edge_));
+      if (!item_edge_now) {
+        if (tracing_ && next_edge_ > 1) {
+          // 1 ps after the last evaluated edge, the idle inputs: the waveform
+          // shows them instead of the last offered ones during the gap
+          settle_idle();
+          block_->dump(edge_fs(next_edge_ - 1) / 1000 + 1);
+        }
+        // Items in flight that leave on their own wake the block at their
+        // edge's time; that edge is stepped then (what it hands on is
+        // delivered in the same activation).
+        if (timed && edge_fs(wake_edge_) > now) wake_event_.notify_at(edge_fs(wake_edge_));
+        asleep_ = true;
+        if (!timed || edge_fs(wake_edge_) > now) {
+          wait_for_wake();
+          return;
+        }
+        continue;   // the item's edge is now: no wait
       }
-      // Items in flight that leave on their own wake the block at their
-      // edge's time; that edge is stepped then (what it hands on is
-      // delivered in the same activation).
-      if (timed && edge_fs(wake_edge_) > now) wake_event_.notify_at(edge_fs(wake_edge_));
-      asleep_ = true;
-      if (!timed || edge_fs(wake_edge_) > now) {
-        wait_for_wake();
-        return;
+      skip_to(wake_edge_);
+    }
+    ++wakeups_;
+    first_edge_fs = edge_fs(next_edge_);
+    if (one_edge) may_step(UINT64_MAX);   // (the one-edge limit also bounds the edges at this instant)
+    bool emitted = false;
+    bool is_due = false;   // due(), as of the loop's last question
+    while (!emitted && (is_due = due()) && may_step(edge_fs(next_edge_))) {
+      emitted = step_edge(next_edge_);
+      if (emitted && !one_edge && hand_on_ahead(now)) {
+        emitted = false;   // handed on at its edge's time: keep stepping, but
+        limit = now;       // no further than the kernel's activity now (what
+        limit_known = false;   // it reached may have scheduled some)
       }
-      run();   // the item's edge is now: no wait
+      ++next_edge_;
+      ++cycles_evaluated_;
+      if (++edges_since_check_ >= ProgressWatchdog::kCheckEdges) {
+        edges_since_check_ = 0;
+        if (ProgressWatchdog::overdue(edge_fs(next_edge_ - 1))) {
+          if (!settling_from_fs_) next_trigger(sc_core::SC_ZERO_TIME);   // sc_stop() was called: the kernel ends the run here
+          return;
+        }
+      }
+    }
+    if (!outbox_.empty() && outbox_.front().at_fs <= now)
+      continue;   // an edge stepped at its own time handed something on: deliver it now
+    if (emitted) is_due = due();   // (not asked after the edge that handed something on)
+    if (is_due) {
+      const uint64_t at = outbox_.empty() ? edge_fs(next_edge_) : std::min(edge_fs(next_edge_), outbox_.front().at_fs);
+      wake_event_.notify_at(at);   // (an earlier pending wake-up stays)
+      if (!settling_from_fs_) next_trigger(wake_event_.event());
       return;
     }
-    skip_to(wake_edge_);
+    idle_next = true;   // nothing due: go to sleep (the loop's top need not ask again)
   }
-  ++wakeups_;
-  first_edge_fs = edge_fs(next_edge_);
-  if (one_edge) may_step(UINT64_MAX);   // (the one-edge limit also bounds the edges at this instant)
-  bool emitted = false;
-  bool is_due = false;   // due(), as of the loop's last question
-  while (!emitted && (is_due = due()) && may_step(edge_fs(next_edge_))) {
-    emitted = step_edge(next_edge_);
-    if (emitted && !one_edge && hand_on_ahead(now)) {
-      emitted = false;   // handed on at its edge's time: keep stepping, but
-      limit = now;       // no further than the kernel's activity now (what
-      limit_known = false;   // it reached may have scheduled some)
-    }
-    ++next_edge_;
-    ++cycles_evaluated_;
-    if (++edges_since_check_ >= ProgressWatchdog::kCheckEdges) {
-      edges_since_check_ = 0;
-      if (ProgressWatchdog::overdue(edge_fs(next_edge_ - 1))) {
-        if (!settling_from_fs_) next_trigger(sc_core::SC_ZERO_TIME);   // sc_stop() was called: the kernel ends the run here
-        return;
-      }
-    }
-  }
-  if (!outbox_.empty() && outbox_.front().at_fs <= now) {
-    run();   // an edge stepped at its own time handed something on: deliver it now
-    return;
-  }
-  if (emitted) is_due = due();   // (not asked after the edge that handed something on)
-  if (is_due) {
-    const uint64_t at = outbox_.empty() ? edge_fs(next_edge_) : std::min(edge_fs(next_edge_), outbox_.front().at_fs);
-    wake_event_.notify_at(at);   // (an earlier pending wake-up stays)
-    if (!settling_from_fs_) next_trigger(wake_event_.event());
-    return;
-  }
-  idle_known_ = true;   // (the loop's top need not ask again)
-  run();   // nothing due: go to sleep (the loop's top)
 }
 
 // Skips the idle cycles before edge `first` (has_work was false on them),

@@ -37,8 +37,14 @@ class RtlBridge : public StageComponent, private EdgeHooks {
  public:
   RtlBridge(sc_core::sc_module_name name, const Config& c, std::unique_ptr<ClockedModel> block);
   // Dumps this block's waveform to an FST file (before the simulation starts).
-  void open_trace(const std::string& path) { block_->open_trace(path); }
-  void close_trace() { block_->close_trace(); }
+  void open_trace(const std::string& path) {
+    block_->open_trace(path);
+    tracing_ = true;
+  }
+  void close_trace() {
+    block_->close_trace();
+    tracing_ = false;
+  }
   uint64_t cycles_evaluated() const { return cycles_evaluated_; }
   const char* block_name() const { return block_->model_name(); }
   // Whether the block holds work now (what the no-progress watchdog names).
@@ -123,7 +129,6 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   // every derived bridge's configuration (and an attached cache) is known.
   void end_of_elaboration() override;
   void settle() override;
-  uint64_t deferred_fs() const override { return deferred_wake_fs_; }
   void arm_deferred() override;
   // (flattened: its non-virtual helpers inlined, which GCC's -O3 limits left
   // as calls; docs/performance.md, ninth session)
@@ -154,7 +159,6 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   uint64_t next_edge_ = 1;
   uint64_t wake_edge_ = 0;   // the edge a chain's item reaches its tap (0: none)
   WakeEvent wake_event_;
-  uint64_t deferred_wake_fs_ = UINT64_MAX;   // a wake-up left to the settle (StageComponent::deferred_fs)
   uint64_t settling_from_fs_ = 0;   // run() from a settle: the edge time it steps from (0: from its process)
   uint64_t settle_limit_fs_ = 0;     // the next activity the settle found (0: none asked)
   uint64_t cycles_evaluated_ = 0;
@@ -162,7 +166,7 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   uint64_t cycles_in_flight_ = 0;   // of those skipped: the block advancing on its own (chain, timer)
   uint64_t wakeups_ = 0;
   bool asleep_ = false;              // waiting for wake_event_ (or a timed item's edge) with nothing due
-  bool idle_known_ = false;          // run() calls itself having found nothing due
+  bool tracing_ = false;             // a waveform is written (open_trace): the stepping's own copy, asked every activation
   uint64_t edges_since_check_ = 0;   // clock edges (stepped or skipped) since the watchdog's last check
 };
 

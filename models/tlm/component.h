@@ -82,7 +82,7 @@ class StageComponent : public sc_core::sc_module {
     sc_core::sc_time t;
     uint64_t next = sc_core::sc_get_curr_simcontext()->next_time(t) ? t.value() : UINT64_MAX;
     for (const StageComponent* c = touched_; c; c = c->next_touched_)
-      if (c != except) next = std::min(next, c->deferred_fs());
+      if (c != except) next = std::min(next, c->deferred_fs_);
     return next;
   }
   // The same from a running process: now if anything else is to run at this
@@ -103,11 +103,17 @@ class StageComponent : public sc_core::sc_module {
   // the report of a run that stopped making progress.
   using Holding = ubsim::Holding;
   virtual void holdings(std::vector<Holding>& /*out*/) const {}
+  // Set by a part that keeps the component's deferred activity (PcieLink,
+  // for the LinkStage that settles it): deferred_fs() below.
+  void keep_deferred(uint64_t at_fs) { deferred_fs_ = at_fs; }
 
  protected:
   // Its own next activity kept out of the kernel (settling_process() above;
-  // UINT64_MAX: none), and arming it (its event notified).
-  virtual uint64_t deferred_fs() const { return UINT64_MAX; }
+  // UINT64_MAX: none), and arming it (its event notified). A field the
+  // component keeps as it changes, not a virtual question: a settle's
+  // next_activity_fs() reads it for every touched component.
+  uint64_t deferred_fs() const { return deferred_fs_; }
+  uint64_t deferred_fs_ = UINT64_MAX;
   virtual void arm_deferred() {}
   // Called at the transaction's arrival time; the component owns it from
   // here. A transaction on its route has its hop's arrive_fs set; one whose

@@ -41,7 +41,6 @@ class LinkStage : public StageComponent {
   uint32_t bytes_of(const Transaction& t) const;
   void done(Transaction& t, uint64_t base_fs);
   void settle() override { link_.run_ahead(); }
-  uint64_t deferred_fs() const override { return link_.deferred_fs(); }
   void arm_deferred() override { link_.arm_deferred(); }
   void deliver_late();   // (the process: stages that ended ahead, at their times)
 

@@ -109,12 +109,21 @@ void PcieLink::at(uint64_t t_fs, uint64_t seq, InlineCallback fn) {
     if (owner_ && StageComponent::settling_deferred()) wake_deferred_ = true;
     else wake_.notify(delay_fs(t_fs - now_fs()));
   }
+  if (wake_deferred_) keep_deferred();   // (otherwise none, as before)
 }
 
 uint64_t PcieLink::deferred_fs() const { return wake_deferred_ && !due_.empty() ? due_.top().at_fs : UINT64_MAX; }
 
+// The owner keeps it as a field (StageComponent::deferred_fs): set after
+// every change of the event list or of wake_deferred_.
+void PcieLink::keep_deferred() {
+  if (owner_) owner_->keep_deferred(deferred_fs());
+}
+
 void PcieLink::arm_deferred() {
-  if (!std::exchange(wake_deferred_, false) || due_.empty()) return;
+  const bool deferred = std::exchange(wake_deferred_, false);
+  keep_deferred();
+  if (!deferred || due_.empty()) return;
   wake_.notify(delay_fs(due_.top().at_fs - now_fs()));
 }
 
@@ -131,6 +140,7 @@ void PcieLink::run_due() {
   }
   running_due_ = false;
   wake_deferred_ = false;   // (armed here)
+  keep_deferred();
   if (!due_.empty()) wake_.notify(delay_fs(due_.top().at_fs - now));
   StageComponent::settle_touched();   // (its last statement: component.h)
 }
@@ -142,6 +152,7 @@ void PcieLink::run_ahead() {
   }
   const uint64_t now = now_fs();
   const bool deferred = std::exchange(wake_deferred_, false);
+  keep_deferred();
   bool moved = false;
   while (!due_.empty()) {
     const uint64_t at = due_.top().at_fs;

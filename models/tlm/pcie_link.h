@@ -111,6 +111,7 @@ class PcieLink : public sc_core::sc_module {
   // the calibrated host latencies must not be negative.
 
  private:
+  void keep_deferred();   // the owner's copy of deferred_fs()
   // TLP classes a direction holds in its own queue: requests and posted
   // writes (in order with each other), and completions.
   enum TlpClass { kRequestOrPosted = 0, kCompletion = 1 };

@@ -51,7 +51,7 @@ void QueuedServer::accept(Transaction& t) {
       start(res, first, now, st);
       // (in a settling process the tick it would arm is left to the
       // settle, which hands the departure on ahead or arms it then)
-      if (settling_deferred()) deferred_tick_fs_ = std::min(deferred_tick_fs_, next_tick_fs());
+      if (settling_deferred()) deferred_fs_ = std::min(deferred_fs_, next_tick_fs());
       else arm_tick();
       return;
     }
@@ -130,12 +130,12 @@ uint64_t QueuedServer::next_tick_fs() const {
 }
 
 void QueuedServer::arm_tick() {
-  const uint64_t next = std::min(next_tick_fs(), std::exchange(deferred_tick_fs_, UINT64_MAX));
+  const uint64_t next = std::min(next_tick_fs(), std::exchange(deferred_fs_, UINT64_MAX));
   if (next != UINT64_MAX) tick_event_.notify_at(next);   // (an earlier pending one stays)
 }
 
 void QueuedServer::arm_deferred() {
-  if (deferred_tick_fs_ != UINT64_MAX) tick_event_.notify_at(std::exchange(deferred_tick_fs_, UINT64_MAX));
+  if (deferred_fs_ != UINT64_MAX) tick_event_.notify_at(std::exchange(deferred_fs_, UINT64_MAX));
 }
 
 void QueuedServer::tick() {
@@ -175,7 +175,7 @@ void QueuedServer::settle() {
     const Departure d = departures_.front();
     if (d.at_fs <= now) break;
     tick_event_.cancel();   // (its own, also one a hand-off to itself armed: the question is about everything else)
-    deferred_tick_fs_ = UINT64_MAX;   // (and the one it left to this settle)
+    deferred_fs_ = UINT64_MAX;   // (and the one it left to this settle)
     moved = true;
     if (d.at_fs >= next_activity_fs(this) || !forward_ahead(*d.t)) break;
     std::pop_heap(departures_.begin(), departures_.end(), std::greater<Departure>());

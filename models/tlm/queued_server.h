@@ -74,7 +74,6 @@ class QueuedServer : public StageComponent {
   uint64_t next_tick_fs() const;   // (UINT64_MAX: none)
   void arm_tick();
   void settle() override;
-  uint64_t deferred_fs() const override { return deferred_tick_fs_; }
   void arm_deferred() override;
 
   std::string resource_description_;
@@ -106,9 +105,8 @@ class QueuedServer : public StageComponent {
   uint64_t departure_seq_ = 0;
   sc_core::sc_event serve_event_;
   WakeEvent tick_event_;
-  // The tick a start in a settling process left to the settle (UINT64_MAX:
-  // none; StageComponent::deferred_fs): what arm_tick() would have armed then.
-  uint64_t deferred_tick_fs_ = UINT64_MAX;
+  // (deferred_fs_: the tick a start in a settling process left to the
+  // settle, what arm_tick() would have armed then; StageComponent)
   OccupancyTracker queue_;
   uint64_t served_ = 0;
   uint64_t waited_ = 0;
