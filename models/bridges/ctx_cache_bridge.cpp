@@ -77,8 +77,8 @@ void CtxCacheBridge::accept(Transaction& t) {
 
 bool CtxCacheBridge::step_block(uint64_t k, uint64_t& wake) {
   const uint64_t e = edge_fs(k);
-  clock_edge(static_cast<VerilatedBlock<Vctx_cache>&>(block()), k, period_fs_, [&] { CtxCacheBridge::drive(e); },
-             [&] { CtxCacheBridge::sample(e); });
+  static_cast<VerilatedBlock<Vctx_cache>&>(block()).edge(k, period_fs_, [&] { CtxCacheBridge::drive(e); },
+                                                         [&] { CtxCacheBridge::sample(e); });
   wake = 0;   // (no timed state: it changes only with an input)
   return CtxCacheBridge::apply(e);
 }

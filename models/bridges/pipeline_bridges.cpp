@@ -99,8 +99,8 @@ bool PipelineBridgeOf<Model>::has_work() const {
 template <class Model>
 bool PipelineBridgeOf<Model>::step_block(uint64_t k, uint64_t& wake) {
   const uint64_t e = edge_fs(k);
-  clock_edge(static_cast<VerilatedBlock<Model>&>(block()), k, period_fs_, [&] { PipelineBridgeOf::drive(e); },
-             [&] { PipelineBridgeOf::sample(e); });
+  static_cast<VerilatedBlock<Model>&>(block()).edge(k, period_fs_, [&] { PipelineBridgeOf::drive(e); },
+                                                    [&] { PipelineBridgeOf::sample(e); });
   const bool out = PipelineBridgeOf::apply(e);
   wake = m_->wake_in;
   return out;

@@ -134,6 +134,22 @@ class VerilatedBlock final : public ClockedModel {
   Model* operator->() { return model_.get(); }
 
   void step_edge(uint64_t k, uint64_t period_fs, EdgeHooks& hooks) override;
+  // clock_edge() on this block, for a bridge of its model class: without a
+  // waveform or a stimulus recording (the usual case), only the steps that
+  // do something (the same sequence; no question per edge about either).
+  template <class Drive, class Sample>
+  void edge(uint64_t k, uint64_t period_fs, Drive&& drive, Sample&& sample) {
+    if (!plain_) {
+      clock_edge(*this, k, period_fs, drive, sample);
+      return;
+    }
+    set_now(k);
+    model_->clk = 0;
+    drive();
+    ClockEdge<Model>::settle(*model_);
+    sample();
+    ClockEdge<Model>::rise(*model_);
+  }
   void set_clock(bool high) override { model_->clk = high; }
   const char* model_name() const override { return model_->modelName(); }
   // Clock low, the inputs settled: without the eval_step() wrapper once the
@@ -165,6 +181,7 @@ class VerilatedBlock final : public ClockedModel {
   }
   void record_to(const std::string& path) override {
     recorder_ = std::make_unique<StimulusWriter>(path, model_->modelName(), ports_begin<Model>(), ports_end<Model>());
+    plain_ = false;
   }
   void record_cycle() override {
     if (recorder_) recorder_->cycle(model_.get());
@@ -189,6 +206,7 @@ class VerilatedBlock final : public ClockedModel {
     model_->clk = 0;
     model_->eval();
     fast_edge_ = !trace_;
+    plain_ = fast_edge_ && !recorder_;
   }
   // One clock cycle for drivers that step the model themselves (cycles
   // counted from the reset, on a grid of period_ps): inputs are driven by
@@ -201,6 +219,7 @@ class VerilatedBlock final : public ClockedModel {
   void open_trace(const std::string& path) override {
     trace_ = std::make_unique<VerilatedFstC>();
     fast_edge_ = false;
+    plain_ = false;
     model_->trace(trace_.get(), 99);
     trace_->open(path.c_str());
   }
@@ -219,6 +238,7 @@ class VerilatedBlock final : public ClockedModel {
   std::unique_ptr<StimulusWriter> recorder_;
   bool record_checked_ = false;
   bool fast_edge_ = false;   // reset done, no waveform: both halves of a cycle without eval_step()
+  bool plain_ = false;       // fast_edge_ and no stimulus recording: edge() takes its short sequence
   uint64_t now_ = 0;
 };
 
@@ -243,7 +263,7 @@ inline void clock_edge(Block& b, uint64_t k, uint64_t period_fs, Drive&& drive, 
 template <class Model>
 void VerilatedBlock<Model>::step_edge(uint64_t k, uint64_t period_fs, EdgeHooks& hooks) {
   const uint64_t e = k * period_fs;
-  clock_edge(*this, k, period_fs, [&] { hooks.drive(e); }, [&] { hooks.sample(e); });
+  edge(k, period_fs, [&] { hooks.drive(e); }, [&] { hooks.sample(e); });
 }
 
 }  // namespace ubsim
