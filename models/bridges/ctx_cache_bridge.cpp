@@ -23,7 +23,7 @@ CtxCacheBridge::CtxCacheBridge(sc_core::sc_module_name name, const Config& c, No
                 "a port this bridge reads after an edge is left to the next settle: make it a register's");
 }
 
-void CtxCacheBridge::configure() { ubsim::configure(*m_, entries_, ways_); }
+void CtxCacheBridge::configure() { ubsim::configure(model(), entries_, ways_); }
 
 void CtxCacheBridge::drive_idle() {
   m_->s_valid = 0;

@@ -19,7 +19,14 @@ void drive_message(Model& m, const Request& r) {
 }
 }  // namespace
 
-void PipelineTraits<Vub_tx_pipeline>::drive_input(Vub_tx_pipeline& m, const Request& head) {
+ContextRam::Header PipelineTraits<Vub_tx_pipeline>::header(const Vub_tx_pipeline___024root& m) {
+  return {m.m_psn, m.m_peer_tp};
+}
+ContextRam::Header PipelineTraits<Vroce_tx_pipeline>::header(const Vroce_tx_pipeline___024root& m) {
+  return {m.m_psn, m.m_dest_qpn};
+}
+
+void PipelineTraits<Vub_tx_pipeline>::drive_input(Vub_tx_pipeline___024root& m, const Request& head) {
   m.s_id = static_cast<uint32_t>(head.id);
   m.s_ctx = head.ctx;
   m.s_load = head.current().op == Op::UbLoadTx;
@@ -36,7 +43,7 @@ void PipelineTraits<Vub_tx_pipeline>::drive_input(Vub_tx_pipeline& m, const Requ
   m.s_ord_payload = static_cast<uint32_t>(head.size);
 }
 
-void PipelineTraits<Vroce_tx_pipeline>::drive_input(Vroce_tx_pipeline& m, const Request& head) {
+void PipelineTraits<Vroce_tx_pipeline>::drive_input(Vroce_tx_pipeline___024root& m, const Request& head) {
   m.s_id = static_cast<uint32_t>(head.id);
   m.s_ctx = head.ctx;
   drive_message(m, head);
@@ -48,16 +55,16 @@ void PipelineTraits<Vroce_tx_pipeline>::drive_input(Vroce_tx_pipeline& m, const 
   m.s_ord_rdat = head.verb == Verb::Read;
 }
 
-void PipelineTraits<Vrx_pipeline>::drive_input(Vrx_pipeline& m, const Request& head) {
+void PipelineTraits<Vrx_pipeline>::drive_input(Vrx_pipeline___024root& m, const Request& head) {
   m.s_id = static_cast<uint32_t>(head.id);
   m.s_short = head.current().op == Op::UbLoadRx;
 }
 
 template <class Model>
 void SendPipelineBridge<Model>::configure() {
-  ubsim::configure(*this->m_, this->cfg_, this->ctx_.attached());
+  ubsim::configure(this->model(), this->cfg_, this->ctx_.attached());
 }
-void RxBridge::configure() { ubsim::configure(*m_, cfg_, full_key_, short_key_, ctx_.attached()); }
+void RxBridge::configure() { ubsim::configure(model(), cfg_, full_key_, short_key_, ctx_.attached()); }
 
 // ---------------- the edge ----------------
 namespace {
@@ -78,7 +85,7 @@ constexpr enc::Field psn_field_of() {
 template <class Model>
 PipelineBridgeOf<Model>::PipelineBridgeOf(sc_core::sc_module_name name, const Config& c)
     : PipelineBridge(name, c, std::make_unique<VerilatedBlock<Model>>()),
-      m_(&static_cast<VerilatedBlock<Model>&>(block()).model()),
+      m_(model().rootp),
       send_(make_parts<kSend>(c, psn_field_of<T>())) {
   // read after an edge (has_work, wake_in, on_skipped): they must hold the
   // new state there, also where the edge leaves the input logic to the
@@ -126,7 +133,7 @@ void PipelineBridgeOf<Model>::drive_idle() {
 
 template <class Model>
 void PipelineBridgeOf<Model>::drive(uint64_t e) {
-  Model& m = *m_;
+  auto& m = *m_;
   Edge& x = edge_;
   // (every field of the edge is written by drive or sample before apply
   // reads it, or read only where it was written: out_pkt, out_last and the
@@ -169,7 +176,7 @@ void PipelineBridgeOf<Model>::drive(uint64_t e) {
 
 template <class Model>
 void PipelineBridgeOf<Model>::sample(uint64_t e) {
-  const Model& m = *m_;
+  const auto& m = *m_;
   Edge& x = edge_;
   x.in_fire = x.head && m.s_ready;
   x.grant_fire = x.grant_offered && m.s_grant_ready;
@@ -331,7 +338,7 @@ unsigned ones(const T& v) {
 
 template <class Model>
 void PipelineBridgeOf<Model>::holdings(std::vector<Holding>& out) const {
-  const Model& m = *m_;
+  const auto& m = *m_;
   if (!input_.empty())
     out.push_back({"", fmt::format("its input: {} request(s) queued, s_ready {}", input_.size(), m.s_ready ? 1 : 0)});
   if (!in_flight_.empty()) {

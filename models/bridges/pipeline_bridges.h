@@ -30,8 +30,13 @@
 #include "pipeline_bridge.h"
 #include "segmenter.h"
 
+class Vub_tx_pipeline___024root;
+class Vroce_tx_pipeline___024root;
+class Vrx_pipeline___024root;
+
 namespace ubsim {
 
+// (on the model's root: VerilatedBridge::m_)
 template <class Model>
 struct PipelineTraits;
 
@@ -39,20 +44,20 @@ template <>
 struct PipelineTraits<Vub_tx_pipeline> {
   static constexpr bool kSend = true, kErrors = true;
   static constexpr enc::Field kPsnField = enc::tp_record::next_psn;
-  static void drive_input(Vub_tx_pipeline& m, const Request& head);
-  static ContextRam::Header header(const Vub_tx_pipeline& m) { return {m.m_psn, m.m_peer_tp}; }
+  static void drive_input(Vub_tx_pipeline___024root& m, const Request& head);
+  static ContextRam::Header header(const Vub_tx_pipeline___024root& m);
 };
 template <>
 struct PipelineTraits<Vroce_tx_pipeline> {
   static constexpr bool kSend = true, kErrors = false;
   static constexpr enc::Field kPsnField = enc::qp_context::next_psn;
-  static void drive_input(Vroce_tx_pipeline& m, const Request& head);
-  static ContextRam::Header header(const Vroce_tx_pipeline& m) { return {m.m_psn, m.m_dest_qpn}; }
+  static void drive_input(Vroce_tx_pipeline___024root& m, const Request& head);
+  static ContextRam::Header header(const Vroce_tx_pipeline___024root& m);
 };
 template <>
 struct PipelineTraits<Vrx_pipeline> {
   static constexpr bool kSend = false, kErrors = false;
-  static void drive_input(Vrx_pipeline& m, const Request& head);
+  static void drive_input(Vrx_pipeline___024root& m, const Request& head);
 };
 
 // The parts only a send pipeline has.
@@ -91,7 +96,9 @@ class PipelineBridgeOf : public PipelineBridge {
   }
   void returned(Request& f) override;
 
-  Model* const m_;
+  Model& model() { return static_cast<VerilatedBlock<Model>&>(block()).model(); }
+  // The ports, in the model's root (VerilatedBridge::m_).
+  ModelRoot<Model>* const m_;
   std::conditional_t<kSend, SendParts, NoParts> send_;
 
  private:

@@ -170,16 +170,23 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   uint64_t edges_since_check_ = 0;   // clock edges (stepped or skipped) since the watchdog's last check
 };
 
+// The class of a verilated model's root, which holds its signals (ports
+// included); the model's own class refers to each port.
+template <class Model>
+using ModelRoot = std::remove_pointer_t<std::remove_const_t<decltype(std::declval<Model&>().rootp)>>;
+
 // A bridge of one block class: typed access to its model.
 template <class Model>
 class VerilatedBridge : public RtlBridge {
  public:
   VerilatedBridge(sc_core::sc_module_name name, const Config& c)
-      : RtlBridge(name, c, std::make_unique<VerilatedBlock<Model>>()),
-        m_(&static_cast<VerilatedBlock<Model>&>(block()).model()) {}
+      : RtlBridge(name, c, std::make_unique<VerilatedBlock<Model>>()), m_(model().rootp) {}
 
  protected:
-  Model* const m_;
+  Model& model() { return static_cast<VerilatedBlock<Model>&>(block()).model(); }
+  // The ports, in the model's root: the model's class holds a reference to
+  // each, a load more for every port read or driven (hundreds per edge).
+  ModelRoot<Model>* const m_;
 };
 
 }  // namespace ubsim

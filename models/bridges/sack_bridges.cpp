@@ -20,7 +20,7 @@ SackSenderBridge::SackSenderBridge(sc_core::sc_module_name name, const Config& c
       pool_(pool) {}
 
 void SackSenderBridge::configure() {
-  ubsim::configure(*m_, cfg_, mode_.gbn, mode_.first_psn);
+  ubsim::configure(model(), cfg_, mode_.gbn, mode_.first_psn);
   m_->cfg_paths = mode_.paths;
   m_->cfg_path_weights = mode_.path_weights;
 }
@@ -153,7 +153,7 @@ SackReceiverBridge::SackReceiverBridge(sc_core::sc_module_name name, const Confi
       ack_bytes_(header_bytes_ + (mode.gbn ? 0 : static_cast<uint32_t>(c.count(key::sack_window) / 8))),
       pool_(pool) {}
 
-void SackReceiverBridge::configure() { ubsim::configure(*m_, cfg_, mode_.gbn, mode_.first_psn); }
+void SackReceiverBridge::configure() { ubsim::configure(model(), cfg_, mode_.gbn, mode_.first_psn); }
 
 void SackReceiverBridge::drive_idle() {
   m_->s_valid = 0;

@@ -47,6 +47,7 @@ template <class Model, class Drive, class Ready, class Observe = IgnoreOutput>
 BurstTrace drive_burst(VerilatedBlock<Model>& b, uint32_t n, Drive drive, Ready ready, uint64_t max_cycles = 10000000,
                        Observe observe = Observe{}, uint64_t period_ps = 0, uint32_t pkts = 1) {
   Model& m = b.model();
+  auto& r = *m.rootp;   // its ports, without the model's reference to each
   BurstTrace t;
   const uint64_t total = static_cast<uint64_t>(n) * pkts;
   t.in_cycle.assign(n, 0);
@@ -56,18 +57,18 @@ BurstTrace drive_burst(VerilatedBlock<Model>& b, uint32_t n, Drive drive, Ready 
   b.reset(4);
   uint32_t next = 0;
   for (uint64_t c = 1; c < max_cycles && t.delivered < total; ++c) {
-    m.s_valid = next < n;
-    m.s_id = next;
+    r.s_valid = next < n;
+    r.s_id = next;
     drive(m, next);
-    m.m_ready = ready(c);
+    r.m_ready = ready(c);
     bool in_fire = false, out_fire = false;
     uint32_t out_id = 0, out_pkt = 0;
     b.cycle([&] {
-      in_fire = m.s_valid && m.s_ready;
-      out_fire = m.m_valid && m.m_ready && m.m_first;
-      t.flits += m.m_valid && m.m_ready;
-      out_id = m.m_id;
-      out_pkt = output_packet(m, 0);
+      in_fire = r.s_valid && r.s_ready;
+      out_fire = r.m_valid && r.m_ready && r.m_first;
+      t.flits += r.m_valid && r.m_ready;
+      out_id = r.m_id;
+      out_pkt = output_packet(r, 0);
       if (out_fire) observe(m);
     }, c, period_ps);
     if (in_fire) t.in_cycle[next++] = c;

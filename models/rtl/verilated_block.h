@@ -214,7 +214,7 @@ class VerilatedBlock final : public ClockedModel {
   // before the edge. The sequence is clock_edge()'s, as the bridges step.
   template <class Sample>
   void cycle(Sample&& sample, uint64_t /*cycle_index*/ = 0, uint64_t period_ps = 0) {
-    clock_edge(*this, now_ + 1, period_ps * 1000, [] {}, sample);
+    edge(now_ + 1, period_ps * 1000, [] {}, sample);
   }
   void open_trace(const std::string& path) override {
     trace_ = std::make_unique<VerilatedFstC>();
