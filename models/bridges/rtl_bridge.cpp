@@ -118,9 +118,9 @@ bool RtlBridge::step_block(uint64_t k, uint64_t& wake) {
 
 bool RtlBridge::step_edge(uint64_t k) {
   // step: inputs with the clock low, settle, decide the handshakes; apply: the edge
-  const size_t handed = outbox_.size();
+  const uint64_t handed = handed_off_;
   uint64_t w = 0;   // wake_in(), from the outputs after this edge
-  const bool out = step_block(k, w) || outbox_.size() > handed;
+  const bool out = step_block(k, w) || handed_off_ != handed;
   if (out) ProgressWatchdog::note(edge_fs(k));   // something left the block: what it held is free
   wake_edge_ = w ? k + w : 0;
   return out;

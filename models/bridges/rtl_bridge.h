@@ -112,8 +112,14 @@ class RtlBridge : public StageComponent, private EdgeHooks {
     LaunchArriving,  // the same, its current hop's arrival stamped at delivery
     Item,            // an item that is not a transaction: to deliver_item
   };
-  void hand_off(uint64_t at_fs, Transaction& t, Handoff how) { outbox_.push_back({at_fs, &t, how, nullptr}); }
-  void hand_off(uint64_t at_fs, void* item) { outbox_.push_back({at_fs, nullptr, Handoff::Item, item}); }
+  void hand_off(uint64_t at_fs, Transaction& t, Handoff how) {
+    outbox_.push_back({at_fs, &t, how, nullptr});
+    ++handed_off_;
+  }
+  void hand_off(uint64_t at_fs, void* item) {
+    outbox_.push_back({at_fs, nullptr, Handoff::Item, item});
+    ++handed_off_;
+  }
   // An item handed off with hand_off(at_fs, item), at that time.
   virtual void deliver_item(void* /*item*/) {}
   uint64_t edge_fs(uint64_t k) const { return k * period_fs_; }
@@ -156,6 +162,7 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   // Hand-offs not yet delivered: all of one edge (the stepping loop stops
   // at the first edge that hands something on), so in order.
   std::vector<Out> outbox_;
+  uint64_t handed_off_ = 0;   // hand-offs ever put in the outbox (an edge's: the count's change)
   uint64_t next_edge_ = 1;
   uint64_t wake_edge_ = 0;   // the edge a chain's item reaches its tap (0: none)
   WakeEvent wake_event_;
