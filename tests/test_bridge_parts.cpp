@@ -4,10 +4,13 @@
 #include <catch2/catch.hpp>
 
 #include <deque>
+#include <map>
+#include <random>
 #include <vector>
 
 #include "context_client.h"
 #include "context_ram.h"
+#include "id_map.h"
 #include "order_port.h"
 #include "payload_credits.h"
 #include "request_input.h"
@@ -184,4 +187,35 @@ TEST_CASE("bridge part OrderPort: one completion offered per edge after it is kn
   o.taken();
   CHECK_FALSE(o.pending());
   CHECK(o.completions_taken() == 2);
+}
+
+// The map of the requests inside a pipeline and of its pinned grants:
+// against std::map over random inserts and erases of ids that collide in
+// its table (sequential ids, ids 2^k apart, repeats), through its growth.
+TEST_CASE("bridge part IdMap: the same contents as std::map under inserts, erases and growth", "[bridge]") {
+  std::mt19937 rng(7);
+  for (const uint32_t stride : {1u, 16u, 1024u, 0x10000u}) {
+    IdMap<uint64_t> m;
+    std::map<uint32_t, uint64_t> ref;
+    for (int step = 0; step < 20000; ++step) {
+      const uint32_t id = static_cast<uint32_t>(rng() % 300) * stride;
+      const uint64_t v = rng();
+      if (rng() % 3 != 0) {
+        const auto [p, inserted] = m.emplace(id, v);
+        const auto [it, ref_inserted] = ref.emplace(id, v);
+        REQUIRE(inserted == ref_inserted);
+        REQUIRE(*p == it->second);
+      } else {
+        REQUIRE(m.erase(id) == (ref.erase(id) == 1));
+      }
+      REQUIRE(m.size() == ref.size());
+      if (step % 97 == 0)
+        for (uint32_t k = 0; k < 300; ++k) {
+          const uint64_t* p = m.find(k * stride);
+          const auto it = ref.find(k * stride);
+          REQUIRE((p != nullptr) == (it != ref.end()));
+          if (p) REQUIRE(*p == it->second);
+        }
+    }
+  }
 }

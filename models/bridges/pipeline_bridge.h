@@ -15,12 +15,11 @@
 // hop.
 #pragma once
 #include <memory>
-#include <unordered_map>
 
 #include "context_client.h"
 #include "context_ports.h"
 #include "packet.h"
-#include "recycling_map.h"
+#include "id_map.h"
 #include "request.h"
 #include "request_input.h"
 #include "rtl_bridge.h"
@@ -61,8 +60,8 @@ class PipelineBridge : public RtlBridge, public GrantSink {
     if (item == &ctx_) ctx_.issue(now_fs());
   }
   Request* in_flight(uint32_t id) const {
-    auto it = in_flight_.find(id);
-    return it == in_flight_.end() ? nullptr : it->second;
+    Request* const* r = in_flight_.find(id);
+    return r ? *r : nullptr;
   }
   // The RTL reports request `id` waiting for its context records for this
   // edge (or `cycles` edges): at its gate (a refill; counted as gate waits),
@@ -71,7 +70,7 @@ class PipelineBridge : public RtlBridge, public GrantSink {
 
   RequestInput input_;
   ContextClient ctx_;
-  RecyclingMap<uint32_t, Request*> in_flight_;
+  IdMap<Request*> in_flight_;
   CompletionSink* completion_sink_ = nullptr;
   const TransmitPort* gate_ = nullptr;
   uint64_t ctx_wait_cycles_ = 0, delivered_ = 0, output_blocked_cycles_ = 0;

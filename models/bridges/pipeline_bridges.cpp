@@ -274,9 +274,9 @@ bool PipelineBridgeOf<Model>::apply(uint64_t e) {
     in_flight_.emplace(static_cast<uint32_t>(r.id), &r);
   }
   if (x.out_fire) {
-    auto it = in_flight_.find(x.out_id);
-    sc_assert(it != in_flight_.end() && "RTL emitted an id it was never given");
-    Request* m = it->second;
+    Request* const* found = in_flight_.find(x.out_id);
+    sc_assert(found && "RTL emitted an id it was never given");
+    Request* m = *found;
     Request* r = m;
     if constexpr (kSend) {
       // the header: the peer its record names, consecutive PSNs per record
@@ -296,7 +296,7 @@ bool PipelineBridgeOf<Model>::apply(uint64_t e) {
     }
     if (x.out_last) {
       ctx_.release(x.out_id, e);
-      in_flight_.erase(it);
+      in_flight_.erase(x.out_id);
       if constexpr (kSend) send_.payload.done(x.out_id);
     }
     hand_off(e, *r, Handoff::Forward);

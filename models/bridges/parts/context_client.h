@@ -14,10 +14,9 @@
 #pragma once
 #include <cstdint>
 #include <deque>
-#include <unordered_map>
 
 #include "context_ports.h"
-#include "recycling_map.h"
+#include "id_map.h"
 #include "timed_queue.h"
 
 namespace ubsim {
@@ -62,15 +61,12 @@ class ContextClient {
     }
   }
   // The grant of request id, taken and not yet released (null: none).
-  const CtxGrant* pinned(uint32_t id) const {
-    auto it = pinned_.find(id);
-    return it == pinned_.end() ? nullptr : &it->second;
-  }
+  const CtxGrant* pinned(uint32_t id) const { return pinned_.find(id); }
   void release(uint32_t id, uint64_t at_fs) {
-    auto it = pinned_.find(id);
-    if (it == pinned_.end()) return;
-    cache_->release(it->second, at_fs);
-    pinned_.erase(it);
+    const CtxGrant* g = pinned_.find(id);
+    if (!g) return;
+    cache_->release(*g, at_fs);
+    pinned_.erase(id);
   }
   uint64_t credit_waits() const { return credit_waits_; }
   size_t pinned_count() const { return pinned_.size(); }
@@ -82,7 +78,7 @@ class ContextClient {
   uint32_t out_ = 0;                       // issued, grant not yet taken by the gate
   std::deque<const Request*> backlog_;     // waiting for a FIFO entry
   TimedQueue<CtxGrant> grants_;
-  RecyclingMap<uint32_t, CtxGrant> pinned_;
+  IdMap<CtxGrant> pinned_;
   uint64_t credit_waits_ = 0;
 };
 
