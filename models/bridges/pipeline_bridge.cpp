@@ -22,8 +22,11 @@ void PipelineBridge::accept(Transaction& t) {
   Request& r = as_request(t);
   entered(r);
   input_.push(r, at);
-  if (ctx_.attached()) ctx_.request(r, at);
+  // (woken before its lookup reaches the cache: in a settle the cache, asked
+  // last, steps first, and the pipeline then finds the grant on its way and
+  // steps through in one run instead of stopping at its gate)
   wake(at);
+  if (ctx_.attached()) ctx_.request(r, at);
 }
 
 void PipelineBridge::returned(Request& /*r*/) {
