@@ -50,7 +50,16 @@ PcieLink::PcieLink(sc_core::sc_module_name name, const LinkParams& p)
   dont_initialize();
 }
 
-uint64_t PcieLink::serialize_fs(uint32_t tlp_bytes) const { return ser_fs(bytes_per_s_, tlp_bytes); }
+// (a TLP's size recurs: each size's time is worked out once, the same
+// rounding of the same division)
+uint64_t PcieLink::serialize_fs(uint32_t tlp_bytes) const {
+  if (tlp_bytes < kSerMemo) {
+    uint64_t& t = ser_memo_[tlp_bytes];
+    if (t == 0) t = ser_fs(bytes_per_s_, tlp_bytes);
+    return t;
+  }
+  return ser_fs(bytes_per_s_, tlp_bytes);
+}
 
 void PcieLink::send(Direction& d, TlpClass c, uint32_t payload, InlineCallback then, uint64_t after_fs) {
   d.q[c].push_back({seq_tlp_++, payload + overhead_, then, after_fs});

@@ -23,6 +23,7 @@
 // processing so that a 64 B posted write is visible after pcie.dma_write,
 // and the device's so that a doorbell is taken after pcie.doorbell.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <queue>
@@ -188,6 +189,8 @@ class PcieLink : public sc_core::sc_module {
   void on_completion(uint32_t tag, uint32_t offset, uint32_t bytes);
 
   const double bytes_per_s_;
+  static constexpr uint32_t kSerMemo = 1024;   // TLP sizes below it: serialize_fs worked out once each
+  mutable std::array<uint64_t, kSerMemo> ser_memo_{};   // (0: not yet)
   const uint32_t overhead_, max_payload_, max_read_, rcb_, doorbell_bytes_;
   const uint64_t prop_fs_;
   uint64_t host_read_fs_ = 0, host_write_fs_ = 0, device_write_fs_ = 0;

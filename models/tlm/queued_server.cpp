@@ -44,8 +44,7 @@ void QueuedServer::accept(Transaction& t) {
     const ServiceTime st = service_time(t);
     if (st.latency_fs > 0) {   // idle, nothing waiting, its departure after this instant: start it now
       const Waiting first{now, &t, class_of(t)};
-      queue_.change(now, +1);   // (it queued for no time: the queue's statistics see it as before)
-      queue_.change(now, -1);
+      queue_.pass(now);   // (it queued for no time: the queue's statistics see it as before)
       res.prov = {first, res.free_at_fs, res.busy_fs, departure_seq_};
       res.provisional = true;
       start(res, first, now, st);
