@@ -105,7 +105,7 @@ bool StageComponent::forward_ahead(const Transaction& t) const {
     if (r.parent || r.pkts != 1 || r.error) return false;
   }
   if (static_cast<int>(t.hop) == rt.descriptor_hop) return false;
-  const int next = t.hop + 1 < rt.hops.size() ? rt.component[t.hop + 1] : rt.sink;
+  const int next = t.hop + 1 < t.route_hops() ? rt.component[t.hop + 1] : rt.sink;
   return next >= 0 && static_cast<size_t>(next) < peers_->size() && (*peers_)[next]->accepts_ahead_of(t);
 }
 

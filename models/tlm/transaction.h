@@ -97,6 +97,7 @@ class Transaction {
   // Starts the route (hop 0, fresh timestamps).
   void start_route(const Route* r) {
     route = r;
+    route_hops_ = r->hops.size();
     hop = 0;
     // (a reused transaction's vector has the route's size: zeroed in place)
     static_assert(std::is_trivially_copyable_v<HopTimes>, "HopTimes is zeroed as bytes");
@@ -104,9 +105,15 @@ class Transaction {
     if (times.size() == n) std::memset(static_cast<void*>(times.data()), 0, n * sizeof(HopTimes));
     else times.assign(n, HopTimes{});
   }
-  bool on_route() const { return route && hop < route->hops.size(); }
+  bool on_route() const { return hop < route_hops_; }   // (no route: 0 hops)
+  size_t route_hops() const { return route_hops_; }
   const HopSpec& current() const { return route->hops[hop]; }
   HopTimes& now_times() { return times[hop]; }
+
+ private:
+  // route->hops.size(), set with the route (on_route() is asked several
+  // times per hop; the vector's size is a division by its element's size)
+  size_t route_hops_ = 0;
 };
 
 // TLM extension that carries the Transaction through generic payloads.
