@@ -23,7 +23,7 @@ class IdMap {
   // Inserts (id, value) unless id is there: the value's place, and whether
   // it was inserted.
   std::pair<V*, bool> emplace(uint32_t id, const V& value) {
-    if (2 * (size_ + 1) > slots_.size()) grow();
+    if (2 * (size_ + 1) > mask_ + 1) grow();
     Slot* s = &slots_[home(id)];
     for (; s->used; s = next(s))
       if (s->id == id) return {&s->value, false};
@@ -66,9 +66,9 @@ class IdMap {
     V value{};
   };
   // Fibonacci hashing: consecutive ids spread over the table.
-  size_t home(uint32_t id) const { return static_cast<size_t>((id * 0x9E3779B9u) >> shift_) & (slots_.size() - 1); }
+  size_t home(uint32_t id) const { return static_cast<size_t>((id * 0x9E3779B9u) >> shift_); }
   size_t index(const Slot* s) const { return static_cast<size_t>(s - slots_.data()); }
-  Slot* next(Slot* s) { return index(s) + 1 == slots_.size() ? slots_.data() : s + 1; }
+  Slot* next(Slot* s) { return index(s) == mask_ ? slots_.data() : s + 1; }
   Slot* find_slot(uint32_t id) {
     for (Slot* s = &slots_[home(id)]; s->used; s = next(s))
       if (s->id == id) return s;
@@ -77,6 +77,7 @@ class IdMap {
   void grow() {
     std::vector<Slot> old(slots_.size() * 2);
     old.swap(slots_);
+    mask_ = slots_.size() - 1;
     --shift_;
     size_ = 0;
     for (Slot& s : old)
@@ -84,7 +85,8 @@ class IdMap {
   }
 
   std::vector<Slot> slots_;
-  unsigned shift_ = 28;   // 32 - log2(slots)
+  size_t mask_ = kInitialSlots - 1;   // slots_.size() - 1, kept (the size is a division by the slot's size)
+  unsigned shift_ = 28;   // 32 - log2(slots): home() is below slots_.size()
   size_t size_ = 0;
 };
 

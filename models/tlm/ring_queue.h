@@ -19,11 +19,11 @@ class RingQueue {
   const T& front() const { return buf_[head_]; }
   T& back() { return (*this)[size_ - 1]; }
   // The i-th from the front.
-  T& operator[](size_t i) { return buf_[(head_ + i) & (buf_.size() - 1)]; }
-  const T& operator[](size_t i) const { return buf_[(head_ + i) & (buf_.size() - 1)]; }
+  T& operator[](size_t i) { return buf_[(head_ + i) & mask_]; }
+  const T& operator[](size_t i) const { return buf_[(head_ + i) & mask_]; }
   void push_back(T v) {
-    if (size_ == buf_.size()) grow();
-    buf_[(head_ + size_) & (buf_.size() - 1)] = std::move(v);
+    if (size_ == capacity_) grow();
+    buf_[(head_ + size_) & mask_] = std::move(v);
     ++size_;
   }
   template <class... A>
@@ -33,7 +33,7 @@ class RingQueue {
   // The front leaves; its slot is reset (what it held is released now).
   void pop_front() {
     buf_[head_] = T{};
-    head_ = (head_ + 1) & (buf_.size() - 1);
+    head_ = (head_ + 1) & mask_;
     --size_;
   }
 
@@ -43,8 +43,13 @@ class RingQueue {
     for (size_t i = 0; i < size_; ++i) bigger[i] = std::move((*this)[i]);
     buf_.swap(bigger);
     head_ = 0;
+    capacity_ = buf_.size();
+    mask_ = capacity_ - 1;
   }
   std::vector<T> buf_;
+  // buf_.size() and it less one, kept (the vector's size is a division by
+  // the element's size, which need not be a power of two)
+  size_t capacity_ = 0, mask_ = 0;
   size_t head_ = 0, size_ = 0;
 };
 
