@@ -9,7 +9,8 @@ namespace ubsim {
 QueuedServer::QueuedServer(sc_core::sc_module_name name, std::string resource_description, size_t resources)
     : StageComponent(name),
       resource_description_(std::move(resource_description)),
-      resources_(std::max<size_t>(1, resources)) {
+      resources_(std::max<size_t>(1, resources)),
+      resource_count_(resources_.size()) {
   // An arrival ahead of the kernel's time is served as of its time: a
   // provisional start at it, or a serve at it (nothing of it is handed on
   // from accept()).
@@ -34,7 +35,9 @@ bool QueuedServer::Waiting::operator>(const Waiting& o) const {
 // accepts_ahead())
 void QueuedServer::accept(Transaction& t) {
   const uint64_t now = arrival_fs();
-  Resource& res = resources_.at(resource_of(t));
+  const size_t which = resource_of(t);
+  sc_assert(which < resource_count_ && "a transaction for a resource this server does not have");
+  Resource& res = resources_[which];
   if (res.provisional) {
     if (res.prov.w.arrive_fs == now) take_back(res);   // two arrivals this instant: serve picks
     else res.provisional = false;                      // its instant is over: it stands

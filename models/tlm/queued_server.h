@@ -91,6 +91,7 @@ class QueuedServer : public StageComponent {
     Provisional prov;
   };
   std::vector<Resource> resources_;
+  const size_t resource_count_;   // resources_.size(), kept (a division by the element's size)
   size_t waiting_ = 0;   // transactions waiting, over every resource (0: no resource need be looked at)
   // The resource starts serving w now, for st.
   void start(Resource& res, const Waiting& w, uint64_t now, const ServiceTime& st);
