@@ -24,6 +24,8 @@
 #pragma once
 #include <memory>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "component.h"
@@ -192,7 +194,8 @@ class VerilatedBridge : public RtlBridge {
  protected:
   Model& model() { return static_cast<VerilatedBlock<Model>&>(block()).model(); }
   // The ports, in the model's root: the model's class holds a reference to
-  // each, a load more for every port read or driven (hundreds per edge).
+  // each, a load more for every port read or driven (some 40 per edge of a
+  // send pipeline).
   ModelRoot<Model>* const m_;
 };
 

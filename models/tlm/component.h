@@ -66,7 +66,7 @@ class StageComponent : public sc_core::sc_module {
     process_settles_ = false;
   }
   // Such a process says so as its first statement. While it runs, a touched
-  // component may keep its own next activity out of the kernel (deferred_fs():
+  // component may keep its own next activity out of the kernel (deferred_fs_:
   // a departure it would notify its event for, only to cancel it when the
   // settle hands the departure on ahead). The settle then hands it on or
   // arms it (arm_deferred()), as does a settle that finds the instant not
@@ -104,7 +104,7 @@ class StageComponent : public sc_core::sc_module {
   using Holding = ubsim::Holding;
   virtual void holdings(std::vector<Holding>& /*out*/) const {}
   // Set by a part that keeps the component's deferred activity (PcieLink,
-  // for the LinkStage that settles it): deferred_fs() below.
+  // for the LinkStage that settles it): deferred_fs_ below.
   void keep_deferred(uint64_t at_fs) { deferred_fs_ = at_fs; }
 
  protected:
@@ -112,7 +112,6 @@ class StageComponent : public sc_core::sc_module {
   // UINT64_MAX: none), and arming it (its event notified). A field the
   // component keeps as it changes, not a virtual question: a settle's
   // next_activity_fs() reads it for every touched component.
-  uint64_t deferred_fs() const { return deferred_fs_; }
   uint64_t deferred_fs_ = UINT64_MAX;
   virtual void arm_deferred() {}
   // Called at the transaction's arrival time; the component owns it from

@@ -123,7 +123,7 @@ void PcieLink::at(uint64_t t_fs, uint64_t seq, InlineCallback fn) {
 
 uint64_t PcieLink::deferred_fs() const { return wake_deferred_ && !due_.empty() ? due_.top().at_fs : UINT64_MAX; }
 
-// The owner keeps it as a field (StageComponent::deferred_fs): set after
+// The owner keeps it as a field (StageComponent::deferred_fs_): set after
 // every change of the event list or of wake_deferred_.
 void PcieLink::keep_deferred() {
   if (owner_) owner_->keep_deferred(deferred_fs());

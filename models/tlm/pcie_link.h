@@ -92,7 +92,7 @@ class PcieLink : public sc_core::sc_module {
   // between (called from the owner's settle only).
   void run_ahead();
   // Its next callback's time while its event is not armed for it (in a
-  // settling process: StageComponent::deferred_fs), and arming it.
+  // settling process: StageComponent::deferred_fs_), and arming it.
   uint64_t deferred_fs() const;
   void arm_deferred();
 
