@@ -27,7 +27,7 @@
 
 namespace ubsim {
 
-// What a bridge does around one clock edge of its block (clock_edge()),
+// What a bridge does around one clock edge of its block (VerilatedBlock::edge()),
 // given the edge's time: drive the inputs with the clock low, read the
 // settled handshakes.
 class EdgeHooks {
@@ -43,7 +43,7 @@ class EdgeHooks {
 class ClockedModel {
  public:
   virtual ~ClockedModel() = default;
-  // Edge k of a clock grid of period_fs, the one sequence (clock_edge()),
+  // Edge k of a clock grid of period_fs, the one sequence (edge()),
   // with the bridge's hooks; inside it the block's own calls are direct.
   virtual void step_edge(uint64_t k, uint64_t period_fs, EdgeHooks& hooks) = 0;
   virtual void set_clock(bool high) = 0;
@@ -134,21 +134,31 @@ class VerilatedBlock final : public ClockedModel {
   Model* operator->() { return model_.get(); }
 
   void step_edge(uint64_t k, uint64_t period_fs, EdgeHooks& hooks) override;
-  // clock_edge() on this block, for a bridge of its model class: without a
-  // waveform or a stimulus recording (the usual case), only the steps that
-  // do something (the same sequence; no question per edge about either).
+  // The one sequence a block is stepped by, edge k of a clock grid of
+  // period_fs (every bridge and driver, through step_edge() or directly):
+  // cfg_now set to k, the inputs driven with the clock low (drive), the
+  // recorded stimulus, the block settled and its waveform dumped half a
+  // period before the edge, the settled handshakes read (sample), then the
+  // rising edge and its dump. Without a waveform or a stimulus recording
+  // (the usual case) the same steps without a question per edge about
+  // either.
   template <class Drive, class Sample>
   void edge(uint64_t k, uint64_t period_fs, Drive&& drive, Sample&& sample) {
-    if (!plain_) {
-      clock_edge(*this, k, period_fs, drive, sample);
-      return;
-    }
     set_now(k);
     model_->clk = 0;
     drive();
-    ClockEdge<Model>::settle(*model_);
+    if (plain_) {
+      ClockEdge<Model>::settle(*model_);
+      sample();
+      ClockEdge<Model>::rise(*model_);
+      return;
+    }
+    record_cycle();
+    eval();
+    if (trace_) dump((k * period_fs - period_fs / 2) / 1000);
     sample();
-    ClockEdge<Model>::rise(*model_);
+    rise();
+    if (trace_) dump(k * period_fs / 1000);
   }
   void set_clock(bool high) override { model_->clk = high; }
   const char* model_name() const override { return model_->modelName(); }
@@ -211,7 +221,7 @@ class VerilatedBlock final : public ClockedModel {
   // One clock cycle for drivers that step the model themselves (cycles
   // counted from the reset, on a grid of period_ps): inputs are driven by
   // the caller with the clock low; `sample` runs on the settled outputs
-  // before the edge. The sequence is clock_edge()'s, as the bridges step.
+  // before the edge. The sequence is edge()'s, as the bridges step.
   template <class Sample>
   void cycle(Sample&& sample, uint64_t /*cycle_index*/ = 0, uint64_t period_ps = 0) {
     edge(now_ + 1, period_ps * 1000, [] {}, sample);
@@ -241,24 +251,6 @@ class VerilatedBlock final : public ClockedModel {
   bool plain_ = false;       // fast_edge_ and no stimulus recording: edge() takes its short sequence
   uint64_t now_ = 0;
 };
-
-// The one sequence a block is stepped by, edge k of a clock grid of
-// period_fs (every bridge and driver): cfg_now set to k, the inputs driven
-// with the clock low (drive), the recorded stimulus, the block settled and
-// its waveform dumped half a period before the edge, the settled handshakes
-// read (sample), then the rising edge and its dump.
-template <class Block, class Drive, class Sample>
-inline void clock_edge(Block& b, uint64_t k, uint64_t period_fs, Drive&& drive, Sample&& sample) {
-  b.set_now(k);
-  b.set_clock(false);
-  drive();
-  b.record_cycle();
-  b.eval();
-  if (b.tracing()) b.dump((k * period_fs - period_fs / 2) / 1000);
-  sample();
-  b.rise();
-  if (b.tracing()) b.dump(k * period_fs / 1000);
-}
 
 template <class Model>
 void VerilatedBlock<Model>::step_edge(uint64_t k, uint64_t period_fs, EdgeHooks& hooks) {

@@ -34,8 +34,7 @@ class OccupancyTracker {
   // change(now_fs, +1) then change(now_fs, -1): an item that enters and
   // leaves at one instant (the second change adds nothing to the area).
   void pass(uint64_t now_fs) {
-    area_ += static_cast<double>(level_) * static_cast<double>(now_fs - last_fs_);
-    last_fs_ = now_fs;
+    change(now_fs, 0);
     if (level_ + 1 > max_) max_ = level_ + 1;
   }
   double mean(uint64_t end_fs) const {
