@@ -75,6 +75,11 @@ void CtxCacheBridge::accept(Transaction& t) {
   wake(now_fs());
 }
 
+RtlBridge::Steps CtxCacheBridge::step_edges(StepLimit& lim, uint64_t now) {
+  return step_edges_as(lim, now, [this] { return CtxCacheBridge::has_work(); },
+                       [this](uint64_t k, uint64_t& w) { return CtxCacheBridge::step_block(k, w); });
+}
+
 bool CtxCacheBridge::step_block(uint64_t k, uint64_t& wake) {
   const uint64_t e = edge_fs(k);
   static_cast<VerilatedBlock<Vctx_cache>&>(block()).edge(k, period_fs_, [&] { CtxCacheBridge::drive(e); },

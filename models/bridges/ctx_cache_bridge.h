@@ -73,6 +73,7 @@ class CtxCacheBridge : public VerilatedBridge<Vctx_cache>, public ContextCacheSe
   // (flattened: drive, sample and apply inlined into the edge, not called
   // once each per edge)
   [[gnu::flatten]] bool step_block(uint64_t k, uint64_t& wake) override;
+  [[gnu::flatten]] Steps step_edges(StepLimit& lim, uint64_t now) override;
   void drive(uint64_t e) override;
   void sample(uint64_t e) override;
   bool apply(uint64_t e) override;

@@ -114,6 +114,12 @@ bool PipelineBridgeOf<Model>::step_block(uint64_t k, uint64_t& wake) {
 }
 
 template <class Model>
+RtlBridge::Steps PipelineBridgeOf<Model>::step_edges(StepLimit& lim, uint64_t now) {
+  return step_edges_as(lim, now, [this] { return PipelineBridgeOf::has_work(); },
+                       [this](uint64_t k, uint64_t& w) { return PipelineBridgeOf::step_block(k, w); });
+}
+
+template <class Model>
 void PipelineBridgeOf<Model>::drive_idle() {
   m_->m_ready = 1;   // held high: the fabric never refuses
   m_->s_valid = 0;

@@ -84,6 +84,7 @@ class PipelineBridgeOf : public PipelineBridge {
   // (flattened: drive, sample and apply, the edge loop's three steps, are
   // inlined into it, not called once each per edge)
   [[gnu::flatten]] bool step_block(uint64_t k, uint64_t& wake) override;
+  [[gnu::flatten]] Steps step_edges(StepLimit& lim, uint64_t now) override;
   void drive(uint64_t e) override;
   void sample(uint64_t e) override;
   bool apply(uint64_t e) override;

@@ -109,6 +109,17 @@ void RtlBridge::catch_up(uint64_t first) {
   while (deferred_edge()) take_deferred();
 }
 
+bool RtlBridge::StepLimit::ask(uint64_t e_fs) {
+  known = true;
+  limit = std::min(lookahead_fs(), one_edge ? first_edge_fs : kHorizonFs);
+  return e_fs <= limit;
+}
+
+RtlBridge::Steps RtlBridge::step_edges(StepLimit& lim, uint64_t now) {
+  return step_edges_as(lim, now, [this] { return has_work(); },
+                       [this](uint64_t k, uint64_t& w) { return step_block(k, w); });
+}
+
 bool RtlBridge::step_block(uint64_t k, uint64_t& wake) {
   block_->step_edge(k, period_fs_, *this);   // calls drive(e) and sample(e)
   const bool out = apply(edge_fs(k));
@@ -204,21 +215,11 @@ void RtlBridge::run() {
     // How far it may step: to the kernel's next activity (no other process
     // runs before it, so no input can arrive). Asked only for an edge after
     // this instant (an edge at it is always due now).
-    uint64_t limit = now;
-    bool limit_known = false;
+    StepLimit lim{now, false, one_edge, 0};
     if (settle_limit_fs_) {
-      limit = std::exchange(settle_limit_fs_, 0);
-      limit_known = true;
+      lim.limit = std::exchange(settle_limit_fs_, 0);
+      lim.known = true;
     }
-    uint64_t first_edge_fs = 0;   // (UBSIM_ONE_EDGE: the first edge this activation steps)
-    auto may_step = [&](uint64_t e_fs) {
-      if (e_fs <= limit) return true;
-      if (limit_known) return false;
-      limit_known = true;
-      const uint64_t next = lookahead_fs();
-      limit = std::min(next, one_edge ? first_edge_fs : kHorizonFs);
-      return e_fs <= limit;
-    };
     if (asleep_) {
       asleep_ = false;
       // Woken at an edge's own time (an input's first sampling edge, a chain
@@ -236,7 +237,7 @@ void RtlBridge::run() {
       // kernel to run before it: that edge is stepped in this activation
       // (no input can arrive meanwhile), skipping the cycles between.
       const bool item_edge_now = timed && outbox_.empty() && !one_edge && !tracing_ && edge_fs(wake_edge_) > now &&
-                                 may_step(edge_fs(wake_edge_));
+                                 lim.allows(edge_fs(wake_edge_));
       if (!item_edge_now) {
         if (tracing_ && next_edge_ > 1) {
           // 1 ps after the last evaluated edge, the idle inputs: the waveform
@@ -258,31 +259,16 @@ void RtlBridge::run() {
       skip_to(wake_edge_);
     }
     ++wakeups_;
-    first_edge_fs = edge_fs(next_edge_);
-    if (one_edge) may_step(UINT64_MAX);   // (the one-edge limit also bounds the edges at this instant)
-    bool emitted = false;
-    bool is_due = false;   // due(), as of the loop's last question
-    while (!emitted && (is_due = due()) && may_step(edge_fs(next_edge_))) {
-      emitted = step_edge(next_edge_);
-      if (emitted && !one_edge && hand_on_ahead(now)) {
-        emitted = false;   // handed on at its edge's time: keep stepping, but
-        limit = now;       // no further than the kernel's activity now (what
-        limit_known = false;   // it reached may have scheduled some)
-      }
-      ++next_edge_;
-      ++cycles_evaluated_;
-      if (++edges_since_check_ >= ProgressWatchdog::kCheckEdges) {
-        edges_since_check_ = 0;
-        if (ProgressWatchdog::overdue(edge_fs(next_edge_ - 1))) {
-          if (!settling_from_fs_) next_trigger(sc_core::SC_ZERO_TIME);   // sc_stop() was called: the kernel ends the run here
-          return;
-        }
-      }
+    lim.first_edge_fs = edge_fs(next_edge_);
+    if (one_edge) lim.allows(UINT64_MAX);   // (the one-edge limit also bounds the edges at this instant)
+    const Steps steps = step_edges(lim, now);
+    if (steps.stopped) {
+      if (!settling_from_fs_) next_trigger(sc_core::SC_ZERO_TIME);   // sc_stop() was called: the kernel ends the run here
+      return;
     }
     if (!outbox_.empty() && outbox_.front().at_fs <= now)
       continue;   // an edge stepped at its own time handed something on: deliver it now
-    if (emitted) is_due = due();   // (not asked after the edge that handed something on)
-    if (is_due) {
+    if (steps.emitted ? due() : steps.due) {   // (not asked after the edge that handed something on)
       const uint64_t at = outbox_.empty() ? edge_fs(next_edge_) : std::min(edge_fs(next_edge_), outbox_.front().at_fs);
       wake_event_.notify_at(at);   // (an earlier pending wake-up stays)
       if (!settling_from_fs_) next_trigger(wake_event_.event());

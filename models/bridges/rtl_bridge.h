@@ -32,6 +32,7 @@
 #include "config.h"
 #include "verilated_block.h"
 #include "wake_event.h"
+#include "watchdog.h"
 
 namespace ubsim {
 
@@ -67,6 +68,35 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   // After the edge: the bookkeeping of what fired; true if something left
   // the block, which ends the run-ahead so it is delivered at this time.
   virtual bool apply(uint64_t edge_fs) = 0;
+  // How far one activation may step: to the kernel's next activity (no
+  // other process runs before it, so no input can arrive), asked once and
+  // only for an edge beyond the instant.
+  struct StepLimit {
+    uint64_t limit;
+    bool known;
+    bool one_edge;
+    uint64_t first_edge_fs;   // (UBSIM_ONE_EDGE: the first edge this activation steps)
+    bool allows(uint64_t e_fs) { return e_fs <= limit || (!known && ask(e_fs)); }
+    bool ask(uint64_t e_fs);
+    // What was handed on ahead may have scheduled activity: no further
+    // than now until the kernel is asked again.
+    void reopen(uint64_t now) {
+      limit = now;
+      known = false;
+    }
+  };
+  struct Steps {
+    bool due = false;       // the block had work at the last question (not asked after an edge that handed something on)
+    bool emitted = false;   // stopped at an edge that handed something on
+    bool stopped = false;   // the watchdog ended the run
+  };
+  // The edges of one activation, from next_edge_ while the block has work
+  // and `lim` allows. A bridge of one model class overrides it with
+  // step_edges_as() over its own has_work() and step_block(), called
+  // directly: no indirect call per edge in the hottest loop.
+  virtual Steps step_edges(StepLimit& lim, uint64_t now);
+  template <class HasWork, class StepBlock>
+  Steps step_edges_as(StepLimit& lim, uint64_t now, HasWork&& has_work, StepBlock&& step_block);
   // One clock edge k of the block with this bridge's hooks (drive, settle,
   // sample, rise, apply): whether something left the block, and the block's
   // wake_in() after it. A bridge of one model class overrides it with the
@@ -198,5 +228,39 @@ class VerilatedBridge : public RtlBridge {
   // send pipeline).
   ModelRoot<Model>* const m_;
 };
+
+// The stepping loop (RtlBridge::run()): step_edge()'s sequence per edge,
+// with the bridge's own hooks.
+template <class HasWork, class StepBlock>
+RtlBridge::Steps RtlBridge::step_edges_as(StepLimit& lim, uint64_t now, HasWork&& has_work, StepBlock&& step_block) {
+  Steps s;
+  for (;;) {
+    s.due = has_work() || (wake_edge_ != 0 && wake_edge_ <= next_edge_);
+    if (!s.due || !lim.allows(edge_fs(next_edge_))) return s;
+    const uint64_t k = next_edge_;
+    const uint64_t handed = handed_off_;
+    uint64_t w = 0;   // wake_in(), from the outputs after this edge
+    bool out = step_block(k, w) || handed_off_ != handed;
+    if (out) ProgressWatchdog::note(edge_fs(k));   // something left the block: what it held is free
+    wake_edge_ = w ? k + w : 0;
+    if (out && !lim.one_edge && hand_on_ahead(now)) {
+      out = false;   // handed on at its edge's time: keep stepping, but no
+      lim.reopen(now);   // further than the kernel's activity now
+    }
+    ++next_edge_;
+    ++cycles_evaluated_;
+    if (++edges_since_check_ >= ProgressWatchdog::kCheckEdges) {
+      edges_since_check_ = 0;
+      if (ProgressWatchdog::overdue(edge_fs(k))) {
+        s.stopped = true;
+        return s;
+      }
+    }
+    if (out) {
+      s.emitted = true;
+      return s;
+    }
+  }
+}
 
 }  // namespace ubsim
