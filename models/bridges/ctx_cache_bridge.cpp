@@ -82,52 +82,58 @@ RtlBridge::Steps CtxCacheBridge::step_edges(StepLimit& lim, uint64_t now) {
 
 bool CtxCacheBridge::step_block(uint64_t k, uint64_t& wake) {
   const uint64_t e = edge_fs(k);
-  static_cast<VerilatedBlock<Vctx_cache>&>(block()).edge(k, period_fs_, [&] { CtxCacheBridge::drive(e); },
-                                                         [&] { CtxCacheBridge::sample(e); });
+  Edge x;   // (a local: the stores to the model's byte-wide ports cannot alias it)
+  static_cast<VerilatedBlock<Vctx_cache>&>(block()).edge(k, period_fs_, [&] { drive_edge(x, e); },
+                                                         [&] { sample_edge(x); });
   wake = 0;   // (no timed state: it changes only with an input)
-  return CtxCacheBridge::apply(e);
+  return apply_edge(x, e);
 }
 
-void CtxCacheBridge::drive(uint64_t e) {
-  // (every field of the edge is written here or in sample before apply
-  // reads it: not cleared as a whole every cycle)
-  edge_.head = lookups_.offered(e);
-  edge_.fill = fills_.offered(e);
-  edge_.rel = releases_.offered(e);
-  m_->s_valid = edge_.head != nullptr;
-  if (edge_.head) {
-    m_->s_id = edge_.head->id;
-    m_->s_keys = edge_.head->keys.n == 2 ? 3 : 1;
-    m_->s_key0 = edge_.head->keys.key[0];
-    m_->s_key1 = edge_.head->keys.key[1];
+void CtxCacheBridge::drive_edge(Edge& x, uint64_t e) {
+  // (every field of the edge apply reads is written here or in sample, or
+  // read only where it was written: not cleared as a whole every cycle)
+  auto& m = *m_;
+  x.head = lookups_.offered(e);
+  x.fill = fills_.offered(e);
+  x.rel = releases_.offered(e);
+  m.s_valid = x.head != nullptr;
+  if (x.head) {
+    m.s_id = x.head->id;
+    m.s_keys = x.head->keys.n == 2 ? 3 : 1;
+    m.s_key0 = x.head->keys.key[0];
+    m.s_key1 = x.head->keys.key[1];
   }
-  m_->s_fill_valid = edge_.fill != nullptr;
-  m_->s_fill_slot = edge_.fill ? *edge_.fill : 0;
-  m_->s_rel_valid = edge_.rel != nullptr;
-  if (edge_.rel) {
-    m_->s_rel_keys = edge_.rel->n == 2 ? 3 : 1;
-    m_->s_rel_slot0 = edge_.rel->entry[0];
-    m_->s_rel_slot1 = edge_.rel->entry[1];
+  m.s_fill_valid = x.fill != nullptr;
+  m.s_fill_slot = x.fill ? *x.fill : 0;
+  m.s_rel_valid = x.rel != nullptr;
+  if (x.rel) {
+    m.s_rel_keys = x.rel->n == 2 ? 3 : 1;
+    m.s_rel_slot0 = x.rel->entry[0];
+    m.s_rel_slot1 = x.rel->entry[1];
   }
 }
 
-void CtxCacheBridge::sample(uint64_t) {
-  Edge& x = edge_;
-  x.lk_fire = m_->lk_fire;
-  x.resp = m_->m_valid;
-  x.resp_id = m_->m_id;
-  x.resp_entry[0] = m_->m_entry0;
-  x.resp_entry[1] = m_->m_entry1;
-  x.refills = m_->m_refill_valid;
-  x.refill_slot[0] = m_->m_refill_slot0;
-  x.refill_slot[1] = m_->m_refill_slot1;
-  x.refill_key[0] = m_->m_refill_key0;
-  x.refill_key[1] = m_->m_refill_key1;
-  x.evicts = x.lk_fire ? m_->lk_evict : 0;
-  x.evict_key[0] = m_->lk_evict_key0;
-  x.evict_key[1] = m_->lk_evict_key1;
+void CtxCacheBridge::sample_edge(Edge& x) {
+  const auto& m = *m_;
+  x.lk_fire = m.lk_fire;
+  x.resp = m.m_valid;
+  if (x.resp) {
+    x.resp_id = m.m_id;
+    x.resp_entry[0] = m.m_entry0;
+    x.resp_entry[1] = m.m_entry1;
+  }
+  x.refills = m.m_refill_valid;
+  x.evicts = x.lk_fire ? m.lk_evict : 0;
+  if (x.refills || x.evicts) {   // (an eviction's write-back names the refill's slot)
+    x.refill_slot[0] = m.m_refill_slot0;
+    x.refill_slot[1] = m.m_refill_slot1;
+    x.refill_key[0] = m.m_refill_key0;
+    x.refill_key[1] = m.m_refill_key1;
+    x.evict_key[0] = m.lk_evict_key0;
+    x.evict_key[1] = m.lk_evict_key1;
+  }
   if (x.head && !x.lk_fire) ++lookup_stall_cycles_;
-  x.lookup_ready = m_->s_ready;
+  lookup_ready_ = m.s_ready;
 }
 
 void CtxCacheBridge::write_back(uint32_t key, uint32_t slot, uint64_t e) {
@@ -145,8 +151,7 @@ void CtxCacheBridge::write_back(uint32_t key, uint32_t slot, uint64_t e) {
   hand_off(e, *r, Handoff::Launch);
 }
 
-bool CtxCacheBridge::apply(uint64_t e) {
-  const Edge& x = edge_;
+bool CtxCacheBridge::apply_edge(const Edge& x, uint64_t e) {
   if (x.fill) fills_.pop();
   if (x.rel) {
     releases_.pop();
@@ -225,7 +230,7 @@ void CtxCacheBridge::holdings(std::vector<Holding>& out) const {
                    fmt::format("their records from context memory ({} refill(s) outstanding)", refill_key_.size())});
   if (!lookups_.empty())
     out.push_back({"", fmt::format("its lookup port: {} lookup(s) queued, s_ready {} in its last stepped cycle",
-                                   lookups_.size(), edge_.lookup_ready ? 1 : 0)});
+                                   lookups_.size(), lookup_ready_ ? 1 : 0)});
   if (!responses_due_.empty())
     out.push_back({fmt::format("{} lookup(s) taken, not yet answered", responses_due_.size()), "its pipeline"});
 }

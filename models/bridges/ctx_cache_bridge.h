@@ -74,9 +74,9 @@ class CtxCacheBridge : public VerilatedBridge<Vctx_cache>, public ContextCacheSe
   // once each per edge)
   [[gnu::flatten]] bool step_block(uint64_t k, uint64_t& wake) override;
   [[gnu::flatten]] Steps step_edges(StepLimit& lim, uint64_t now) override;
-  void drive(uint64_t e) override;
-  void sample(uint64_t e) override;
-  bool apply(uint64_t e) override;
+  void drive(uint64_t e) override { drive_edge(edge_, e); }
+  void sample(uint64_t) override { sample_edge(edge_); }
+  bool apply(uint64_t e) override { return apply_edge(edge_, e); }
   void drive_idle() override;
   void holdings(std::vector<Holding>& out) const override;
   uint64_t deferred_edge() const override {
@@ -108,19 +108,24 @@ class CtxCacheBridge : public VerilatedBridge<Vctx_cache>, public ContextCacheSe
   TimedQueue<CtxGrant> deferred_releases_;
   std::unordered_map<uint32_t, uint32_t> refill_key_;   // slot -> key being refilled into it
   Pool<Request> refill_pool_;
-  // this edge
+  // an edge: what is offered (drive) and what fires (sample)
   struct Edge {
     const Lookup* head = nullptr;
     const uint32_t* fill = nullptr;   // the refilled slot
     const CtxGrant* rel = nullptr;
-    bool lk_fire = false, resp = false, lookup_ready = false;
+    bool lk_fire = false, resp = false;
     uint32_t resp_id = 0, resp_entry[2] = {0, 0};
     uint8_t refills = 0, evicts = 0;
     uint32_t refill_slot[2] = {0, 0}, refill_key[2] = {0, 0}, evict_key[2] = {0, 0};
-  } edge_;
+  };
+  Edge edge_;   // the edge stepped through the hooks (step_block keeps its own)
+  void drive_edge(Edge& x, uint64_t e);
+  void sample_edge(Edge& x);
+  bool apply_edge(const Edge& x, uint64_t e);
   uint64_t refill_fs_sum_ = 0;
   uint64_t refill_max_fs_ = 0;
   uint64_t lookup_stall_cycles_ = 0;
+  bool lookup_ready_ = false;   // s_ready at the last edge (what a stuck run's report names)
   uint64_t next_refill_id_ = 0;
   uint64_t writebacks_ = 0, writebacks_done_ = 0, releases_taken_ = 0;
 };

@@ -106,9 +106,10 @@ bool PipelineBridgeOf<Model>::has_work() const {
 template <class Model>
 bool PipelineBridgeOf<Model>::step_block(uint64_t k, uint64_t& wake) {
   const uint64_t e = edge_fs(k);
-  static_cast<VerilatedBlock<Model>&>(block()).edge(k, period_fs_, [&] { PipelineBridgeOf::drive(e); },
-                                                    [&] { PipelineBridgeOf::sample(e); });
-  const bool out = PipelineBridgeOf::apply(e);
+  Edge x;   // (a local: the stores to the model's byte-wide ports cannot alias it)
+  static_cast<VerilatedBlock<Model>&>(block()).edge(k, period_fs_, [&] { drive_edge(x, e); },
+                                                    [&] { sample_edge(x, e); });
+  const bool out = apply_edge(x, e);
   wake = m_->wake_in;
   return out;
 }
@@ -138,9 +139,8 @@ void PipelineBridgeOf<Model>::drive_idle() {
 }
 
 template <class Model>
-void PipelineBridgeOf<Model>::drive(uint64_t e) {
+void PipelineBridgeOf<Model>::drive_edge(Edge& x, uint64_t e) {
   auto& m = *m_;
-  Edge& x = edge_;
   // (every field of the edge is written by drive or sample before apply
   // reads it, or read only where it was written: out_pkt, out_last and the
   // header with out_fire; not cleared as a whole every cycle)
@@ -181,9 +181,8 @@ void PipelineBridgeOf<Model>::drive(uint64_t e) {
 }
 
 template <class Model>
-void PipelineBridgeOf<Model>::sample(uint64_t e) {
+void PipelineBridgeOf<Model>::sample_edge(Edge& x, uint64_t e) {
   const auto& m = *m_;
-  Edge& x = edge_;
   x.in_fire = x.head && m.s_ready;
   x.grant_fire = x.grant_offered && m.s_grant_ready;
   // Only a packet's first flit hands the request on; the wire model
@@ -247,8 +246,7 @@ void PipelineBridgeOf<Model>::sample(uint64_t e) {
 }
 
 template <class Model>
-bool PipelineBridgeOf<Model>::apply(uint64_t e) {
-  Edge& x = edge_;
+bool PipelineBridgeOf<Model>::apply_edge(Edge& x, uint64_t e) {
   // a fetch, or a lookup issued, is new activity outside the block: stop stepping ahead
   bool fetching = false;
   if (x.grant_fire && ctx_.taken()) {   // a lookup waited for the grant FIFO entry the gate freed

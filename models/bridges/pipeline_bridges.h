@@ -85,9 +85,9 @@ class PipelineBridgeOf : public PipelineBridge {
   // inlined into it, not called once each per edge)
   [[gnu::flatten]] bool step_block(uint64_t k, uint64_t& wake) override;
   [[gnu::flatten]] Steps step_edges(StepLimit& lim, uint64_t now) override;
-  void drive(uint64_t e) override;
-  void sample(uint64_t e) override;
-  bool apply(uint64_t e) override;
+  void drive(uint64_t e) override { drive_edge(edge_, e); }
+  void sample(uint64_t e) override { sample_edge(edge_, e); }
+  bool apply(uint64_t e) override { return apply_edge(edge_, e); }
   void drive_idle() override;
   uint64_t wake_in() const override { return m_->wake_in; }
   void on_skipped(uint64_t first, uint64_t count) override;
@@ -103,7 +103,7 @@ class PipelineBridgeOf : public PipelineBridge {
   std::conditional_t<kSend, SendParts, NoParts> send_;
 
  private:
-  // this edge: what is offered (drive) and what fires (sample)
+  // an edge: what is offered (drive) and what fires (sample)
   struct Edge {
     Request* head = nullptr;
     bool grant_offered = false, cpl_offered = false, fill_offered = false;
@@ -115,7 +115,11 @@ class PipelineBridgeOf : public PipelineBridge {
     uint32_t out_id = 0;
     Request* errored = nullptr;
     OrderPort::Events ord;
-  } edge_;
+  };
+  Edge edge_;   // the edge stepped through the hooks (step_block keeps its own)
+  void drive_edge(Edge& x, uint64_t e);
+  void sample_edge(Edge& x, uint64_t e);
+  bool apply_edge(Edge& x, uint64_t e);
   uint64_t ctx_fill_wait_cycles_ = 0;
 };
 
