@@ -204,8 +204,10 @@ void PipelineBridgeOf<Model>::sample_edge(Edge& x, uint64_t e) {
     x.fill_fire = x.fill_offered && m.s_fill_ready;
     if (x.fill_offered && !x.fill_fire) send_.ram.fill_refused();
     x.wb = m.wb_valid;
-    x.wb_entry = m.wb_entry;
-    x.wb_psn = m.wb_psn;
+    if (x.wb) {
+      x.wb_entry = m.wb_entry;
+      x.wb_psn = m.wb_psn;
+    }
   }
   if (m.ctx_wait) waited_for_context(m.ctx_wait_id);
   if constexpr (kSend) {
@@ -216,32 +218,27 @@ void PipelineBridgeOf<Model>::sample_edge(Edge& x, uint64_t e) {
   }
   if (x.head && !x.in_fire) input_.refused();
   if constexpr (kSend) {
-    OrderPort::Events& o = x.ord;
-    o.issue = m.ord_issue;
-    o.in_hold = m.ord_in_hold;
-    o.report = m.m_rep_valid;
-    if (o.issue) {   // the order tracker numbered a request in its queue
+    if (m.ord_issue) {   // the order tracker numbered a request in its queue
       Request* r = in_flight(m.ord_issue_id);
       sc_assert(r && "order tracker issued an id it was never given");
       r->ord_slot = m.ord_issue_slot;
       r->ord_seq = m.ord_issue_seq;
       if (m.ord_issue_released) r->ord_release_fs = e;
     }
-    if (o.in_hold) {   // the tracker takes a request into its hold window
+    if (m.ord_in_hold) {   // the tracker takes a request into its hold window
       Request* r = in_flight(m.ord_in_id);
       sc_assert(r && "order tracker holds an id it was never given");
       r->ord_hold_fs = e;
     }
     if constexpr (T::kErrors) {
-      o.error = m.m_err_valid;
-      o.error_code = m.m_err_code;
       x.errored = nullptr;
-      if (o.error) {
+      if (m.m_err_valid) {
         x.errored = in_flight(m.m_err_id);
         sc_assert(x.errored && "order tracker rejected an id it was never given");
+        x.error_code = m.m_err_code;
       }
     }
-    if (o.report) send_.order.reported();
+    if (m.m_rep_valid) send_.order.reported();
   }
 }
 
@@ -265,7 +262,7 @@ bool PipelineBridgeOf<Model>::apply_edge(Edge& x, uint64_t e) {
     if (x.cpl_offered) send_.order.taken();   // the tracker takes a completion every cycle
     if (x.errored) {   // an error completion: the request ends here, visibly
       x.errored->error = true;
-      x.errored->error_code = x.ord.error_code;
+      x.errored->error_code = x.error_code;
       const auto id = static_cast<uint32_t>(x.errored->id);
       in_flight_.erase(id);
       ctx_.release(id, e);

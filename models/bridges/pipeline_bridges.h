@@ -114,7 +114,7 @@ class PipelineBridgeOf : public PipelineBridge {
     ContextRam::Header header;
     uint32_t out_id = 0;
     Request* errored = nullptr;
-    OrderPort::Events ord;
+    int error_code = 0;
   };
   Edge edge_;   // the edge stepped through the hooks (step_block keeps its own)
   void drive_edge(Edge& x, uint64_t e);

@@ -18,11 +18,6 @@ class OrderPort {
   struct Completion {
     int slot, seq;
   };
-  struct Events {
-    bool issue = false, error = false, report = false, in_hold = false, released = false;
-    uint32_t issue_id = 0, error_id = 0, in_id = 0;
-    int slot = 0, seq = 0, error_code = 0;
-  };
   void complete(int slot, int seq, uint64_t at_fs) { completions_.push(at_fs, {slot, seq}); }
   bool pending() const { return !completions_.empty(); }
   const Completion* offered(uint64_t e) { return completions_.offered(e); }
