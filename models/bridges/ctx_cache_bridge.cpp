@@ -175,6 +175,7 @@ bool CtxCacheBridge::apply_edge(const Edge& x, uint64_t e) {
     responses_due_.pop_front();
   }
   // refills first: a posted write-back queues behind the reads it shares hops with
+  if (!x.refills && !x.evicts) return x.resp;
   for (int i = 0; i < 2; ++i) {
     if (!(x.refills & (1u << i))) continue;
     refill_key_[x.refill_slot[i]] = x.refill_key[i];
