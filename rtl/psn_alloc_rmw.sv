@@ -107,6 +107,17 @@ module psn_alloc_rmw #(
     assign s_fill_ready = fill_count != FC_W'(FILL_DEPTH);
     assign fill_push    = s_fill_valid && s_fill_ready;
 
+    // the buffer's storage is clocked only in a cycle that pushes a refill
+    // (clock_gate.sv): a context is 4 KiB wide, and the simulator forms the
+    // value an array write carries for every edge of the domain the write
+    // is in, written or not (Verilator's delayed-assignment temporary)
+    logic fill_gclk;
+    clock_gate u_fill_gate (.clk, .en(!rst && fill_push), .gclk(fill_gclk));
+    always_ff @(posedge fill_gclk) begin
+        fill_entry[fill_tail] <= s_fill_entry;
+        fill_data[fill_tail]  <= s_fill_data;
+    end
+
     // ---------------- the read-modify-write ----------------
     // rmw_rd_q: read issued, data not yet back; rmw_wb_q: the write-back is due
     logic              rmw_rd_q, rmw_wb_q;
@@ -179,11 +190,7 @@ module psn_alloc_rmw #(
             res_v_q <= res_v_q ? !out_free : (data_now && !out_free);
             if (data_now && !out_free) res_q <= data_fields;
             // refill buffer
-            if (fill_push) begin
-                fill_entry[fill_tail] <= s_fill_entry;
-                fill_data[fill_tail]  <= s_fill_data;
-                fill_tail <= fill_next(fill_tail);
-            end
+            if (fill_push) fill_tail <= fill_next(fill_tail);
             if (fill_wr) fill_word_q <= fill_pop ? '0 : fill_word_q + 1'b1;
             if (fill_pop) fill_head <= fill_next(fill_head);
             fill_count <= fill_count + FC_W'(fill_push) - FC_W'(fill_pop);
