@@ -119,6 +119,14 @@ module ctx_cache #(
     logic [MAX_ENTRIES-1:0] tag_pin;               // pinned (pin_cnt valid only where set)
     logic [PIN_W-1:0]       pin_cnt [MAX_ENTRIES];
 
+    // The block's two parts gate their clocks by their own activity
+    // (clock_gate.sv): the tags, their stamps, the reorder buffer and the
+    // counters change only with a lookup taken, a fill or a response
+    // leaving (and are checked with a lookup offered); the pins with a
+    // lookup taken or a release. A cycle with only a release (a request
+    // done with its records) clocks the pins alone.
+    logic main_gclk, pin_gclk;
+
     // ---------------- tag search (combinational) ----------------
     logic [1:0]       found, pend, evicts, can_go, need;
     logic [IDX_W-1:0] choice [2];
@@ -127,14 +135,14 @@ module ctx_cache #(
     assign choice[1] = choice1;
     if (CAM_SEARCH != 0) begin : g_cam
         ctx_cache_tags_cam #(.MAX_ENTRIES(MAX_ENTRIES), .KEY_W(KEY_W), .STAMP_W(STAMP_W)) u_tags (
-            .clk, .cfg_entries, .cfg_ways, .tag_valid, .tag_pend, .tag_pin,
+            .clk(main_gclk), .cfg_entries, .cfg_ways, .tag_valid, .tag_pend, .tag_pin,
             .s_valid, .s_keys, .s_key0, .s_key1,
             .found, .pend, .evicts, .can_go, .choice0, .choice1,
             .evict_key0(lk_evict_key0), .evict_key1(lk_evict_key1),
             .upd_fire(lk_fire), .upd_need(need), .upd_stamp(stamp_ctr));
     end else begin : g_loop
         ctx_cache_tags_loop #(.MAX_ENTRIES(MAX_ENTRIES), .KEY_W(KEY_W), .STAMP_W(STAMP_W)) u_tags (
-            .clk, .cfg_entries, .cfg_ways, .tag_valid, .tag_pend, .tag_pin,
+            .clk(main_gclk), .cfg_entries, .cfg_ways, .tag_valid, .tag_pend, .tag_pin,
             .s_valid, .s_keys, .s_key0, .s_key1,
             .found, .pend, .evicts, .can_go, .choice0, .choice1,
             .evict_key0(lk_evict_key0), .evict_key1(lk_evict_key1),
@@ -194,8 +202,10 @@ module ctx_cache #(
     // ---------------- state update ----------------
     logic pop;
     assign pop = head_ready && m_ready;
+    clock_gate u_main_gate (.clk, .en(rst || s_valid || s_fill_valid || pop), .gclk(main_gclk));
+    clock_gate u_pin_gate (.clk, .en(rst || lk_fire || s_rel_valid), .gclk(pin_gclk));
 
-    always_ff @(posedge clk) begin
+    always_ff @(posedge main_gclk) begin
         if (rst) begin
             tag_valid <= '0;
             tag_pend  <= '0;
@@ -277,7 +287,7 @@ module ctx_cache #(
         for (int k = 0; k < 4; k++)
             if (pin_en[k]) pin_after[k*PN_W +: PN_W] = pin_next(pin_addr[k]);
     end
-    always_ff @(posedge clk) begin
+    always_ff @(posedge pin_gclk) begin
         if (rst) begin
             tag_pin <= '0;
         end else begin
@@ -318,7 +328,9 @@ module ctx_cache #(
     cp_release: cover property (@(posedge clk) disable iff (rst) s_rel_valid);
 `endif
 `ifndef SYNTHESIS
-    always_ff @(posedge clk) begin
+    // (each checked on its part's clock: in every cycle in which what it
+    // checks can happen)
+    always_ff @(posedge pin_gclk) begin
         if (!rst) begin
             for (int k = 2; k < 4; k++) begin
                 if (pin_en[k]) begin
@@ -330,6 +342,10 @@ module ctx_cache #(
                 assert (s_rel_keys[0] && (!s_rel_keys[1] || s_rel_slot0 != s_rel_slot1))
                     else $error("ctx_cache: a release names slot 0 and two distinct slots");
             end
+        end
+    end
+    always_ff @(posedge main_gclk) begin
+        if (!rst) begin
             assert (cfg_entries != '0 && int'(cfg_entries) <= MAX_ENTRIES)
                 else $error("ctx_cache: cfg_entries %0d outside 1..%0d", cfg_entries, MAX_ENTRIES);
             assert (cfg_ways == '0 || (cfg_ways >= 2 && cfg_entries % cfg_ways == '0
