@@ -34,19 +34,26 @@ module ram_sp #(
     logic [WIDTH-1:0] mem [DEPTH];
     logic [AW-1:0]    addr_q;
     logic             rd_q;
-    logic [WIDTH-1:0] data_q [READ_LATENCY];
     logic             valid_q [READ_LATENCY];
 
 `ifndef SYNTHESIS
     initial for (int i = 0; i < DEPTH; i++) mem[i] = '0;
 `endif
 
-    // the read data stages load only with a read in them (clock enables)
     always_ff @(posedge clk) begin
         if (en && we) mem[addr] <= wdata;
         addr_q <= addr;
-        if (rd_q) data_q[0] <= mem[addr_q];
-        for (int i = 1; i < READ_LATENCY; i++) if (valid_q[i-1]) data_q[i] <= data_q[i-1];
+    end
+    // the read data stages load only with a read in them (clock enables);
+    // a register each, not an array (in simulation no delayed-write
+    // temporary per stage is formed on every edge)
+    for (genvar i = 0; i < READ_LATENCY; i++) begin : g_stage
+        logic [WIDTH-1:0] q;
+        if (i == 0) begin : g_first
+            always_ff @(posedge clk) if (rd_q) q <= mem[addr_q];
+        end else begin : g_next
+            always_ff @(posedge clk) if (valid_q[i-1]) q <= g_stage[i-1].q;
+        end
     end
     always_ff @(posedge clk) begin
         if (rst) begin
@@ -58,7 +65,7 @@ module ram_sp #(
             for (int i = 1; i < READ_LATENCY; i++) valid_q[i] <= valid_q[i-1];
         end
     end
-    assign rd_data  = data_q[READ_LATENCY-1];
+    assign rd_data  = g_stage[READ_LATENCY-1].q;
     assign rd_valid = valid_q[READ_LATENCY-1];
 
     // Write-to-read turnaround: the cycles since the last write (saturating).

@@ -114,11 +114,20 @@ module tp_ctx_lookup #(
     logic [PORT_W-1:0] mem [DEPTH];
     logic [AW-1:0]     ram_addr_q;            // the registered read address
     logic              ram_en_q;
-    logic [PORT_W-1:0] ram_data_q  [RAM_LATENCY];
     logic [RAM_LATENCY-1:0] ram_valid_q;
     logic [PORT_W-1:0] rd_data;
     logic              rd_valid;
-    assign rd_data  = ram_data_q[RAM_LATENCY-1];
+    // the read stages, a register each (not an array: no delayed-write
+    // temporary per stage formed on every edge of the unit)
+    for (genvar i = 0; i < RAM_LATENCY; i++) begin : g_stage
+        logic [PORT_W-1:0] q;
+        if (i == 0) begin : g_first
+            always_ff @(posedge gclk) if (!rst && ram_en_q) q <= mem[ram_addr_q];
+        end else begin : g_next
+            always_ff @(posedge gclk) if (!rst && ram_valid_q[i-1]) q <= g_stage[i-1].q;
+        end
+    end
+    assign rd_data  = g_stage[RAM_LATENCY-1].q;
     assign rd_valid = ram_valid_q[RAM_LATENCY-1];
 `ifndef SYNTHESIS
     initial for (int i = 0; i < DEPTH; i++) mem[i] = '0;
@@ -232,8 +241,6 @@ module tp_ctx_lookup #(
             ram_en_q <= rd_en;
             if (ram_en_q || ram_valid_q != '0) begin
                 ram_valid_q <= RAM_LATENCY'({ram_valid_q, ram_en_q});
-                if (ram_en_q) ram_data_q[0] <= mem[ram_addr_q];
-                for (int i = 1; i < RAM_LATENCY; i++) if (ram_valid_q[i-1]) ram_data_q[i] <= ram_data_q[i-1];
             end
 
             // read sequencing
