@@ -15,9 +15,8 @@
 // without the eval_step() wrapper. Any other block, a traced one (the waveform writer reads the
 // wrapper's activity flag), or another Verilator version takes eval().
 //
-// A block may also be registered so that its edge leaves the logic of the
-// inputs to the next settle (UBSIM_CLOCK_EDGE_INPUT_LOGIC_AT_SETTLE, and
-// UBSIM_CLOCK_EDGE_GATED_INPUT_LOGIC_AT_SETTLE for a gated one):
+// A gated block may also be registered so that its edge leaves the logic
+// of the inputs to the next settle (UBSIM_CLOCK_EDGE_GATED_INPUT_LOGIC_AT_SETTLE):
 // after the register updates, Verilator's NBA region recomputes every
 // combinational signal that depends on them, also those that depend on an
 // input, which the next settle's input region computes again before
@@ -199,11 +198,6 @@ inline void rise_one_pass(Root* r) {
   }
 #define UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION(M) \
   UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION_WITH(M, &M##___024root___eval_nba, false)
-// The same, and the edge leaves the input logic to the next settle (see
-// UBSIM_CLOCK_EDGE_GATED_INPUT_LOGIC_AT_SETTLE below).
-#define UBSIM_CLOCK_EDGE_INPUT_LOGIC_AT_SETTLE(M)                                                           \
-  static_assert(::ubsim::EdgeNba<M>::kSkipped > 0, #M ": the edge would skip nothing");                     \
-  UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION_WITH(M, &::ubsim::EdgeNba<M>::run, true)
 // Registers gated model class M (its V*_ports.h defines GatedClocks<M>),
 // whose edge runs NBA region function NBA.
 #define UBSIM_CLOCK_EDGE_GATED_WITH(M, NBA, AT_SETTLE)                                                       \
@@ -239,7 +233,6 @@ inline void rise_one_pass(Root* r) {
 
 #else
 #define UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION(M)
-#define UBSIM_CLOCK_EDGE_INPUT_LOGIC_AT_SETTLE(M)
 #define UBSIM_CLOCK_EDGE_GATED(M)
 #define UBSIM_CLOCK_EDGE_GATED_INPUT_LOGIC_AT_SETTLE(M)
 #endif
