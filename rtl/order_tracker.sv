@@ -137,35 +137,40 @@ module order_tracker #(
     endfunction
     /* verilator lint_on UNUSEDSIGNAL */
 
-    // ---------------- the arriving request (searched only while one is offered) ----------------
+    // ---------------- the arriving request (worked out only while one is offered) ----------------
+    // Its slot search, its window and hold checks and its window entry are
+    // worked out under s_valid: every use of them is qualified by s_valid,
+    // and s_valid depends on the enclosing pipeline's inputs (the context
+    // grant), so this logic is in the input region, evaluated on every
+    // settle: idle, it is the defaults.
     logic             hit, free_found;
     logic [SLOT_W-1:0] in_slot, free_slot;
+    logic illegal, oversize, has_slot, has_room, must_hold;
+    logic [EI_W-1:0] new_e;
     always_comb begin
         hit = 1'b0; free_found = 1'b0; in_slot = '0; free_slot = '0;
+        oversize = 1'b0; illegal = 1'b0; has_slot = 1'b1; has_room = 1'b1; must_hold = 1'b0; new_e = '0;
         if (s_valid) begin
             for (int i = 0; i < SLOTS; i++) begin
                 if (slot_valid[i] && slot_queues[i*QID_W +: QID_W] == s_queue) begin hit = 1'b1; in_slot = SLOT_W'(i); end
                 if (!slot_valid[i] && !free_found) begin free_found = 1'b1; free_slot = SLOT_W'(i); end
             end
             if (!hit) in_slot = free_slot;
-        end
-    end
-
-    logic illegal, oversize, has_slot, has_room, must_hold;
-    assign oversize  = s_track && s_mode == MODE_UNO && s_payload > cfg_mtu;
-    assign illegal   = s_track && s_mode == MODE_UNO && (s_tag != TAG_NO || s_fence || s_comp_order || oversize);
-    assign has_slot  = !s_track || hit || free_found;
-    assign has_room  = !s_track || !hit || SEQ_W'(next_seq[(in_slot)*SEQ_W +: SEQ_W] - base[(in_slot)*SEQ_W +: SEQ_W]) < SEQ_W'(WIN);
-    always_comb begin
-        if (!s_track || !hit) begin
-            must_hold = 1'b0;   // an empty queue: nothing earlier to wait for
-        end else if (cfg_strict) begin
-            must_hold = held_cnt[(in_slot)*CW +: CW] != '0
-                        || ((s_tag == TAG_SO || s_fence) && rdat_out[(in_slot)*CW +: CW] != '0);
-        end else begin
-            must_hold = fence_held[(in_slot)*CW +: CW] != '0
-                        || (s_fence && rdat_out[(in_slot)*CW +: CW] != '0)
-                        || (s_mode == MODE_ROI && s_tag == TAG_SO && roso_out[(in_slot)*CW +: CW] != '0);
+            oversize  = s_track && s_mode == MODE_UNO && s_payload > cfg_mtu;
+            illegal   = s_track && s_mode == MODE_UNO && (s_tag != TAG_NO || s_fence || s_comp_order || oversize);
+            has_slot  = !s_track || hit || free_found;
+            has_room  = !s_track || !hit || SEQ_W'(next_seq[(in_slot)*SEQ_W +: SEQ_W] - base[(in_slot)*SEQ_W +: SEQ_W]) < SEQ_W'(WIN);
+            if (!s_track || !hit) begin
+                must_hold = 1'b0;   // an empty queue: nothing earlier to wait for
+            end else if (cfg_strict) begin
+                must_hold = held_cnt[(in_slot)*CW +: CW] != '0
+                            || ((s_tag == TAG_SO || s_fence) && rdat_out[(in_slot)*CW +: CW] != '0);
+            end else begin
+                must_hold = fence_held[(in_slot)*CW +: CW] != '0
+                            || (s_fence && rdat_out[(in_slot)*CW +: CW] != '0)
+                            || (s_mode == MODE_ROI && s_tag == TAG_SO && roso_out[(in_slot)*CW +: CW] != '0);
+            end
+            new_e = ent(in_slot, next_seq[(in_slot)*SEQ_W +: SEQ_W]);
         end
     end
 
@@ -296,8 +301,6 @@ module order_tracker #(
     end
     assign retiring = retiring_slots != '0;
 
-    logic [EI_W-1:0] new_e;
-    assign new_e = ent(in_slot, next_seq[(in_slot)*SEQ_W +: SEQ_W]);
 
     // this block's clock, gated by its own activity (clock_gate.sv): a request offered, a completion, or its own work (busy)
     logic gclk;
