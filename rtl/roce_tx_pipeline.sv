@@ -19,7 +19,8 @@
 // waits (fixed_depth is the structural minimum); back-pressure from m_ready
 // stalls back to s_ready; nothing is dropped. With cfg_ctx_gate set, a request
 // leaves the bus interface only with its context-cache grant (QP context on
-// chip): 0 cycles on a hit, the refill time on a miss.
+// chip): 0 cycles on a hit, the refill time on a miss. The cfg_* inputs but
+// cfg_now are loaded at reset (held from before it, as on the UB pipeline).
 module roce_tx_pipeline #(
     parameter int ID_W = 32,
     parameter int CTX_W = 12,           // QP number (the entry when no cache is attached)
@@ -152,6 +153,24 @@ module roce_tx_pipeline #(
     logic                   bif_valid, bif_ready;
     clock_gate u_clock_gate (.clk, .en(rst || s_valid || bif_valid), .gclk);
 
+    // The configuration, loaded at reset (every cfg_* input but cfg_now is
+    // held from before the reset on): registered, so that no logic depends
+    // on a cfg_* input combinationally. A simulator evaluates the logic of
+    // the inputs in every cycle; the registers' logic only where they or
+    // its other sources change.
+    logic             ctx_gate_q;
+    logic [16:0]      mtu_q;
+    logic [15:0]      header_bytes_q;
+    logic [CL_W-1:0]  len_q;
+    always_ff @(posedge gclk) begin
+        if (rst) begin
+            ctx_gate_q     <= cfg_ctx_gate;
+            mtu_q          <= cfg_mtu;
+            header_bytes_q <= cfg_header_bytes;
+            len_q          <= len;
+        end
+    end
+
     logic [ORD_W+DW_IN-1:0] bif_data;
     pipe_reg #(.W(ORD_W + DW_IN)) u_bus_if (
         .clk(gclk), .rst, .s_valid, .s_ready,
@@ -163,7 +182,7 @@ module roce_tx_pipeline #(
     logic [ENT_W-1:0]       gate_entry;
     logic [ORD_W+DW-1:0]    bg_data;
     ctx_gate #(.W(ORD_W + DW_IN), .ID_W(ID_W), .ENT_W(ENT_W)) u_ctx_gate (
-        .clk(gclk), .rst, .cfg_enable(cfg_ctx_gate),
+        .clk(gclk), .rst, .cfg_enable(ctx_gate_q),
         .s_valid(bif_valid), .s_ready(bif_ready), .s_data(bif_data), .s_id(bif_data[ID_W-1:0]),
         .s_entry(ENT_W'(bif_data[TAG_W +: CTX_W])),
         .s_grant_valid, .s_grant_ready, .s_grant_id, .s_grant_entry,
@@ -216,7 +235,7 @@ module roce_tx_pipeline #(
     logic [ENT_W-1:0]  sg_entry;
     tx_segmenter #(.ID_W(ID_W), .LEN_W(LEN_W), .PKT_W(PKT_W), .MTU_W(17), .BYTES_W(BYTES_W), .XW(ENT_W),
                    .CREDITS(PAYLOAD_BUFFERS)) u_segmenter (
-        .clk, .rst, .cfg_mtu, .cfg_header_bytes,
+        .clk, .rst, .cfg_mtu(mtu_q), .cfg_header_bytes(header_bytes_q),
         .s_valid(qo_valid), .s_ready(qo_ready), .s_id(qo_data[ID_W-1:0]), .s_len(qo_data[ID_W +: LEN_W]),
         .s_data_pkts(qo_data[ID_W + LEN_W +: PKT_W + 1]), .s_extra(qo_data[TAG_W +: ENT_W]),
         .s_credit_valid, .s_credit_id,
@@ -250,7 +269,7 @@ module roce_tx_pipeline #(
     logic [W-1:0]    hc_data;
     logic [CT_W-1:0] wake_c;
     stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_header_chain (
-        .clk, .rst, .cfg_len(len), .cfg_now(cfg_now[CT_W-1:0]),
+        .clk, .rst, .cfg_len(len_q), .cfg_now(cfg_now[CT_W-1:0]),
         .s_valid(psn_valid), .s_ready(psn_ready), .s_data({psn_qpn, psn_psn, psn_id}),
         .m_valid(hc_valid), .m_ready(hc_ready), .m_data(hc_data), .busy(chain_busy), .wake_in(wake_c));
 
@@ -268,8 +287,6 @@ module roce_tx_pipeline #(
     // no cfg_now), so the edge can leave the logic of the inputs to the next
     // clock-low settle (clock_edge.h). The chain's items are in wake_in: an
     // item is never at its tap in the cycle of the edge that moved it.
-    logic ctx_gate_q;   // cfg_ctx_gate, loaded at reset
-    always_ff @(posedge gclk) if (rst) ctx_gate_q <= cfg_ctx_gate;
     logic units_busy;
     assign units_busy = qo_busy || sg_busy || psn_busy || m_valid;
     assign busy  = bif_valid || units_busy;
