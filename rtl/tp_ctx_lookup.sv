@@ -160,11 +160,9 @@ module tp_ctx_lookup #(
     logic [ENT_AW-1:0] rd_entry_q;
     logic [OC_W-1:0]   out_count, inflight;
     logic              accept, rd_en;
-    logic [AW-1:0]     rd_addr;
     assign s_ready = !rd_busy_q && !hazard && (inflight + out_count) < OC_W'(OUT_DEPTH);
     assign accept  = s_valid && s_ready;
     assign rd_en   = accept || rd_busy_q;
-    assign rd_addr = accept ? addr_of(s_entry, '0) : addr_of(rd_entry_q, rd_word_q);
 
     // lookups in flight (their reads return in order)
     logic [TAG_W-1:0]  if_tag   [OUT_DEPTH];
@@ -237,7 +235,9 @@ module tp_ctx_lookup #(
             cnt_hazard_cycles <= '0;
         end else begin
             // the RAM's read port: the address registers, then RAM_LATENCY stages
-            if (rd_en) ram_addr_q <= rd_addr;
+            // (the address formed at the register: not a wire of the input logic)
+            if (accept) ram_addr_q <= addr_of(s_entry, '0);
+            else if (rd_busy_q) ram_addr_q <= addr_of(rd_entry_q, rd_word_q);
             ram_en_q <= rd_en;
             if (ram_en_q || ram_valid_q != '0) begin
                 ram_valid_q <= RAM_LATENCY'({ram_valid_q, ram_en_q});
