@@ -344,14 +344,17 @@ module ctx_cache #(
             end
         end
     end
+    // the geometry is held from before the reset on: checked once, when the reset is released
+    always @(negedge rst) begin
+        assert (cfg_entries != '0 && int'(cfg_entries) <= MAX_ENTRIES)
+            else $error("ctx_cache: cfg_entries %0d outside 1..%0d", cfg_entries, MAX_ENTRIES);
+        assert (cfg_ways == '0 || (cfg_ways >= 2 && cfg_entries % cfg_ways == '0
+                && ((cfg_entries / cfg_ways) & ((cfg_entries / cfg_ways) - 1'b1)) == '0))
+            else $error("ctx_cache: cfg_ways %0d: need 0 or >= 2 ways and a power-of-two set count",
+                        cfg_ways);
+    end
     always_ff @(posedge main_gclk) begin
         if (!rst) begin
-            assert (cfg_entries != '0 && int'(cfg_entries) <= MAX_ENTRIES)
-                else $error("ctx_cache: cfg_entries %0d outside 1..%0d", cfg_entries, MAX_ENTRIES);
-            assert (cfg_ways == '0 || (cfg_ways >= 2 && cfg_entries % cfg_ways == '0
-                    && ((cfg_entries / cfg_ways) & ((cfg_entries / cfg_ways) - 1'b1)) == '0))
-                else $error("ctx_cache: cfg_ways %0d: need 0 or >= 2 ways and a power-of-two set count",
-                            cfg_ways);
             if (s_valid) begin
                 assert (s_keys[0] && (!s_keys[1] || s_key0 != s_key1))
                     else $error("ctx_cache: a lookup needs key 0 and two distinct keys");

@@ -226,8 +226,13 @@ module psn_alloc_rmw #(
     always_ff @(posedge gclk) begin
         if (!rst) begin
             assert (!rd_valid || rmw_rd_q) else $error("psn_alloc_rmw: a RAM word returned with no read open");
-            assert (!(s_valid && int'(s_entry) >= ENTRIES)) else $error("psn_alloc_rmw: entry %0d beyond %0d", s_entry, ENTRIES);
         end
+    end
+    // (an entry index can name no context only where ENTRIES is not a power
+    // of two: elsewhere the check cannot fail and is not compiled)
+    if (ENTRIES < (1 << ENT_AW)) begin : g_entry_check
+        always_ff @(posedge gclk)
+            if (!rst) assert (!(s_valid && int'(s_entry) >= ENTRIES)) else $error("psn_alloc_rmw: entry %0d beyond %0d", s_entry, ENTRIES);
     end
 `endif
 endmodule

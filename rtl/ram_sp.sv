@@ -89,8 +89,13 @@ module ram_sp #(
         if (!rst) begin
             assert (!(en && !we) || rd_ok)
                 else $error("ram_sp: read within the write-to-read turnaround of %0d cycles", TURNAROUND);
-            assert (!en || int'(addr) < DEPTH) else $error("ram_sp: access of address %0d beyond %0d", addr, DEPTH);
         end
+    end
+    // (an address can be past the end only where DEPTH is not a power of
+    // two: elsewhere the check cannot fail and is not compiled)
+    if (DEPTH < (1 << AW)) begin : g_addr_check
+        always_ff @(posedge clk)
+            if (!rst) assert (!en || int'(addr) < DEPTH) else $error("ram_sp: access of address %0d beyond %0d", addr, DEPTH);
     end
 `endif
 endmodule

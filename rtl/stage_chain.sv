@@ -106,10 +106,12 @@ module stage_chain #(
 
 `ifndef SYNTHESIS
     initial assert ((1 << PTR_W) == MAX_LEN) else $error("stage_chain: MAX_LEN must be a power of two");
+    // the length is held from before the reset on: checked once, when the reset is released
+    always @(negedge rst)
+        assert (int'(cfg_len) <= MAX_LEN)
+            else $error("stage_chain: cfg_len %0d above MAX_LEN %0d", cfg_len, MAX_LEN);
     always_ff @(posedge gclk) begin
         if (!rst) begin
-            assert (int'(cfg_len) <= MAX_LEN)
-                else $error("stage_chain: cfg_len %0d above MAX_LEN %0d", cfg_len, MAX_LEN);
             if (count != '0) begin
                 // the oldest item's exit is never behind this cycle, nor
                 // further ahead than the chain's length: either means cycles

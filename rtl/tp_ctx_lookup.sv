@@ -345,8 +345,13 @@ module tp_ctx_lookup #(
         if (!rst) begin
             assert (!rd_valid || inflight != '0) else $error("tp_ctx_lookup: a RAM word returned with no lookup in flight");
             assert (int'(inflight) + int'(out_count) <= OUT_DEPTH) else $error("tp_ctx_lookup: output FIFO overrun");
-            assert (!(s_valid && int'(s_entry) >= ENTRIES)) else $error("tp_ctx_lookup: entry %0d beyond %0d", s_entry, ENTRIES);
         end
+    end
+    // (an entry index can name no record only where ENTRIES is not a power
+    // of two: elsewhere the check cannot fail and is not compiled)
+    if (ENTRIES < (1 << ENT_AW)) begin : g_entry_check
+        always_ff @(posedge gclk)
+            if (!rst) assert (!(s_valid && int'(s_entry) >= ENTRIES)) else $error("tp_ctx_lookup: entry %0d beyond %0d", s_entry, ENTRIES);
     end
 `endif
 endmodule
