@@ -152,8 +152,11 @@ module order_tracker #(
         oversize = 1'b0; illegal = 1'b0; has_slot = 1'b1; has_room = 1'b1; must_hold = 1'b0; new_e = '0;
         if (s_valid) begin
             for (int i = 0; i < SLOTS; i++) begin
-                if (slot_valid[i] && slot_queues[i*QID_W +: QID_W] == s_queue) begin hit = 1'b1; in_slot = SLOT_W'(i); end
-                if (!slot_valid[i] && !free_found) begin free_found = 1'b1; free_slot = SLOT_W'(i); end
+                if (slot_valid[i]) begin   // (a slot's compare only where it holds a queue)
+                    if (slot_queues[i*QID_W +: QID_W] == s_queue) begin hit = 1'b1; in_slot = SLOT_W'(i); end
+                end else if (!free_found) begin
+                    free_found = 1'b1; free_slot = SLOT_W'(i);
+                end
             end
             if (!hit) in_slot = free_slot;
             oversize  = s_track && s_mode == MODE_UNO && s_payload > cfg_mtu;
@@ -294,10 +297,14 @@ module order_tracker #(
     always_comb begin
         retiring_slots = '0;
         if (tidy_q != '0)
-            for (int i = 0; i < SLOTS; i++)
-                if (tidy_q[i] && slot_valid[i] && (base[(i)*SEQ_W +: SEQ_W] == next_seq[(i)*SEQ_W +: SEQ_W]
-                                      || (e_rep[ent(SLOT_W'(i), base[(i)*SEQ_W +: SEQ_W])] && !e_held[ent(SLOT_W'(i), base[(i)*SEQ_W +: SEQ_W])])))
-                    retiring_slots[i] = 1'b1;
+            for (int i = 0; i < SLOTS; i++) begin
+                // (the slot's own check only where its bit is set: usually one slot)
+                if (tidy_q[i]) begin
+                    if (slot_valid[i] && (base[(i)*SEQ_W +: SEQ_W] == next_seq[(i)*SEQ_W +: SEQ_W]
+                                          || (e_rep[ent(SLOT_W'(i), base[(i)*SEQ_W +: SEQ_W])] && !e_held[ent(SLOT_W'(i), base[(i)*SEQ_W +: SEQ_W])])))
+                        retiring_slots[i] = 1'b1;
+                end
+            end
     end
     assign retiring = retiring_slots != '0;
 
@@ -423,10 +430,12 @@ module order_tracker #(
             end
             if (retiring) begin
                 for (int i = 0; i < SLOTS; i++) begin
-                    if (retiring_slots[i] && base[(i)*SEQ_W +: SEQ_W] != next_seq[(i)*SEQ_W +: SEQ_W])
-                        base[(i)*SEQ_W +: SEQ_W] <= base[(i)*SEQ_W +: SEQ_W] + 1'b1;
-                    else if (retiring_slots[i] && !(take_new && in_slot == SLOT_W'(i)))
-                        slot_valid[i] <= 1'b0;
+                    if (retiring_slots[i]) begin   // (the slot's own work only where its bit is set)
+                        if (base[(i)*SEQ_W +: SEQ_W] != next_seq[(i)*SEQ_W +: SEQ_W])
+                            base[(i)*SEQ_W +: SEQ_W] <= base[(i)*SEQ_W +: SEQ_W] + 1'b1;
+                        else if (!(take_new && in_slot == SLOT_W'(i)))
+                            slot_valid[i] <= 1'b0;
+                    end
                 end
             end
         end

@@ -191,9 +191,11 @@ module tp_ctx_lookup #(
         psn_cur = WORDS > 1 ? asm_q[0][23:0] : rd_data[23:0];   // the record's next_psn (word 0, bits 23:0)
         if (hist_v != '0)
             for (int i = FWD - 1; i >= 0; i--)   // oldest first: the newest match wins
-                if (hist_v[i] && hist_e[i] == asm_entry) begin
-                    fwd_hit = 1'b1;
-                    psn_cur = hist_psn[i];
+                if (hist_v[i]) begin   // (an entry's compare only where it holds a write)
+                    if (hist_e[i] == asm_entry) begin
+                        fwd_hit = 1'b1;
+                        psn_cur = hist_psn[i];
+                    end
                 end
     end
 
