@@ -172,7 +172,8 @@ module ctx_cache #(
     logic [RCW-1:0]   rob_count;
 
     function automatic logic fill_now(input logic [IDX_W-1:0] slot);
-        fill_now = s_fill_valid && s_fill_slot == slot;
+        fill_now = 1'b0;
+        if (s_fill_valid) fill_now = s_fill_slot == slot;   // (the compare only with a fill)
     endfunction
 
     logic head_ready, bypass;
@@ -273,8 +274,17 @@ module ctx_cache #(
     function automatic logic [PIN_W+1:0] pin_next(input logic [IDX_W-1:0] a);
         logic [PIN_W+1:0] n;
         n = tag_pin[a] ? (PIN_W+2)'(pin_cnt[a]) : '0;
-        for (int k = 0; k < 2; k++) if (pin_en[k] && pin_addr[k] == a) n = n + 1'b1;
-        for (int k = 2; k < 4; k++) if (pin_en[k] && pin_addr[k] == a) n = n - 1'b1;
+        // (each operation's compare only where it is enabled)
+        for (int k = 0; k < 2; k++) begin
+            if (pin_en[k]) begin
+                if (pin_addr[k] == a) n = n + 1'b1;
+            end
+        end
+        for (int k = 2; k < 4; k++) begin
+            if (pin_en[k]) begin
+                if (pin_addr[k] == a) n = n - 1'b1;
+            end
+        end
         pin_next = n;
     endfunction
     // The counts after this cycle, computed apart from the update so the
