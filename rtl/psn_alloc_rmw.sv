@@ -185,7 +185,7 @@ module psn_alloc_rmw #(
             // skid register when the output register is held
             if (out_free) begin
                 m_valid <= res_v_q || data_now;
-                {m_dest_qpn, m_psn, m_tag} <= res_v_q ? res_q : data_fields;
+                if (res_v_q || data_now) {m_dest_qpn, m_psn, m_tag} <= res_v_q ? res_q : data_fields;
             end
             res_v_q <= res_v_q ? !out_free : (data_now && !out_free);
             if (data_now && !out_free) res_q <= data_fields;
