@@ -126,15 +126,17 @@ module psn_alloc_rmw #(
     logic [PORT_W-1:0] wb_word_q;
     logic              res_v_q;            // a result waits for the output register
     logic [TAG_W+48-1:0] res_q;
-    /* verilator lint_off UNUSEDSIGNAL */  // the datapath reads next_psn and dest_qpn of word 0
-    ubsim_pkg::qp_context_t word0_view;   // word 0 as the record's low bits
-    /* verilator lint_on UNUSEDSIGNAL */
-    assign word0_view = REC_BITS'(rd_data);
+    // The datapath's two fields, next_psn and dest_qpn: the record's low 48
+    // bits (qp_context_t; checked below), taken from word 0 as it comes
+    // back. (A qp_context_t view of the word would widen every word read to
+    // the record's 4096 bits in the simulator, for two 24-bit fields.)
+    logic [23:0] rd_next_psn, rd_dest_qpn;
+    assign {rd_dest_qpn, rd_next_psn} = rd_data[47:0];
 
     logic accept, out_free, data_now;
     logic [TAG_W+48-1:0] data_fields;
     assign data_now    = rmw_rd_q && rd_valid;
-    assign data_fields = {word0_view.dest_qpn, word0_view.next_psn, rmw_tag_q};
+    assign data_fields = {rd_dest_qpn, rd_next_psn, rmw_tag_q};
     assign out_free = !m_valid || m_ready;
     assign fill_wr  = !rmw_rd_q && !rmw_wb_q && fill_count != '0;
     assign s_ready  = !rmw_rd_q && !rmw_wb_q && fill_count == '0 && rd_ok && !res_v_q;
@@ -178,7 +180,7 @@ module psn_alloc_rmw #(
             if (data_now) begin
                 rmw_rd_q  <= 1'b0;
                 rmw_wb_q  <= 1'b1;
-                wb_word_q <= {rd_data[PORT_W-1:24], word0_view.next_psn + 24'd1};
+                wb_word_q <= {rd_data[PORT_W-1:24], rd_next_psn + 24'd1};
             end
             if (rmw_wb_q) rmw_wb_q <= 1'b0;
             // the request leaves with its PSN: into the output register, or the
@@ -221,6 +223,14 @@ module psn_alloc_rmw #(
 
 `ifndef SYNTHESIS
     initial assert ($bits(ubsim_pkg::qp_context_t) == REC_BITS) else $error("psn_alloc_rmw: QP_CONTEXT_BITS is not the context's size");
+    // next_psn and dest_qpn are the record's bits [23:0] and [47:24] (the datapath reads them there)
+    initial begin
+        ubsim_pkg::qp_context_t probe;
+        probe = '0;
+        probe.next_psn = 24'hfedcba;
+        probe.dest_qpn = 24'h123456;
+        assert (probe == REC_BITS'(48'h123456_fedcba)) else $error("psn_alloc_rmw: next_psn / dest_qpn are not the QP context's low 48 bits");
+    end
     initial assert (PORT_W >= 48 && REC_BITS <= REC_W && DEPTH >= 2)
         else $error("psn_alloc_rmw: a port of at least 6 B, and a QP context that fits its words");
     always_ff @(posedge gclk) begin
