@@ -105,16 +105,18 @@ class PipelineBridgeOf : public PipelineBridge {
  private:
   // an edge: what is offered (drive) and what fires (sample)
   struct Edge {
-    Request* head = nullptr;
-    bool grant_offered = false, cpl_offered = false, fill_offered = false;
-    bool in_fire = false, grant_fire = false, out_fire = false, fill_fire = false, wb = false;
-    bool credit_offered = false, out_last = true, out_ready = true;
-    uint32_t out_pkt = 0, credit_id = 0;
-    uint32_t wb_entry = 0, wb_psn = 0;
+    // (written by drive or sample before apply reads them, or read only
+    // where they were written: no stores per edge to clear them)
+    Request* head;
+    bool grant_offered, cpl_offered, fill_offered;
+    bool in_fire, grant_fire, out_fire, fill_fire, wb;
+    bool credit_offered, out_last = true, out_ready;
+    uint32_t out_pkt, credit_id;
+    uint32_t wb_entry, wb_psn;
     ContextRam::Header header;
-    uint32_t out_id = 0;
+    uint32_t out_id;
     Request* errored = nullptr;
-    int error_code = 0;
+    int error_code;
   };
   Edge edge_;   // the edge stepped through the hooks (step_block keeps its own)
   void drive_edge(Edge& x, uint64_t e);
