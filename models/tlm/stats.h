@@ -1,6 +1,7 @@
 // Self-describing statistics: every figure carries its component, name,
 // unit and meaning, so tables, CSV and JSON are generated from one list.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -23,10 +24,13 @@ struct StatsTable {
 };
 
 // Time-weighted occupancy of a queue (mean and maximum number waiting).
+// The area under the level is summed exactly, as an integer (items x fs):
+// a change at level 0 (an empty queue, the usual case) adds nothing and
+// costs a compare, and no change converts a time to floating point.
 class OccupancyTracker {
  public:
   void change(uint64_t now_fs, int delta) {
-    area_ += static_cast<double>(level_) * static_cast<double>(now_fs - last_fs_);
+    if (level_ != 0) area_ += static_cast<unsigned __int128>(static_cast<uint64_t>(level_)) * (now_fs - last_fs_);
     last_fs_ = now_fs;
     level_ += delta;
     if (level_ > max_) max_ = level_;
@@ -38,16 +42,17 @@ class OccupancyTracker {
     if (level_ + 1 > max_) max_ = level_ + 1;
   }
   double mean(uint64_t end_fs) const {
-    const double area = area_ + static_cast<double>(level_) * static_cast<double>(end_fs - last_fs_);
-    return end_fs ? area / static_cast<double>(end_fs) : 0.0;
+    const unsigned __int128 area =
+        area_ + static_cast<unsigned __int128>(static_cast<uint64_t>(level_)) * (end_fs - last_fs_);
+    return end_fs ? static_cast<double>(area) / static_cast<double>(end_fs) : 0.0;
   }
   int max() const { return max_; }
   int level() const { return level_; }
 
  private:
-  double area_ = 0;
+  unsigned __int128 area_ = 0;
   uint64_t last_fs_ = 0;
-  int level_ = 0;
+  int level_ = 0;   // (never below 0: every item leaves after it entered)
   int max_ = 0;
 };
 
