@@ -373,8 +373,9 @@ module ctx_cache #(
                 assert (tag_pend[s_fill_slot] && mshr_used != '0)
                     else $error("ctx_cache: fill for slot %0d that has no refill in flight", s_fill_slot);
             end
-            assert (stamp_ctr != '1 && stamp_ctr != '1 - 1'b1)
-                else $error("ctx_cache: LRU stamp counter about to wrap");
+            // (the counter moves only with a lookup: checked where one fires, before it moves)
+            if (lk_fire)
+                assert (stamp_ctr != '1 && stamp_ctr != '1 - 1'b1) else $error("ctx_cache: LRU stamp counter about to wrap");
         end
     end
 `endif

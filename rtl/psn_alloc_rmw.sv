@@ -234,9 +234,8 @@ module psn_alloc_rmw #(
     initial assert (PORT_W >= 48 && REC_BITS <= REC_W && DEPTH >= 2)
         else $error("psn_alloc_rmw: a port of at least 6 B, and a QP context that fits its words");
     always_ff @(posedge gclk) begin
-        if (!rst) begin
-            assert (!rd_valid || rmw_rd_q) else $error("psn_alloc_rmw: a RAM word returned with no read open");
-        end
+        if (!rst && rd_valid)   // (checked where a word returns)
+            assert (rmw_rd_q) else $error("psn_alloc_rmw: a RAM word returned with no read open");
     end
     // (an entry index can name no context only where ENTRIES is not a power
     // of two: elsewhere the check cannot fail and is not compiled)

@@ -86,10 +86,8 @@ module ram_sp #(
     initial assert (READ_LATENCY >= 1 && TURNAROUND >= 0)
         else $error("ram_sp: READ_LATENCY >= 1 and TURNAROUND >= 0");
     always_ff @(posedge clk) begin
-        if (!rst) begin
-            assert (!(en && !we) || rd_ok)
-                else $error("ram_sp: read within the write-to-read turnaround of %0d cycles", TURNAROUND);
-        end
+        if (!rst && en && !we)   // (checked where a read is issued)
+            assert (rd_ok) else $error("ram_sp: read within the write-to-read turnaround of %0d cycles", TURNAROUND);
     end
     // (an address can be past the end only where DEPTH is not a power of
     // two: elsewhere the check cannot fail and is not compiled)

@@ -37,7 +37,7 @@ module stream_arb2 #(
 
 `ifndef SYNTHESIS
     always_ff @(posedge gclk) begin
-        if (!rst) assert (!(s0_ready && s1_ready)) else $error("stream_arb2: double grant");
+        if (!rst && s0_ready) assert (!s1_ready) else $error("stream_arb2: double grant");   // (checked where one is granted)
     end
 `endif
 endmodule

@@ -135,11 +135,14 @@ module tx_segmenter #(
 `ifndef SYNTHESIS
     always_ff @(posedge gclk) begin
         if (!rst) begin
-            assert (!s_credit_valid || int'(cr_count) < CREDITS || cr_pop)
-                else $error("tx_segmenter: a payload credit beyond the %0d buffers", CREDITS);
-            assert (!cr_pop || cr_id[cr_head] == h_id)
-                else $error("tx_segmenter: payload credit of message %0d used by message %0d", cr_id[cr_head], h_id);
-            assert (!s_valid || cfg_mtu != '0) else $error("tx_segmenter: a message offered with MTU 0");
+            // (each check under the event it checks: the simulator evaluates
+            // the run-time check of assertions only where it can fail)
+            if (s_credit_valid)
+                assert (int'(cr_count) < CREDITS || cr_pop) else $error("tx_segmenter: a payload credit beyond the %0d buffers", CREDITS);
+            if (cr_pop)
+                assert (cr_id[cr_head] == h_id)
+                    else $error("tx_segmenter: payload credit of message %0d used by message %0d", cr_id[cr_head], h_id);
+            if (s_valid) assert (cfg_mtu != '0) else $error("tx_segmenter: a message offered with MTU 0");
         end
     end
 `endif
