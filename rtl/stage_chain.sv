@@ -58,7 +58,12 @@ module stage_chain #(
     logic             at_tap;      // the oldest item is at the tap in this cycle
     logic             advance;
 
-    assign at_tap    = count != '0 && head_exit == cfg_now;
+    // (the compare only with an item in the chain: cfg_now is an input, so
+    // this is in the simulator's input logic, evaluated in every cycle)
+    always_comb begin
+        at_tap = 1'b0;
+        if (count != '0) at_tap = head_exit == cfg_now;
+    end
     assign advance   = !at_tap || m_ready;
     assign s_ready   = (cfg_len == 0) ? m_ready : advance;
     assign m_valid   = (cfg_len == 0) ? s_valid : at_tap;
