@@ -282,8 +282,10 @@ module tp_ctx_lookup #(
                     ret_word_q <= ret_word_q + 1'b1;
                 end
             end
-            if (accept || asm_last) inflight <= inflight + OC_W'(accept) - OC_W'(asm_last);
-            if (asm_last || out_pop) out_count <= out_count + OC_W'(asm_last) - OC_W'(out_pop);
+            // (the counts written in every cycle, as the counters below: without
+            // a shadow copy of each in the generated C++)
+            inflight  <= inflight + OC_W'(accept) - OC_W'(asm_last);
+            out_count <= out_count + OC_W'(asm_last) - OC_W'(out_pop);
             if (out_pop) out_head <= out_next(out_head);
 
             // refill words through the write port when no write-back has it
@@ -301,7 +303,7 @@ module tp_ctx_lookup #(
                 fill_v[fill_head] <= 1'b0;
                 fill_head <= fill_next(fill_head);
             end
-            if (fill_push || fill_pop) fill_count <= fill_count + FC_W'(fill_push) - FC_W'(fill_pop);
+            fill_count <= fill_count + FC_W'(fill_push) - FC_W'(fill_pop);
 
             // forwarding history: this cycle's word-0 write (kept moving only
             // while it holds one)
@@ -345,7 +347,8 @@ module tp_ctx_lookup #(
     end
     always_ff @(posedge gclk) begin
         if (!rst) begin
-            assert (!rd_valid || inflight != '0) else $error("tp_ctx_lookup: a RAM word returned with no lookup in flight");
+            if (rd_valid)   // (checked where a word returns)
+                assert (inflight != '0) else $error("tp_ctx_lookup: a RAM word returned with no lookup in flight");
             assert (int'(inflight) + int'(out_count) <= OUT_DEPTH) else $error("tp_ctx_lookup: output FIFO overrun");
         end
     end
