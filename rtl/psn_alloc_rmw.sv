@@ -172,17 +172,15 @@ module psn_alloc_rmw #(
             cnt_reads <= '0; cnt_writebacks <= '0; cnt_fill_words <= '0; cnt_port_busy_cycles <= '0;
         end else begin
             if (accept) begin
-                rmw_rd_q    <= 1'b1;
                 rmw_entry_q <= s_entry;
                 rmw_tag_q   <= s_tag;
             end
             // the data is back: increment; the write-back goes out next cycle
-            if (data_now) begin
-                rmw_rd_q  <= 1'b0;
-                rmw_wb_q  <= 1'b1;
-                wb_word_q <= {rd_data[PORT_W-1:24], rd_next_psn + 24'd1};
-            end
-            if (rmw_wb_q) rmw_wb_q <= 1'b0;
+            if (data_now) wb_word_q <= {rd_data[PORT_W-1:24], rd_next_psn + 24'd1};
+            // (the two flags written in every cycle: no shadow copy of either
+            // in the generated C++)
+            rmw_rd_q <= !data_now && (accept || rmw_rd_q);
+            rmw_wb_q <= data_now && !rmw_wb_q;
             // the request leaves with its PSN: into the output register, or the
             // skid register when the output register is held
             if (out_free) begin
