@@ -236,6 +236,38 @@ module tp_ctx_lookup #(
             cnt_reads <= '0; cnt_writebacks <= '0; cnt_fill_words <= '0; cnt_forwards <= '0;
             cnt_hazard_cycles <= '0;
         end else begin
+            // (the updates that read the FIFO pointers and counts come first:
+            // a register read in its block after its own update gets a
+            // shadow copy in the generated C++; the order of nonblocking
+            // updates is otherwise free)
+            // forwarding history: this cycle's word-0 write (kept moving only
+            // while it holds one)
+            if (hist_v != '0 || asm_last || (fill_wr && fill_word_q == '0)) begin
+                hist_v <= FWD'({hist_v, asm_last || (fill_wr && fill_word_q == '0)});
+                hist_e[0]   <= asm_last ? asm_entry : fill_entry[fill_head];
+                hist_psn[0] <= asm_last ? psn_cur + 24'd1 : fill_data[fill_head][23:0];
+                for (int i = 1; i < FWD; i++) begin
+                    hist_e[i]   <= hist_e[i-1];
+                    hist_psn[i] <= hist_psn[i-1];
+                end
+            end
+
+            // write-back report (wb_entry / wb_psn follow the record in assembly
+            // in every cycle, as the v1 block's did)
+            wb_valid <= asm_last;
+            tick_q   <= active;
+            wb_entry <= asm_entry;
+            wb_psn   <= psn_cur + 24'd1;
+            // the counters, written in every cycle: a register assigned on
+            // every path of its block, and read by no other register's
+            // update, needs no shadow copy in the C++ that Verilator 5.006
+            // generates; one assigned under a condition gets one
+            cnt_reads         <= cnt_reads + CNT_W'(rd_en);
+            cnt_writebacks    <= cnt_writebacks + CNT_W'(asm_last);
+            cnt_forwards      <= cnt_forwards + CNT_W'(asm_last && fwd_hit);
+            cnt_fill_words    <= cnt_fill_words + CNT_W'(fill_wr);
+            cnt_hazard_cycles <= cnt_hazard_cycles + CNT_W'(s_valid && hazard);
+
             // the RAM's read port: the address registers, then RAM_LATENCY stages
             // (the address formed at the register: not a wire of the input logic)
             if (accept) ram_addr_q <= addr_of(s_entry, '0);
@@ -305,33 +337,6 @@ module tp_ctx_lookup #(
             end
             fill_count <= fill_count + FC_W'(fill_push) - FC_W'(fill_pop);
 
-            // forwarding history: this cycle's word-0 write (kept moving only
-            // while it holds one)
-            if (hist_v != '0 || asm_last || (fill_wr && fill_word_q == '0)) begin
-                hist_v <= FWD'({hist_v, asm_last || (fill_wr && fill_word_q == '0)});
-                hist_e[0]   <= asm_last ? asm_entry : fill_entry[fill_head];
-                hist_psn[0] <= asm_last ? psn_cur + 24'd1 : fill_data[fill_head][23:0];
-                for (int i = 1; i < FWD; i++) begin
-                    hist_e[i]   <= hist_e[i-1];
-                    hist_psn[i] <= hist_psn[i-1];
-                end
-            end
-
-            // write-back report (wb_entry / wb_psn follow the record in assembly
-            // in every cycle, as the v1 block's did)
-            wb_valid <= asm_last;
-            tick_q   <= active;
-            wb_entry <= asm_entry;
-            wb_psn   <= psn_cur + 24'd1;
-            // the counters, written in every cycle: a register assigned on
-            // every path of its block, and read by no other register's
-            // update, needs no shadow copy in the C++ that Verilator 5.006
-            // generates; one assigned under a condition gets one
-            cnt_reads         <= cnt_reads + CNT_W'(rd_en);
-            cnt_writebacks    <= cnt_writebacks + CNT_W'(asm_last);
-            cnt_forwards      <= cnt_forwards + CNT_W'(asm_last && fwd_hit);
-            cnt_fill_words    <= cnt_fill_words + CNT_W'(fill_wr);
-            cnt_hazard_cycles <= cnt_hazard_cycles + CNT_W'(s_valid && hazard);
         end
     end
     assign latency = 8'(WORDS + RAM_LATENCY + 1);
