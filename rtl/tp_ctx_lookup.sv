@@ -236,10 +236,10 @@ module tp_ctx_lookup #(
             cnt_reads <= '0; cnt_writebacks <= '0; cnt_fill_words <= '0; cnt_forwards <= '0;
             cnt_hazard_cycles <= '0;
         end else begin
-            // (the updates that read the FIFO pointers and counts come first:
-            // a register read in its block after its own update gets a
-            // shadow copy in the generated C++; the order of nonblocking
-            // updates is otherwise free)
+            // (first, the updates that read the pointers, the fill word and
+            // the counts the later ones write: nonblocking updates may come
+            // in any order, and Verilator 5.006 generates less for this one,
+            // docs/performance.md)
             // forwarding history: this cycle's word-0 write (kept moving only
             // while it holds one)
             if (hist_v != '0 || asm_last || (fill_wr && fill_word_q == '0)) begin
