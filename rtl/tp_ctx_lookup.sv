@@ -236,10 +236,11 @@ module tp_ctx_lookup #(
             cnt_reads <= '0; cnt_writebacks <= '0; cnt_fill_words <= '0; cnt_forwards <= '0;
             cnt_hazard_cycles <= '0;
         end else begin
-            // (first, the updates that read the pointers, the fill word and
-            // the counts the later ones write: nonblocking updates may come
-            // in any order, and Verilator 5.006 generates less for this one,
-            // docs/performance.md)
+            // (The updates that read the pointers, the fill word and the
+            // counts the later ones write come first: nonblocking updates may
+            // come in any order, and Verilator 5.006 generates less for this
+            // one; measured, docs/performance.md.)
+
             // forwarding history: this cycle's word-0 write (kept moving only
             // while it holds one)
             if (hist_v != '0 || asm_last || (fill_wr && fill_word_q == '0)) begin
@@ -258,10 +259,10 @@ module tp_ctx_lookup #(
             tick_q   <= active;
             wb_entry <= asm_entry;
             wb_psn   <= psn_cur + 24'd1;
-            // the counters, written in every cycle: a register assigned on
-            // every path of its block, and read by no other register's
-            // update, needs no shadow copy in the C++ that Verilator 5.006
-            // generates; one assigned under a condition gets one
+            // the counters, written in every cycle: Verilator 5.006 keeps a
+            // shadow copy (copied in and out on every edge) of many registers
+            // written only under a condition; written on every path, these
+            // need none
             cnt_reads         <= cnt_reads + CNT_W'(rd_en);
             cnt_writebacks    <= cnt_writebacks + CNT_W'(asm_last);
             cnt_forwards      <= cnt_forwards + CNT_W'(asm_last && fwd_hit);
@@ -314,8 +315,9 @@ module tp_ctx_lookup #(
                     ret_word_q <= ret_word_q + 1'b1;
                 end
             end
-            // (the counts written in every cycle, as the counters below: without
-            // a shadow copy of each in the generated C++)
+            // (the counts written in every cycle, as the counters above: the
+            // shadow copies of inflight and fill_count are gone; out_count's,
+            // which other updates read, stays)
             inflight  <= inflight + OC_W'(accept) - OC_W'(asm_last);
             out_count <= out_count + OC_W'(asm_last) - OC_W'(out_pop);
             if (out_pop) out_head <= out_next(out_head);
