@@ -1,7 +1,8 @@
-// StageComponent: a SystemC module that owns stages of a path. Transactions
-// arrive over a TLM-2.0 target socket (nb_transport_fw, BEGIN_REQ) and
-// leave over an initiator socket to the stage fabric, which hands them to
-// the component of their next hop (or their sink).
+// StageComponent: a SystemC module that owns stages of a path. It has a
+// TLM-2.0 target socket (nb_transport_fw, BEGIN_REQ, the delay annotated)
+// and an initiator socket bound to the stage fabric; within the fabric a
+// component hands a transaction to the component of its next hop (or its
+// sink) directly, as that socket would (fabric.h).
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -41,12 +42,8 @@ class StageComponent : public sc_core::sc_module {
   // Whether it accepts t ahead now: accepts_ahead(), unless the component
   // says otherwise for the transaction or its own state (InitiatorApp).
   virtual bool accepts_ahead_of(const Transaction& /*t*/) const { return accepts_ahead_; }
-  // The components of the fabric this one is attached to, and their target
-  // sockets' forward interfaces (by fabric id; StageFabric::targets()).
-  void set_peers(const std::vector<StageComponent*>* peers, const std::vector<tlm::tlm_fw_transport_if<>*>* targets) {
-    peers_ = peers;
-    targets_ = targets;
-  }
+  // The components of the fabric this one is attached to (by fabric id).
+  void set_peers(const std::vector<StageComponent*>* peers) { peers_ = peers; }
 
   // Settling: a component that holds a departure (QueuedServer, LinkStage)
   // or a bridge woken for an edge (RtlBridge) asks to be settled (touch());
@@ -155,13 +152,14 @@ class StageComponent : public sc_core::sc_module {
 
  private:
   void send(Transaction& t, int target, uint64_t ahead_fs = 0);
+  // The arrival of t, ahead_fs after now (what nb_transport_fw does).
+  void arrive(Transaction& t, uint64_t ahead_fs);
   void advance(Transaction& t, uint64_t at_fs, uint64_t ahead_fs);
   void release_riders(Request& leader);
   bool end_of_segment(Transaction& t);
   tlm::tlm_sync_enum nb_transport_fw(tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                                      sc_core::sc_time& delay);
   const std::vector<StageComponent*>* peers_ = nullptr;
-  const std::vector<tlm::tlm_fw_transport_if<>*>* targets_ = nullptr;
   uint64_t arrival_fs_ = 0;
   bool accepts_ahead_ = false;
   bool settle_asked_ = false;

@@ -1,11 +1,12 @@
 // StageFabric: zero-time delivery of a request to the component that owns
 // its next hop (address = fabric id). All time is spent inside components;
 // the fabric is only the wiring of the stage graph. Its decode is fixed at
-// elaboration (an address is a component), so after it each attached
-// component calls its target's forward interface itself (targets()): the
-// same TLM-2.0 nb_transport_fw of the same target socket, without the two
-// calls of the hop through the fabric's sockets, which add neither time
-// nor state.
+// elaboration (an address is a component), so each attached component hands
+// a transaction to its target component's arrival itself (the peers it is
+// given): what the target socket's nb_transport_fw does, without the calls
+// of the hop through the fabric's and the target's sockets, which add
+// neither time nor state. The sockets stay bound: a hand-off to an address
+// outside the fabric goes through them (and fails the decode).
 #pragma once
 #include <vector>
 
@@ -31,15 +32,12 @@ class StageFabric : public sc_core::sc_module {
   int attach(StageComponent* c) {
     c->fabric_id = static_cast<int>(components_.size());
     components_.push_back(c);
-    c->set_peers(&components_, &targets_);
+    c->set_peers(&components_);
     c->out.bind(from_components);
     to_components.bind(c->in);
     return c->fabric_id;
   }
   const std::vector<StageComponent*>& components() const { return components_; }
-  // The forward interface bound to each component's target socket, by
-  // fabric id (after elaboration).
-  const std::vector<tlm::tlm_fw_transport_if<>*>& targets() const { return targets_; }
   StatsTable stats() const {
     StatsTable t;
     for (StageComponent* c : components_) c->collect_stats(t);
@@ -47,10 +45,6 @@ class StageFabric : public sc_core::sc_module {
   }
 
  private:
-  void end_of_elaboration() override {
-    targets_.clear();
-    for (unsigned i = 0; i < to_components.size(); ++i) targets_.push_back(to_components[static_cast<int>(i)]);
-  }
   tlm::tlm_sync_enum route(int /*from*/, tlm::tlm_generic_payload& gp, tlm::tlm_phase& phase,
                            sc_core::sc_time& delay) {
     const auto target = static_cast<unsigned>(gp.get_address());
@@ -58,7 +52,6 @@ class StageFabric : public sc_core::sc_module {
     return to_components[target]->nb_transport_fw(gp, phase, delay);
   }
   std::vector<StageComponent*> components_;
-  std::vector<tlm::tlm_fw_transport_if<>*> targets_;
 };
 
 }  // namespace ubsim
