@@ -131,6 +131,9 @@ else()
   set(UBSIM_RTL_OBJ_DIR ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir)
 endif()
 
+# the blocks whose edge and settle skip the generic eval() (their settle's
+# input region is generated with the clock low: gen_ports.cmake)
+set(UBSIM_CLOCK_EDGES_H ${CMAKE_CURRENT_SOURCE_DIR}/models/rtl/clock_edges.h)
 foreach(b ${UBSIM_RTL_BLOCKS})
   ubsim_block_sources(${b} srcs)
   ubsim_block_params(${b} params)
@@ -147,11 +150,13 @@ foreach(b ${UBSIM_RTL_BLOCKS})
   # the model's port table (models/rtl/port_table.h), read from its header
   if(NOT UBSIM_RTL_IMPORT_DIR)
     set(vdir ${UBSIM_RTL_OBJ_DIR}/V${b}.dir)
-    add_custom_command(OUTPUT ${vdir}/V${b}_ports.h
-                       COMMAND ${CMAKE_COMMAND} -DHEADER=${vdir}/V${b}.h -DOUT=${vdir}/V${b}_ports.h -DMODEL=V${b}
-                               -P ${UBSIM_RTL_DIR}/gen_ports.cmake
-                       DEPENDS ${vdir}/V${b}.cmake ${UBSIM_RTL_DIR}/gen_ports.cmake VERBATIM)
-    target_sources(ubsim_rtl PRIVATE ${vdir}/V${b}_ports.h)
+    # and the input region with the clock low, for the settle (V${b}_settle.cpp)
+    add_custom_command(OUTPUT ${vdir}/V${b}_ports.h ${vdir}/V${b}_settle.cpp
+                       COMMAND ${CMAKE_COMMAND} -DHEADER=${vdir}/V${b}.h -DOUT=${vdir}/V${b}_ports.h
+                               -DSETTLE_OUT=${vdir}/V${b}_settle.cpp -DCLOCK_EDGES=${UBSIM_CLOCK_EDGES_H}
+                               -DMODEL=V${b} -P ${UBSIM_RTL_DIR}/gen_ports.cmake
+                       DEPENDS ${vdir}/V${b}.cmake ${UBSIM_RTL_DIR}/gen_ports.cmake ${UBSIM_CLOCK_EDGES_H} VERBATIM)
+    target_sources(ubsim_rtl PRIVATE ${vdir}/V${b}_ports.h ${vdir}/V${b}_settle.cpp)
   endif()
   string(APPEND UBSIM_RTL_PORTS_INCLUDES "#include \"V${b}_ports.h\"\n")
   list(APPEND UBSIM_RTL_LINT_COMMANDS

@@ -73,7 +73,7 @@ class Lockstep {
     ++cycles_;
     n_.clk = 0;
     o_.clk = 0;
-    ClockEdge<New>::settle(n_);   // as the bridges settle it (clock_edge.h)
+    ClockEdge<New>::settle_clock_low(n_);   // as the bridges settle it (clock_edge.h)
     o_.eval();
     return difference();
   }

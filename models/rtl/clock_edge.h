@@ -52,6 +52,7 @@ struct ClockEdge {
     m.eval();
   }
   static void settle(Model& m) { m.eval(); }
+  static void settle_clock_low(Model& m) { m.eval(); }
 };
 
 // The active / NBA loop of Verilator 5.006's generated _eval for one clock.
@@ -102,10 +103,13 @@ inline void settle_low(Root* r) {
 // The same with the input region called directly (SettleIco<M>, generated:
 // _eval_ico with its one trigger taken as set), where it exists.
 // kRecord false: the edge does not read the recorded values (below).
-template <class M, class Root, void (*Ico)(Root*), void (*RecordLow)(Root*), bool kRecord = true>
+// kClockLow: the caller has just set clk low (the input region's functions
+// with the clock low, where generated, taken without testing it).
+template <class M, class Root, void (*Ico)(Root*), void (*RecordLow)(Root*), bool kRecord = true, bool kClockLow = false>
 inline void settle_low_of(Root* r) {
   if constexpr (SettleIco<M>::kDirect) {
-    SettleIco<M>::run(r);
+    if constexpr (kClockLow) SettleIco<M>::run_clock_low(r);
+    else SettleIco<M>::run(r);
     if constexpr (kRecord) RecordLow(r);
   } else {
     settle_low<Root, Ico, RecordLow>(r);
@@ -194,6 +198,11 @@ inline void rise_one_pass(Root* r) {
       settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
                     !(ClockLowTriggers<M>::kCount == 1 && enable_mask<M>(AT_SETTLE))>(m.rootp);            \
     }                                                                                                      \
+    static void settle_clock_low(M& m) {                                                                   \
+      static_assert(ClockLowTriggers<M>::kCount > 0, #M " has no edge trigger");                            \
+      settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
+                    !(ClockLowTriggers<M>::kCount == 1 && enable_mask<M>(AT_SETTLE)), true>(m.rootp);      \
+    }                                                                                                      \
   };                                                                                                       \
   }
 #define UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION(M) \
@@ -214,12 +223,17 @@ inline void rise_one_pass(Root* r) {
       static_assert(GatedClocks<M>::kCount > 0, #M " gates no clock");                                    \
       m.clk = 1;                                                                                           \
       rise_one_pass<M, M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, NBA,    \
-                    AT_SETTLE, true>(m.rootp);                                                               \
+                    AT_SETTLE, true>(m.rootp);                                                             \
     }                                                                                                      \
     static void settle(M& m) {                                                                             \
       static_assert(ClockLowTriggers<M>::kCount > 0, #M " has no edge trigger");                            \
       settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
                     !enable_mask<M>(AT_SETTLE)>(m.rootp);                                                  \
+    }                                                                                                      \
+    static void settle_clock_low(M& m) {                                                                   \
+      static_assert(ClockLowTriggers<M>::kCount > 0, #M " has no edge trigger");                            \
+      settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
+                    !enable_mask<M>(AT_SETTLE), true>(m.rootp);                                            \
     }                                                                                                      \
   };                                                                                                       \
   }

@@ -148,7 +148,7 @@ class VerilatedBlock final : public ClockedModel {
     model_->clk = 0;
     drive();
     if (plain_) {
-      ClockEdge<Model>::settle(*model_);
+      ClockEdge<Model>::settle_clock_low(*model_);
       sample();
       ClockEdge<Model>::rise(*model_);
       return;
