@@ -6,8 +6,10 @@
 # which the rising edge of a gated block sets itself, and the signals its
 # edge triggers watch, which the clock-low settle records (clock_edge.h),
 # and, from the generated C++, the edge's NBA region without what the settle
-# recomputes (EdgeNba, below), and the settle's input region with the clock
-# low (SettleIco, below; its functions in SETTLE_OUT).
+# recomputes (EdgeNba, below), and, for the blocks registered in
+# CLOCK_EDGES, the settle's input region with the clock and reset low and
+# the edge's NBA functions with the reset low (SettleIco and EdgeNba below;
+# their functions in SETTLE_OUT).
 # Run as: cmake -DHEADER=.../Vx.h -DOUT=.../Vx_ports.h [-DSETTLE_OUT=.../Vx_settle.cpp
 #   -DCLOCK_EDGES=.../clock_edges.h] -DMODEL=Vx -P gen_ports.cmake
 cmake_policy(SET CMP0057 NEW)   # if(IN_LIST)
@@ -85,6 +87,7 @@ set(settle_low_cpp "")
 # (only for a block whose settle takes SettleIco: one registered in
 # CLOCK_EDGES, models/rtl/clock_edges.h; another's would be dead code)
 set(settle_low_wanted FALSE)
+set(edge_low_max_lines 1500)
 if(DEFINED CLOCK_EDGES)
   file(READ "${CLOCK_EDGES}" clock_edges_text)
   if(clock_edges_text MATCHES "\nUBSIM_CLOCK_EDGE_[A-Z_]+\\(${MODEL}\\)")
@@ -195,21 +198,32 @@ ${gate_body}  }
     set(ico_decls "")
     foreach(f IN LISTS ico_direct_fns)
       string(APPEND ico_decls "void ${MODEL}___024root___${f}(${MODEL}___024root*);\n")
-      # The same function with the clock low (settle_low__<f>, in
-      # V<block>_settle.cpp, compiled with the model): the settle runs with
-      # clk low, and in the input region clk is read only by the gated
-      # clocks' latches (open while it is low) and nets (clk AND the latch),
-      # each test of it then a constant. Only where every read of clk is
-      # the (IData) one replaced here and nothing reads the constant pool
-      # (declared only in the model's files); the settle still takes the
-      # model's own function whenever clk is high.
+      # The same function with the clock and the reset low (settle_low__<f>,
+      # in V<block>_settle.cpp, compiled with the model): the settle runs
+      # with clk low, and after the reset with rst low; in the input region
+      # clk is read only by the gated clocks' latches (open while it is low)
+      # and nets (clk AND the latch), rst by the latches' enables (rst OR
+      # the unit's work), each then a constant. Only where every read of
+      # either is the (IData) one replaced here and nothing reads the
+      # constant pool (declared only in the model's files); the settle takes
+      # the model's own function whenever clk or rst is high.
       fn_body(b ${f})
-      string(REGEX MATCHALL "vlSelf->clk[^A-Za-z0-9_]" clk_all "${b}")
-      string(REGEX MATCHALL "\\(IData\\)\\(vlSelf->clk\\)" clk_cast "${b}")
-      list(LENGTH clk_all n_clk_all)
-      list(LENGTH clk_cast n_clk_cast)
-      if(settle_low_wanted AND n_clk_all GREATER 0 AND n_clk_all EQUAL n_clk_cast AND NOT b MATCHES "ConstPool")
+      set(low_ok TRUE)
+      foreach(sig clk rst)
+        string(REGEX MATCHALL "vlSelf->${sig}[^A-Za-z0-9_]" all "${b}")
+        string(REGEX MATCHALL "\\(IData\\)\\(vlSelf->${sig}\\)" cast "${b}")
+        list(LENGTH all n_all)
+        list(LENGTH cast n_cast)
+        if(NOT n_all EQUAL n_cast)
+          set(low_ok FALSE)
+        endif()
+        if(sig STREQUAL "clk" AND n_all EQUAL 0)
+          set(low_ok FALSE)   # (nothing to gain)
+        endif()
+      endforeach()
+      if(settle_low_wanted AND low_ok AND NOT b MATCHES "ConstPool")
         string(REPLACE "(IData)(vlSelf->clk)" "0U" b "${b}")
+        string(REPLACE "(IData)(vlSelf->rst)" "0U" b "${b}")
         string(APPEND settle_low_cpp "
 void ${MODEL}___024root___settle_low__${f}(${MODEL}___024root* vlSelf) {
     ${MODEL}__Syms* const __restrict vlSymsp VL_ATTR_UNUSED = vlSelf->vlSymsp;
@@ -217,17 +231,18 @@ ${b}
 }
 ")
         string(APPEND ico_decls "void ${MODEL}___024root___settle_low__${f}(${MODEL}___024root*);\n")
-        string(REPLACE "${MODEL}___024root___${f}(vlSelf);" "${MODEL}___024root___settle_low__${f}(vlSelf);"
+        string(REPLACE "${MODEL}___024root___${f}(vlSelf);"
+               "if (VL_LIKELY(!vlSelf->rst)) ${MODEL}___024root___settle_low__${f}(vlSelf); else ${MODEL}___024root___${f}(vlSelf);"
                ico_direct_low "${ico_direct_low}")
         string(REPLACE "${MODEL}___024root___${f}(vlSelf);"
-               "if (VL_LIKELY(!vlSelf->clk)) ${MODEL}___024root___settle_low__${f}(vlSelf); else ${MODEL}___024root___${f}(vlSelf);"
+               "if (VL_LIKELY(!(vlSelf->clk | vlSelf->rst))) ${MODEL}___024root___settle_low__${f}(vlSelf); else ${MODEL}___024root___${f}(vlSelf);"
                ico_direct "${ico_direct}")
       endif()
     endforeach()
     set(settle_ico "
 // The clock-low settle's input region: _eval_ico with its one trigger set,
-// its functions taken with the clock low where generated (V*_settle.cpp)
-// and clk is low.
+// its functions taken with the clock and the reset low where generated
+// (V*_settle.cpp) and both are low.
 ${ico_decls}template <>
 struct ubsim::SettleIco<${MODEL}> {
   static constexpr bool kDirect = true;
@@ -297,19 +312,54 @@ ${ico_direct_low}
       if(masked_body MATCHES "__VnbaTriggered")
         message(FATAL_ERROR "gen_ports: cannot read ${MODEL}'s _eval_nba")
       endif()
+      # Its functions with the reset low (edge_low__<f>, in V*_settle.cpp),
+      # where the fast edge finds rst low (after the reset, always): each
+      # register's reset branch then a constant. Only functions that read
+      # rst and not the constant pool (declared only in the model's files),
+      # and no larger than UBSIM_EDGE_LOW_MAX_LINES (the window logic's
+      # thousands of lines would double their compile time for a branch or
+      # two).
+      set(masked_body_low "${masked_body}")
+      set(edge_low_decls "")
+      if(settle_low_wanted)
+        called(masked_fns "${masked_body}")
+        foreach(f IN LISTS masked_fns)
+          fn_body(b ${f})
+          string(REGEX MATCHALL "\n" nl "${b}")
+          list(LENGTH nl n_lines)
+          if(b MATCHES "vlSelf->rst[^A-Za-z0-9_]" AND NOT b MATCHES "ConstPool" AND NOT b MATCHES "vlSelf->rst[ ]*=[^=]"
+             AND n_lines LESS_EQUAL ${edge_low_max_lines})
+            string(REGEX REPLACE "vlSelf->rst([^A-Za-z0-9_])" "0U\\1" b "${b}")
+            string(APPEND settle_low_cpp "
+void ${MODEL}___024root___edge_low__${f}(${MODEL}___024root* vlSelf) {
+    ${MODEL}__Syms* const __restrict vlSymsp VL_ATTR_UNUSED = vlSelf->vlSymsp;
+${b}
+}
+")
+            string(APPEND edge_low_decls "void ${MODEL}___024root___edge_low__${f}(${MODEL}___024root*);\n")
+            string(REPLACE "${MODEL}___024root___${f}(vlSelf);" "${MODEL}___024root___edge_low__${f}(vlSelf);"
+                   masked_body_low "${masked_body_low}")
+          endif()
+        endforeach()
+      endif()
       set(nba "
 // The rising edge's NBA region without ${n_skipped} combinational functions the
 // next clock-low settle recomputes (${skipped_names}).
-${decls}template <>
+${decls}${edge_low_decls}template <>
 struct ubsim::EdgeNba<${MODEL}> {
   static constexpr int kSkipped = ${n_skipped};
   static constexpr const char* kStale[] = {${stale}};   // ports left as they were before the edge
   static void run(${MODEL}___024root* vlSelf) {
 ${nba_body}
   }
-  // the same, the edge's triggers given as a mask (EdgeTriggers<M>)
+  // the same, the edge's triggers given as a mask (EdgeTriggers<M>), and
+  // its functions with the reset low where generated and rst is low
   static void run_masked(${MODEL}___024root* vlSelf, uint32_t t) {
+    if (VL_UNLIKELY(vlSelf->rst)) {
 ${masked_body}
+    } else {
+${masked_body_low}
+    }
   }
 };
 ")
