@@ -338,6 +338,27 @@ ${b}
           endif()
         endforeach()
       endif()
+      if(masked_body_low STREQUAL masked_body)
+        set(run_masked "  // the same, the edge's triggers given as a mask (EdgeTriggers<M>)
+  static void run_masked(${MODEL}___024root* vlSelf, uint32_t t) {
+${masked_body}
+  }")
+      else()
+        set(run_masked "  // the same, the edge's triggers given as a mask (EdgeTriggers<M>), its
+  // functions with the reset low where generated, while rst is low (always
+  // at a fast edge: the reset steps through eval()); the model's own out of
+  // line otherwise
+  [[gnu::cold, gnu::noinline]] static void run_masked_in_reset(${MODEL}___024root* vlSelf, uint32_t t) {
+${masked_body}
+  }
+  static void run_masked(${MODEL}___024root* vlSelf, uint32_t t) {
+    if (VL_UNLIKELY(vlSelf->rst)) {
+      run_masked_in_reset(vlSelf, t);
+      return;
+    }
+${masked_body_low}
+  }")
+      endif()
       set(nba "
 // The rising edge's NBA region without ${n_skipped} combinational functions the
 // next clock-low settle recomputes (${skipped_names}).
@@ -348,15 +369,7 @@ struct ubsim::EdgeNba<${MODEL}> {
   static void run(${MODEL}___024root* vlSelf) {
 ${nba_body}
   }
-  // the same, the edge's triggers given as a mask (EdgeTriggers<M>), and
-  // its functions with the reset low where generated and rst is low
-  static void run_masked(${MODEL}___024root* vlSelf, uint32_t t) {
-    if (VL_UNLIKELY(vlSelf->rst)) {
-${masked_body}
-    } else {
-${masked_body_low}
-    }
-  }
+${run_masked}
 };
 ")
       # The edge's triggers as a bit mask, for a model whose active region
