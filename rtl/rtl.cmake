@@ -131,8 +131,9 @@ else()
   set(UBSIM_RTL_OBJ_DIR ${CMAKE_CURRENT_BINARY_DIR}/CMakeFiles/ubsim_rtl.dir)
 endif()
 
-# the blocks whose edge and settle skip the generic eval() (their settle's
-# input region is generated with the clock low: gen_ports.cmake)
+# the blocks whose edge and settle skip the generic eval(): their settle's
+# input region and their edge's NBA functions are generated with the clock
+# and the reset as the constants they are there (gen_ports.cmake)
 set(UBSIM_CLOCK_EDGES_H ${CMAKE_CURRENT_SOURCE_DIR}/models/rtl/clock_edges.h)
 foreach(b ${UBSIM_RTL_BLOCKS})
   ubsim_block_sources(${b} srcs)
@@ -150,7 +151,7 @@ foreach(b ${UBSIM_RTL_BLOCKS})
   # the model's port table (models/rtl/port_table.h), read from its header
   if(NOT UBSIM_RTL_IMPORT_DIR)
     set(vdir ${UBSIM_RTL_OBJ_DIR}/V${b}.dir)
-    # and the input region with the clock low, for the settle (V${b}_settle.cpp)
+    # and those functions for the settle and the edge (V${b}_settle.cpp)
     add_custom_command(OUTPUT ${vdir}/V${b}_ports.h ${vdir}/V${b}_settle.cpp
                        COMMAND ${CMAKE_COMMAND} -DHEADER=${vdir}/V${b}.h -DOUT=${vdir}/V${b}_ports.h
                                -DSETTLE_OUT=${vdir}/V${b}_settle.cpp -DCLOCK_EDGES=${UBSIM_CLOCK_EDGES_H}

@@ -34,6 +34,13 @@
 // compute what it already holds. The lockstep tests (test_lockstep.cpp,
 // test_sack_engines.cpp) step each registered block this way against a
 // reference stepped by eval() and compare every output in every cycle.
+//
+// Both halves take copies of the generated functions with clk and rst as
+// the constants they are there (V<block>_settle.cpp, gen_ports.cmake): the
+// settle with clk low (settle_clock_low, from VerilatedBlock::edge, which
+// has just set it; settle() tests it), and both with rst low, which it
+// always is after the reset (the reset steps through eval()); rst high
+// takes the model's own functions.
 #pragma once
 #include <type_traits>
 
@@ -104,7 +111,8 @@ inline void settle_low(Root* r) {
 // _eval_ico with its one trigger taken as set), where it exists.
 // kRecord false: the edge does not read the recorded values (below).
 // kClockLow: the caller has just set clk low (the input region's functions
-// with the clock low, where generated, taken without testing it).
+// with the clock and the reset low, where generated, taken without testing
+// clk; rst is tested: SettleIco<M>::run_clock_low).
 template <class M, class Root, void (*Ico)(Root*), void (*RecordLow)(Root*), bool kRecord = true, bool kClockLow = false>
 inline void settle_low_of(Root* r) {
   if constexpr (SettleIco<M>::kDirect) {
