@@ -182,6 +182,40 @@ ${gate_body}  }
     string(REGEX REPLACE "\n[ ]*vlSelf->__Vm_traceActivity\\[[0-9xa-fA-FU]+\\] = 1U;" "" b "${body}")
     set(${out} "${b}" PARENT_SCOPE)
   endfunction()
+  # body with every read of each signal in `sigs` as 0U, for a copy that
+  # runs only while they are low (V<block>_settle.cpp); "" when the body
+  # reads none of them or assigns one
+  function(with_low out body sigs)
+    set(reads FALSE)
+    foreach(sig IN LISTS sigs)
+      if(body MATCHES "vlSelf->${sig}[ ]*=[^=]")
+        set(${out} "" PARENT_SCOPE)
+        return()
+      endif()
+      if(body MATCHES "vlSelf->${sig}[^A-Za-z0-9_]")
+        set(reads TRUE)
+        string(REPLACE "(IData)(vlSelf->${sig})" "0U" body "${body}")
+        string(REGEX REPLACE "vlSelf->${sig}([^A-Za-z0-9_])" "0U\\1" body "${body}")
+      endif()
+    endforeach()
+    if(reads)
+      set(${out} "${body}" PARENT_SCOPE)
+    else()
+      set(${out} "" PARENT_SCOPE)
+    endif()
+  endfunction()
+  # appends function <prefix>__<f> of `body` to the copies, its declaration
+  # to `decls_var` (a function: a macro's arguments would be read again as
+  # CMake text, escapes and all)
+  function(add_low_copy prefix f body decls_var)
+    set(settle_low_cpp "${settle_low_cpp}
+void ${MODEL}___024root___${prefix}__${f}(${MODEL}___024root* vlSelf) {
+    ${MODEL}__Syms* const __restrict vlSymsp VL_ATTR_UNUSED = vlSelf->vlSymsp;
+${body}
+}
+" PARENT_SCOPE)
+    set(${decls_var} "${${decls_var}}void ${MODEL}___024root___${prefix}__${f}(${MODEL}___024root*);\n" PARENT_SCOPE)
+  endfunction()
   fn_body(ico_body eval_ico)
   fn_body(nba_body eval_nba)
   # The clock-low settle's input region without its trigger vector: the
@@ -201,33 +235,15 @@ ${gate_body}  }
       # The same function with the clock and the reset low (settle_low__<f>,
       # in V<block>_settle.cpp, compiled with the model): the settle runs
       # with clk low, and after the reset with rst low; in the input region
-      # clk is read only by the gated clocks' latches (open while it is low)
-      # and nets (clk AND the latch), rst by the latches' enables (rst OR
-      # the unit's work), each then a constant. Only where every read of
-      # either is the (IData) one replaced here; the settle takes the
-      # model's own function whenever clk or rst is high.
+      # clk is read by the gated clocks' latches (open while it is low) and
+      # nets (clk AND the latch), rst by the latches' enables (rst OR the
+      # unit's work), and under toggle coverage by their toggle counts: each
+      # then a constant. The settle takes the model's own function whenever
+      # clk or rst is high.
       fn_body(b ${f})
-      set(low_ok TRUE)
-      set(low_body "${b}")
-      foreach(sig clk rst)
-        string(REPLACE "(IData)(vlSelf->${sig})" "0U" replaced "${low_body}")
-        if(replaced MATCHES "vlSelf->${sig}[^A-Za-z0-9_]")   # another read (toggle coverage, say)
-          set(low_ok FALSE)
-        endif()
-        if(sig STREQUAL "clk" AND replaced STREQUAL low_body)
-          set(low_ok FALSE)   # (nothing to gain)
-        endif()
-        set(low_body "${replaced}")
-      endforeach()
-      if(settle_low_wanted AND low_ok)
-        set(b "${low_body}")
-        string(APPEND settle_low_cpp "
-void ${MODEL}___024root___settle_low__${f}(${MODEL}___024root* vlSelf) {
-    ${MODEL}__Syms* const __restrict vlSymsp VL_ATTR_UNUSED = vlSelf->vlSymsp;
-${b}
-}
-")
-        string(APPEND ico_decls "void ${MODEL}___024root___settle_low__${f}(${MODEL}___024root*);\n")
+      with_low(low_body "${b}" "clk;rst")
+      if(settle_low_wanted AND NOT low_body STREQUAL "")
+        add_low_copy(settle_low ${f} "${low_body}" ico_decls)
         string(REPLACE "${MODEL}___024root___${f}(vlSelf);"
                "if (VL_LIKELY(!vlSelf->rst)) ${MODEL}___024root___settle_low__${f}(vlSelf); else ${MODEL}___024root___${f}(vlSelf);"
                ico_direct_low "${ico_direct_low}")
@@ -323,18 +339,13 @@ ${ico_direct_low}
           fn_body(b ${f})
           string(REGEX MATCHALL "\n" nl "${b}")
           list(LENGTH nl n_lines)
-          if(b MATCHES "vlSelf->rst[^A-Za-z0-9_]" AND NOT b MATCHES "vlSelf->rst[ ]*=[^=]"
-             AND n_lines LESS_EQUAL ${edge_low_max_lines})
-            string(REGEX REPLACE "vlSelf->rst([^A-Za-z0-9_])" "0U\\1" b "${b}")
-            string(APPEND settle_low_cpp "
-void ${MODEL}___024root___edge_low__${f}(${MODEL}___024root* vlSelf) {
-    ${MODEL}__Syms* const __restrict vlSymsp VL_ATTR_UNUSED = vlSelf->vlSymsp;
-${b}
-}
-")
-            string(APPEND edge_low_decls "void ${MODEL}___024root___edge_low__${f}(${MODEL}___024root*);\n")
-            string(REPLACE "${MODEL}___024root___${f}(vlSelf);" "${MODEL}___024root___edge_low__${f}(vlSelf);"
-                   masked_body_low "${masked_body_low}")
+          if(n_lines LESS_EQUAL ${edge_low_max_lines})
+            with_low(low_body "${b}" "rst")
+            if(NOT low_body STREQUAL "")
+              add_low_copy(edge_low ${f} "${low_body}" edge_low_decls)
+              string(REPLACE "${MODEL}___024root___${f}(vlSelf);" "${MODEL}___024root___edge_low__${f}(vlSelf);"
+                     masked_body_low "${masked_body_low}")
+            endif()
           endif()
         endforeach()
       endif()
@@ -453,7 +464,8 @@ ${rows}  };
 ${gated}${low}${nba}${settle_ico}")
 file(COPY_FILE "${OUT}.tmp" "${OUT}" ONLY_IF_DIFFERENT)
 file(REMOVE "${OUT}.tmp")
-# The input region's functions with the clock low (SettleIco<M> above),
+# The input region's functions with the clock and the reset low and the
+# edge's NBA functions with the reset low (SettleIco<M>, EdgeNba<M> above),
 # compiled with the model's own options.
 if(DEFINED SETTLE_OUT)
   # the constant pool the copies may read, declared as the model's files do
