@@ -88,10 +88,17 @@ set(settle_low_cpp "")
 # CLOCK_EDGES, models/rtl/clock_edges.h; another's would be dead code)
 set(settle_low_wanted FALSE)
 set(edge_low_max_lines 1500)
+set(edge_from_latches FALSE)
+set(mask_from_enables FALSE)
 if(DEFINED CLOCK_EDGES)
   file(READ "${CLOCK_EDGES}" clock_edges_text)
   if(clock_edges_text MATCHES "\nUBSIM_CLOCK_EDGE_[A-Z_]+\\(${MODEL}\\)")
     set(settle_low_wanted TRUE)
+  endif()
+  # (and whose edge takes its triggers from the latches: EdgeTriggers<M>
+  # below, at a block registered with its input logic at the settle)
+  if(clock_edges_text MATCHES "\nUBSIM_CLOCK_EDGE_GATED_INPUT_LOGIC_AT_SETTLE\\(${MODEL}\\)")
+    set(edge_from_latches TRUE)
   endif()
 endif()
 set(vcmake "${dir}/${MODEL}.cmake")
@@ -512,6 +519,7 @@ ${run_masked}
         endforeach()
         list(LENGTH trig_stmts n_stmts)
         if(from_enables AND n_stmts EQUAL n_trig)   # (every trigger read)
+          set(mask_from_enables TRUE)
           string(APPEND nba "
 // The edge's triggers as a bit mask (bit n: trigger n of _eval_triggers__act
 // fired) at a fast rising edge (clock_edge.h), from the gated clocks'
@@ -551,6 +559,25 @@ file(REMOVE "${OUT}.tmp")
 # edge's NBA functions with the reset low (SettleIco<M>, EdgeNba<M> above),
 # compiled with the model's own options.
 if(DEFINED SETTLE_OUT)
+  # Where the edge's triggers come from the latches (EdgeTriggers<M> above,
+  # used by a block registered with its input logic at the settle; any
+  # other's edge compares the nets with their record), a gated clock's net is read only by the trigger evaluation and its
+  # record, which the fast edge never runs: the copies leave its stores out
+  # (the settle's with the clock low, the edge's). Checked per net: every
+  # other mention in the model's code is a store.
+  if(mask_from_enables AND edge_from_latches)
+    string(REGEX REPLACE "vlSelf->__VactTriggered\\.at\\([0-9a-fx]+U\\) = [^;]*;" "" rest_code "${code}")
+    string(REGEX REPLACE "vlSelf->__Vtrigrprev__TOP__[A-Za-z0-9_]+[ \n]*= [^;]*;" "" rest_code "${rest_code}")
+    foreach(net IN LISTS gate_nets)
+      string(REGEX MATCHALL "vlSelf->${net}[^A-Za-z0-9_]" all_uses "${rest_code}")
+      string(REGEX MATCHALL "vlSelf->${net}[ \n]*=[^=]" stores "${rest_code}")
+      list(LENGTH all_uses n_uses)
+      list(LENGTH stores n_stores)
+      if(n_uses EQUAL n_stores)
+        string(REGEX REPLACE "\n[ ]*vlSelf->${net}[ \n]*=[^=][^;]*;" "" settle_low_cpp "${settle_low_cpp}")
+      endif()
+    endforeach()
+  endif()
   # the constant pool the copies may read, declared as the model's files do
   set(pool_decls "")
   if(NOT settle_low_cpp STREQUAL "")
