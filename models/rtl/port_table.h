@@ -61,7 +61,8 @@ struct EdgeNba {
 // the gated clocks' latches (rise()); generated only for a model whose
 // active region is empty and whose every trigger is clk's rising edge, rst's
 // falling edge or a gated clock's rising edge (clock_edge.h). The edge's NBA
-// region then tests the mask's bits (EdgeNba<M>::run_masked).
+// region then switches on the mask, a case per combination of the bits it
+// tests (EdgeNba<M>::run_masked).
 template <class Model>
 struct EdgeTriggers {
   static constexpr bool kFromEnables = false;
