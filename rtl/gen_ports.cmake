@@ -228,7 +228,8 @@ ${body}
   # chain's order, the functions whose test holds for it, so an edge makes
   # one indexed jump instead of a test per function. Every combination of
   # the bits has its case, so the chain after the switch is never reached.
-  # "" where the body is anything else or tests more than 8 bits.
+  # "" where the body is anything else or tests a bit above bit 9 (at most
+  # 1,024 cases).
   function(mask_switch out body)
     set(${out} "" PARENT_SCOPE)
     string(REGEX REPLACE "(^|\n)[ ]*if \\(false && vlSelf\\) {}[^\n]*" "" rest "${body}")
@@ -267,7 +268,7 @@ ${body}
       set(fns_${n} "${fns}")
       math(EXPR n "${n} + 1")
     endforeach()
-    if(n EQUAL 0 OR all GREATER 255)
+    if(n EQUAL 0 OR all GREATER 1023)
       return()
     endif()
     math(EXPR last_block "${n} - 1")
