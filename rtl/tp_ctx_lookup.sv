@@ -211,36 +211,26 @@ module tp_ctx_lookup #(
     assign fill_wr  = !asm_last && fill_count != '0;
     assign fill_pop = fill_wr && fill_word_q == WA'(WORDS - 1);
 
-    // this block's clock, gated by its own activity (clock_gate.sv): a
-    // lookup or a refill offered, work in flight, and one edge after any
-    // (wb_entry / wb_psn follow the record in assembly in every cycle)
-    logic gclk, active, tick_q;
-    assign active = s_valid || s_fill_valid || rd_busy_q || ram_en_q || ram_valid_q != '0 || inflight != '0
-                    || out_count != '0 || fill_count != '0 || hist_v != '0 || wb_valid;
-    clock_gate u_clock_gate (.clk, .en(rst || active || tick_q), .gclk);
+    // this block's clock, gated by its own work (clock_gate.sv): a lookup or
+    // a refill offered, or work in flight
+    logic gclk, wb_gclk, work, active, tick_q;
+    assign work   = s_valid || s_fill_valid || rd_busy_q || ram_en_q || ram_valid_q != '0 || inflight != '0
+                    || out_count != '0 || fill_count != '0;
+    assign active = work || hist_v != '0 || wb_valid;
+    clock_gate u_clock_gate (.clk, .en(rst || work), .gclk);
+    // the forwarding history and the write-back report: a unit of their own
+    // clock, which runs in every cycle the lookup's does, while the history
+    // holds a write, and one edge after (wb_entry / wb_psn follow the record
+    // in assembly in every cycle, as the v1 block's did); the lookup's own
+    // clock stops as soon as it has no work
+    clock_gate u_wb_gate (.clk, .en(rst || active || tick_q), .gclk(wb_gclk));
 
-    always_ff @(posedge gclk) begin
+    always_ff @(posedge wb_gclk) begin
         if (rst) begin
-            rd_busy_q <= 1'b0;
-            rd_word_q <= '0;
-            ret_word_q <= '0;
-            if_head <= '0; if_tail <= '0; inflight <= '0;
-            out_head <= '0; out_tail <= '0; out_count <= '0;
-            fill_head <= '0; fill_tail <= '0; fill_count <= '0; fill_word_q <= '0;
-            fill_v <= '0;
             hist_v <= '0;
-            ram_en_q <= 1'b0;
-            ram_valid_q <= '0;
             wb_valid <= 1'b0;
             tick_q <= 1'b1;   // one edge after reset: wb_entry / wb_psn take the record's values
-            cnt_reads <= '0; cnt_writebacks <= '0; cnt_fill_words <= '0; cnt_forwards <= '0;
-            cnt_hazard_cycles <= '0;
         end else begin
-            // (The updates that read the pointers, the fill word and the
-            // counts the later ones write come first: nonblocking updates may
-            // come in any order, and Verilator 5.006 generates less for this
-            // one; measured, docs/performance.md.)
-
             // forwarding history: this cycle's word-0 write (kept moving only
             // while it holds one)
             if (hist_v != '0 || asm_last || (fill_wr && fill_word_q == '0)) begin
@@ -252,13 +242,32 @@ module tp_ctx_lookup #(
                     hist_psn[i] <= hist_psn[i-1];
                 end
             end
-
-            // write-back report (wb_entry / wb_psn follow the record in assembly
-            // in every cycle, as the v1 block's did)
             wb_valid <= asm_last;
             tick_q   <= active;
             wb_entry <= asm_entry;
             wb_psn   <= psn_cur + 24'd1;
+        end
+    end
+
+    always_ff @(posedge gclk) begin
+        if (rst) begin
+            rd_busy_q <= 1'b0;
+            rd_word_q <= '0;
+            ret_word_q <= '0;
+            if_head <= '0; if_tail <= '0; inflight <= '0;
+            out_head <= '0; out_tail <= '0; out_count <= '0;
+            fill_head <= '0; fill_tail <= '0; fill_count <= '0; fill_word_q <= '0;
+            fill_v <= '0;
+            ram_en_q <= 1'b0;
+            ram_valid_q <= '0;
+            cnt_reads <= '0; cnt_writebacks <= '0; cnt_fill_words <= '0; cnt_forwards <= '0;
+            cnt_hazard_cycles <= '0;
+        end else begin
+            // (The updates that read the pointers, the fill word and the
+            // counts the later ones write come first: nonblocking updates may
+            // come in any order, and Verilator 5.006 generates less for this
+            // one; measured, docs/performance.md.)
+
             // the counters, written in every cycle: Verilator 5.006 keeps a
             // shadow copy (copied in and out on every edge) of many registers
             // written only under a condition; written on every path, these
