@@ -15,6 +15,7 @@
 cmake_policy(SET CMP0057 NEW)   # if(IN_LIST)
 file(STRINGS "${HEADER}" decls REGEX "^[ \t]*VL_(IN|OUT)(8|16|64|W)?\\(&[A-Za-z_0-9]+,")
 set(rows "")
+set(idle_valids "")
 foreach(d IN LISTS decls)
   if(NOT d MATCHES "VL_(IN|OUT)(8|16|64|W)?\\(&([A-Za-z_0-9]+),([0-9]+),([0-9]+)")
     message(FATAL_ERROR "gen_ports: cannot read '${d}' in ${HEADER}")
@@ -24,6 +25,10 @@ foreach(d IN LISTS decls)
   math(EXPR bits "${CMAKE_MATCH_4} - ${CMAKE_MATCH_5} + 1")
   if(dir STREQUAL "IN")
     set(input true)
+    # (a handshake's valid: low in most cycles, see settle_idle below)
+    if(name MATCHES "^s_[a-z0-9_]*valid$" AND bits EQUAL 1)
+      list(APPEND idle_valids ${name})
+    endif()
   else()
     set(input false)
   endif()
@@ -330,9 +335,25 @@ ${body}
       with_low(low_body "${b}" "clk;rst")
       if(settle_low_wanted AND NOT low_body STREQUAL "")
         add_low_copy(settle_low ${f} "${low_body}" ico_decls)
-        string(REPLACE "${MODEL}___024root___${f}(vlSelf);"
-               "if (VL_LIKELY(!vlSelf->rst)) ${MODEL}___024root___settle_low__${f}(vlSelf); else ${MODEL}___024root___${f}(vlSelf);"
-               ico_direct_low "${ico_direct_low}")
+        # and a copy with every input handshake's valid low as well
+        # (settle_idle__<f>), which the edge takes in a cycle that offers
+        # nothing: most of a pipeline's settles
+        set(idle_body "")
+        if(idle_valids)
+          with_low(idle_body "${b}" "clk;rst;${idle_valids}")
+        endif()
+        if(NOT idle_body STREQUAL "" AND NOT idle_body STREQUAL low_body)
+          add_low_copy(settle_idle ${f} "${idle_body}" ico_decls)
+          list(TRANSFORM idle_valids PREPEND "vlSelf->" OUTPUT_VARIABLE any_valid)
+          string(REPLACE ";" " | " any_valid "${any_valid}")
+          string(REPLACE "${MODEL}___024root___${f}(vlSelf);"
+                 "if (VL_LIKELY(!vlSelf->rst)) { if (!(${any_valid})) ${MODEL}___024root___settle_idle__${f}(vlSelf); else ${MODEL}___024root___settle_low__${f}(vlSelf); } else ${MODEL}___024root___${f}(vlSelf);"
+                 ico_direct_low "${ico_direct_low}")
+        else()
+          string(REPLACE "${MODEL}___024root___${f}(vlSelf);"
+                 "if (VL_LIKELY(!vlSelf->rst)) ${MODEL}___024root___settle_low__${f}(vlSelf); else ${MODEL}___024root___${f}(vlSelf);"
+                 ico_direct_low "${ico_direct_low}")
+        endif()
         string(REPLACE "${MODEL}___024root___${f}(vlSelf);"
                "if (VL_LIKELY(!(vlSelf->clk | vlSelf->rst))) ${MODEL}___024root___settle_low__${f}(vlSelf); else ${MODEL}___024root___${f}(vlSelf);"
                ico_direct "${ico_direct}")
