@@ -16,6 +16,7 @@ cmake_policy(SET CMP0057 NEW)   # if(IN_LIST)
 file(STRINGS "${HEADER}" decls REGEX "^[ \t]*VL_(IN|OUT)(8|16|64|W)?\\(&[A-Za-z_0-9]+,")
 set(rows "")
 set(idle_valids "")
+set(any_valid "")   # (any of them set, as a C++ expression)
 foreach(d IN LISTS decls)
   if(NOT d MATCHES "VL_(IN|OUT)(8|16|64|W)?\\(&([A-Za-z_0-9]+),([0-9]+),([0-9]+)")
     message(FATAL_ERROR "gen_ports: cannot read '${d}' in ${HEADER}")
@@ -28,6 +29,11 @@ foreach(d IN LISTS decls)
     # (a handshake's valid: low in most cycles, see settle_idle below)
     if(name MATCHES "^s_[a-z0-9_]*valid$" AND bits EQUAL 1)
       list(APPEND idle_valids ${name})
+      if(any_valid STREQUAL "")
+        set(any_valid "vlSelf->${name}")
+      else()
+        string(APPEND any_valid " | vlSelf->${name}")
+      endif()
     endif()
   else()
     set(input false)
@@ -232,9 +238,9 @@ ${body}
   # functions) as one switch over the bits it tests: each case calls, in the
   # chain's order, the functions whose test holds for it, so an edge makes
   # one indexed jump instead of a test per function. Every combination of
-  # the bits has its case, so the chain after the switch is never reached.
-  # "" where the body is anything else or tests a bit above bit 9 (at most
-  # 1,024 cases).
+  # the bits has its case, so the switch replaces the chain whole. "" where
+  # the body is anything else or tests a bit above bit 9 (at most 1,024
+  # cases): the chain stays.
   function(mask_switch out body)
     set(${out} "" PARENT_SCOPE)
     string(REGEX REPLACE "(^|\n)[ ]*if \\(false && vlSelf\\) {}[^\n]*" "" rest "${body}")
@@ -304,8 +310,8 @@ ${body}
     foreach(h IN LISTS bodies)
       string(APPEND sw "${labels_${h}}${body_${h}}        return;\n")
     endforeach()
-    string(APPEND sw "      default: break;\n    }\n")
-    set(${out} "${sw}${body}" PARENT_SCOPE)
+    string(APPEND sw "    }\n")
+    set(${out} "${sw}" PARENT_SCOPE)
   endfunction()
   fn_body(ico_body eval_ico)
   fn_body(nba_body eval_nba)
@@ -344,8 +350,6 @@ ${body}
         endif()
         if(NOT idle_body STREQUAL "" AND NOT idle_body STREQUAL low_body)
           add_low_copy(settle_idle ${f} "${idle_body}" ico_decls)
-          list(TRANSFORM idle_valids PREPEND "vlSelf->" OUTPUT_VARIABLE any_valid)
-          string(REPLACE ";" " | " any_valid "${any_valid}")
           string(REPLACE "${MODEL}___024root___${f}(vlSelf);"
                  "if (VL_LIKELY(!vlSelf->rst)) { if (!(${any_valid})) ${MODEL}___024root___settle_idle__${f}(vlSelf); else ${MODEL}___024root___settle_low__${f}(vlSelf); } else ${MODEL}___024root___${f}(vlSelf);"
                  ico_direct_low "${ico_direct_low}")
@@ -456,7 +460,7 @@ ${ico_direct_low}
           endif()
         endforeach()
       endif()
-      # (the switch where the body allows one, before its chain of tests)
+      # (the switch where the body allows one, else its chain of tests)
       mask_switch(switched_low "${masked_body_low}")
       if(switched_low STREQUAL "")
         set(switched_low "${masked_body_low}")
@@ -583,10 +587,11 @@ file(REMOVE "${OUT}.tmp")
 if(DEFINED SETTLE_OUT)
   # Where the edge's triggers come from the latches (EdgeTriggers<M> above,
   # used by a block registered with its input logic at the settle; any
-  # other's edge compares the nets with their record), a gated clock's net is read only by the trigger evaluation and its
-  # record, which the fast edge never runs: the copies leave its stores out
-  # (the settle's with the clock low, the edge's). Checked per net: every
-  # other mention in the model's code is a store.
+  # other's edge compares the nets with their record), a gated clock's net
+  # is read only by the trigger evaluation and its record, which the fast
+  # edge never runs: the copies leave its stores out (the settle's with the
+  # clock low, the edge's). Checked per net: every other mention in the
+  # model's code is a store.
   if(mask_from_enables AND edge_from_latches)
     string(REGEX REPLACE "vlSelf->__VactTriggered\\.at\\([0-9a-fx]+U\\) = [^;]*;" "" rest_code "${code}")
     string(REGEX REPLACE "vlSelf->__Vtrigrprev__TOP__[A-Za-z0-9_]+[ \n]*= [^;]*;" "" rest_code "${rest_code}")

@@ -263,10 +263,9 @@ module tp_ctx_lookup #(
             cnt_reads <= '0; cnt_writebacks <= '0; cnt_fill_words <= '0; cnt_forwards <= '0;
             cnt_hazard_cycles <= '0;
         end else begin
-            // (The updates that read the pointers, the fill word and the
-            // counts the later ones write come first: nonblocking updates may
-            // come in any order, and Verilator 5.006 generates less for this
-            // one; measured, docs/performance.md.)
+            // (Nonblocking updates may come in any order: those that read a
+            // register a later one writes come first, for which Verilator
+            // 5.006 generates less; measured, docs/performance.md.)
 
             // the counters, written in every cycle: Verilator 5.006 keeps a
             // shadow copy (copied in and out on every edge) of many registers
