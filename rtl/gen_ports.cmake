@@ -112,6 +112,16 @@ if(DEFINED CLOCK_EDGES)
     set(edge_from_latches TRUE)
   endif()
 endif()
+# the registers the settle may take as 0 while they are (-DSETTLE_QUIET=a,b:
+# blocks.json settle_quiet, as the root's members), and the test that one
+# is not (a C++ expression)
+set(quiet_regs "")
+set(any_quiet "")
+if(DEFINED SETTLE_QUIET AND NOT SETTLE_QUIET STREQUAL "")
+  string(REPLACE "," ";" quiet_regs "${SETTLE_QUIET}")
+  list(TRANSFORM quiet_regs PREPEND "vlSelf->" OUTPUT_VARIABLE quiet_reads)
+  list(JOIN quiet_reads " | " any_quiet)
+endif()
 set(vcmake "${dir}/${MODEL}.cmake")
 if(EXISTS "${vcmake}")
   file(STRINGS "${vcmake}" fast_line REGEX "^set\\(${MODEL}_CLASSES_FAST ")
@@ -350,8 +360,21 @@ ${body}
         endif()
         if(NOT idle_body STREQUAL "" AND NOT idle_body STREQUAL low_body)
           add_low_copy(settle_idle ${f} "${idle_body}" ico_decls)
+          set(idle_call "${MODEL}___024root___settle_idle__${f}(vlSelf);")
+          # and, for a block that names them (blocks.json settle_quiet), a
+          # copy with its quiet registers 0 as well (settle_quiet__<f>),
+          # taken in an idle cycle while they are: a cycle in which only
+          # the units behind its front end work
+          set(quiet_body "")
+          if(quiet_regs)
+            with_low(quiet_body "${b}" "clk;rst;${idle_valids};${quiet_regs}")
+          endif()
+          if(NOT quiet_body STREQUAL "" AND NOT quiet_body STREQUAL idle_body)
+            add_low_copy(settle_quiet ${f} "${quiet_body}" ico_decls)
+            set(idle_call "if (!(${any_quiet})) ${MODEL}___024root___settle_quiet__${f}(vlSelf); else ${idle_call}")
+          endif()
           string(REPLACE "${MODEL}___024root___${f}(vlSelf);"
-                 "if (VL_LIKELY(!vlSelf->rst)) { if (!(${any_valid})) ${MODEL}___024root___settle_idle__${f}(vlSelf); else ${MODEL}___024root___settle_low__${f}(vlSelf); } else ${MODEL}___024root___${f}(vlSelf);"
+                 "if (VL_LIKELY(!vlSelf->rst)) { if (!(${any_valid})) { ${idle_call} } else ${MODEL}___024root___settle_low__${f}(vlSelf); } else ${MODEL}___024root___${f}(vlSelf);"
                  ico_direct_low "${ico_direct_low}")
         else()
           string(REPLACE "${MODEL}___024root___${f}(vlSelf);"

@@ -151,12 +151,27 @@ foreach(b ${UBSIM_RTL_BLOCKS})
   # the model's port table (models/rtl/port_table.h), read from its header
   if(NOT UBSIM_RTL_IMPORT_DIR)
     set(vdir ${UBSIM_RTL_OBJ_DIR}/V${b}.dir)
+    # the registers its settle may take as 0 (blocks.json settle_quiet), as
+    # the root's members Verilator names them (a.b -> <top>__DOT__a__DOT__b)
+    set(quiet "")
+    string(JSON n_quiet ERROR_VARIABLE no_quiet LENGTH "${UBSIM_MANIFEST}" blocks ${b} settle_quiet)
+    if(NOT no_quiet AND n_quiet GREATER 0)
+      math(EXPR last "${n_quiet} - 1")
+      foreach(q RANGE ${last})
+        string(JSON reg GET "${UBSIM_MANIFEST}" blocks ${b} settle_quiet ${q})
+        string(REPLACE "." "__DOT__" reg "${top}.${reg}")
+        list(APPEND quiet ${reg})
+      endforeach()
+    endif()
+    string(REPLACE ";" "," quiet "${quiet}")
     # and those functions for the settle and the edge (V${b}_settle.cpp)
     add_custom_command(OUTPUT ${vdir}/V${b}_ports.h ${vdir}/V${b}_settle.cpp
                        COMMAND ${CMAKE_COMMAND} -DHEADER=${vdir}/V${b}.h -DOUT=${vdir}/V${b}_ports.h
                                -DSETTLE_OUT=${vdir}/V${b}_settle.cpp -DCLOCK_EDGES=${UBSIM_CLOCK_EDGES_H}
+                               -DSETTLE_QUIET=${quiet}
                                -DMODEL=V${b} -P ${UBSIM_RTL_DIR}/gen_ports.cmake
-                       DEPENDS ${vdir}/V${b}.cmake ${UBSIM_RTL_DIR}/gen_ports.cmake ${UBSIM_CLOCK_EDGES_H} VERBATIM)
+                       DEPENDS ${vdir}/V${b}.cmake ${UBSIM_RTL_DIR}/gen_ports.cmake ${UBSIM_CLOCK_EDGES_H}
+                               ${UBSIM_RTL_DIR}/blocks.json VERBATIM)
     target_sources(ubsim_rtl PRIVATE ${vdir}/V${b}_ports.h ${vdir}/V${b}_settle.cpp)
   endif()
   string(APPEND UBSIM_RTL_PORTS_INCLUDES "#include \"V${b}_ports.h\"\n")
