@@ -10,8 +10,10 @@
 # CLOCK_EDGES, the settle's input region with the clock and reset low and
 # the edge's NBA functions with the reset low (SettleIco and EdgeNba below;
 # their functions in SETTLE_OUT).
+# (also with the input valids low, and with the block's quiet registers,
+# SETTLE_QUIET, as 0 as well: copies the settle takes while they are).
 # Run as: cmake -DHEADER=.../Vx.h -DOUT=.../Vx_ports.h [-DSETTLE_OUT=.../Vx_settle.cpp
-#   -DCLOCK_EDGES=.../clock_edges.h] -DMODEL=Vx -P gen_ports.cmake
+#   -DCLOCK_EDGES=.../clock_edges.h] [-DSETTLE_QUIET=reg,reg] -DMODEL=Vx -P gen_ports.cmake
 cmake_policy(SET CMP0057 NEW)   # if(IN_LIST)
 file(STRINGS "${HEADER}" decls REGEX "^[ \t]*VL_(IN|OUT)(8|16|64|W)?\\(&[A-Za-z_0-9]+,")
 set(rows "")
