@@ -356,6 +356,7 @@ ${body}
         # and a copy with every input handshake's valid low as well
         # (settle_idle__<f>), which the edge takes in a cycle that offers
         # nothing: most of a pipeline's settles
+        set(settle_call "${MODEL}___024root___settle_low__${f}(vlSelf);")
         set(idle_body "")
         if(idle_valids)
           with_low(idle_body "${b}" "clk;rst;${idle_valids}")
@@ -375,14 +376,11 @@ ${body}
             add_low_copy(settle_quiet ${f} "${quiet_body}" ico_decls)
             set(idle_call "if (!(${any_quiet})) ${MODEL}___024root___settle_quiet__${f}(vlSelf); else ${idle_call}")
           endif()
-          string(REPLACE "${MODEL}___024root___${f}(vlSelf);"
-                 "if (VL_LIKELY(!vlSelf->rst)) { if (!(${any_valid})) { ${idle_call} } else ${MODEL}___024root___settle_low__${f}(vlSelf); } else ${MODEL}___024root___${f}(vlSelf);"
-                 ico_direct_low "${ico_direct_low}")
-        else()
-          string(REPLACE "${MODEL}___024root___${f}(vlSelf);"
-                 "if (VL_LIKELY(!vlSelf->rst)) ${MODEL}___024root___settle_low__${f}(vlSelf); else ${MODEL}___024root___${f}(vlSelf);"
-                 ico_direct_low "${ico_direct_low}")
+          set(settle_call "if (!(${any_valid})) { ${idle_call} } else ${settle_call}")
         endif()
+        string(REPLACE "${MODEL}___024root___${f}(vlSelf);"
+               "if (VL_LIKELY(!vlSelf->rst)) { ${settle_call} } else ${MODEL}___024root___${f}(vlSelf);"
+               ico_direct_low "${ico_direct_low}")
         string(REPLACE "${MODEL}___024root___${f}(vlSelf);"
                "if (VL_LIKELY(!(vlSelf->clk | vlSelf->rst))) ${MODEL}___024root___settle_low__${f}(vlSelf); else ${MODEL}___024root___${f}(vlSelf);"
                ico_direct "${ico_direct}")
