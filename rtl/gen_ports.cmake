@@ -246,6 +246,24 @@ ${body}
 " PARENT_SCOPE)
     set(${decls_var} "${${decls_var}}void ${MODEL}___024root___${prefix}__${f}(${MODEL}___024root*);\n" PARENT_SCOPE)
   endfunction()
+  # a further copy <prefix>__<f> of `body` with `sigs` and `extra` low,
+  # made when `extra` is not empty, the copy reads one of them and it
+  # differs from `prev` (the copy it would stand beside): its body in `out`
+  # ("" when not made)
+  function(add_further_copy out prefix f body sigs extra prev)
+    set(copy "")
+    if(NOT extra STREQUAL "")
+      with_low(copy "${body}" "${sigs};${extra}")
+    endif()
+    if(NOT copy STREQUAL "" AND NOT copy STREQUAL prev)
+      add_low_copy(${prefix} ${f} "${copy}" ico_decls)
+      set(settle_low_cpp "${settle_low_cpp}" PARENT_SCOPE)
+      set(ico_decls "${ico_decls}" PARENT_SCOPE)
+    else()
+      set(copy "")
+    endif()
+    set(${out} "${copy}" PARENT_SCOPE)
+  endfunction()
   # The masked NBA region (a chain of tests of the mask's bits, each calling
   # functions) as one switch over the bits it tests: each case calls, in the
   # chain's order, the functions whose test holds for it, so an edge makes
@@ -357,23 +375,15 @@ ${body}
         # (settle_idle__<f>), which the edge takes in a cycle that offers
         # nothing: most of a pipeline's settles
         set(settle_call "${MODEL}___024root___settle_low__${f}(vlSelf);")
-        set(idle_body "")
-        if(idle_valids)
-          with_low(idle_body "${b}" "clk;rst;${idle_valids}")
-        endif()
-        if(NOT idle_body STREQUAL "" AND NOT idle_body STREQUAL low_body)
-          add_low_copy(settle_idle ${f} "${idle_body}" ico_decls)
+        add_further_copy(idle_body settle_idle ${f} "${b}" "clk;rst" "${idle_valids}" "${low_body}")
+        if(NOT idle_body STREQUAL "")
           set(idle_call "${MODEL}___024root___settle_idle__${f}(vlSelf);")
           # and, for a block that names them (blocks.json settle_quiet), a
           # copy with its quiet registers 0 as well (settle_quiet__<f>),
           # taken in an idle cycle while they are: a cycle in which only
           # the units behind its front end work
-          set(quiet_body "")
-          if(quiet_regs)
-            with_low(quiet_body "${b}" "clk;rst;${idle_valids};${quiet_regs}")
-          endif()
-          if(NOT quiet_body STREQUAL "" AND NOT quiet_body STREQUAL idle_body)
-            add_low_copy(settle_quiet ${f} "${quiet_body}" ico_decls)
+          add_further_copy(quiet_body settle_quiet ${f} "${b}" "clk;rst;${idle_valids}" "${quiet_regs}" "${idle_body}")
+          if(NOT quiet_body STREQUAL "")
             set(idle_call "if (!(${any_quiet})) ${MODEL}___024root___settle_quiet__${f}(vlSelf); else ${idle_call}")
           endif()
           set(settle_call "if (!(${any_valid})) { ${idle_call} } else ${settle_call}")
