@@ -266,9 +266,12 @@ module order_tracker #(
     // logic is in the input region, evaluated on every settle.)
     logic out_free, take_release, take_pass, take_hold, take_err, err_free;
     logic take_new;     // a tracked request gets a sequence number
+    logic stall_now;    // s_* waits for a free slot or window space (counted)
+    logic port_change;  // a handshake at s_*, m_* or m_err_*, or a stall counted
     always_comb begin
         out_free = 1'b1; err_free = 1'b1; take_release = 1'b0; s_ready = 1'b0;
         take_err = 1'b0; take_hold = 1'b0; take_pass = 1'b0; take_new = 1'b0;
+        stall_now = 1'b0; port_change = 1'b0;
         if (s_valid || m_valid || m_err_valid || rel_found) begin
             out_free     = !m_valid || m_ready;
             err_free     = !m_err_valid || m_err_ready;
@@ -279,6 +282,9 @@ module order_tracker #(
             take_hold    = s_valid && s_ready && !illegal && must_hold;
             take_pass    = s_valid && s_ready && !illegal && !must_hold;
             take_new     = (take_pass || take_hold) && s_track;
+            stall_now    = s_valid && !illegal && !(has_slot && has_room);
+            port_change  = (s_valid && s_ready) || stall_now || take_release
+                           || (m_valid && m_ready) || (m_err_valid && m_err_ready);
         end
     end
     assign in_hold      = take_hold;
@@ -309,9 +315,16 @@ module order_tracker #(
     assign retiring = retiring_slots != '0;
 
 
-    // this block's clock, gated by its own activity (clock_gate.sv): a request offered, a completion, or its own work (busy)
+    // this block's clock, gated by the cycles in which a register changes
+    // (clock_gate.sv): a handshake at any of its ports, a completion, a
+    // stall counted, a tidy step that retires. A request that waits at s_*
+    // for the output register (m_ready low downstream) changes nothing, and
+    // neither does a held request that may go but finds the output full:
+    // those cycles are not clocked (a back-pressured pipeline spends most
+    // of its cycles there). tidy_q is then left as it is, which is exact
+    // (see busy below).
     logic gclk;
-    clock_gate u_clock_gate (.clk, .en(rst || s_valid || s_cpl_valid || busy), .gclk);
+    clock_gate u_clock_gate (.clk, .en(rst || port_change || s_cpl_valid || rep_take || retiring), .gclk);
 
     always_ff @(posedge gclk) begin
         if (rst) begin
@@ -327,8 +340,8 @@ module order_tracker #(
             roso_out <= '0; rdat_out <= '0; held_cnt <= '0; fence_held <= '0; unrep_done <= '0;
         end else begin
             // (written in every cycle: no shadow copy in the generated C++)
-            stall_slots  <= stall_slots + 32'(s_valid && !illegal && !has_slot);   // (tracked only)
-            stall_window <= stall_window + 32'(s_valid && !illegal && has_slot && !has_room);
+            stall_slots  <= stall_slots + 32'(stall_now && !has_slot);   // (tracked only)
+            stall_window <= stall_window + 32'(stall_now && has_slot);
             if (m_err_valid && m_err_ready) m_err_valid <= 1'b0;
             if (take_err) begin
                 m_err_valid <= 1'b1;

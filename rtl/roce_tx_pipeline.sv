@@ -147,11 +147,13 @@ module roce_tx_pipeline #(
 
     // The front's clock (clock_gate.sv), shared by the bus interface
     // register, the context gate's check and the configuration register:
-    // each changes state only at an edge where a request is offered or
-    // held in the register (or at reset).
+    // each changes state only at an edge where a request enters or leaves
+    // the register (or at reset). A request held in it while the tracker
+    // refuses (the PSN read-modify-write's interval, back-pressure) changes
+    // nothing, so those cycles are not clocked.
     logic                   gclk;
     logic                   bif_valid, bif_ready;
-    clock_gate u_clock_gate (.clk, .en(rst || s_valid || bif_valid), .gclk);
+    clock_gate u_clock_gate (.clk, .en(rst || (s_valid && s_ready) || (bif_valid && bif_ready)), .gclk);
 
     // The configuration, loaded at reset (every cfg_* input but cfg_now is
     // held from before the reset on): registered, so that no logic depends

@@ -102,9 +102,13 @@ module tx_segmenter #(
     assign data_wait_id = h_id;
     assign busy        = busy_q;   // (buffered credits wait passively for their message)
 
-    // this block's clock, gated by its own activity (clock_gate.sv): a message offered or being cut, or a payload credit
+    // this block's clock, gated by the cycles in which its state changes
+    // (clock_gate.sv): a packet cut (fire) or a payload credit taken. A
+    // message offered or being cut while m_ready is low (the next stage's
+    // interval, back-pressure) changes nothing, so those cycles are not
+    // clocked.
     logic gclk;
-    clock_gate u_clock_gate (.clk, .en(rst || s_valid || busy_q || s_credit_valid), .gclk);
+    clock_gate u_clock_gate (.clk, .en(rst || fire || s_credit_valid), .gclk);
 
     always_ff @(posedge gclk) begin
         if (rst) begin
