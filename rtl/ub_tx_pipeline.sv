@@ -171,12 +171,16 @@ module ub_tx_pipeline #(
     // chains and the arbiter behind them: the configuration registers, the
     // bus interface register, the context gate's check, the Jetty
     // scheduler register and the arbiter's round-robin state. Each of them
-    // changes state only at an edge where it holds or is offered an item
-    // (or at reset), so one enable covers them all: a request at the input
-    // or in either register, or an item at either chain's tap.
+    // changes state only at an edge where an item enters or leaves it (or
+    // at reset), so one enable covers them all: a handshake at the input,
+    // at either register's output or at the arbiter's. An item held while
+    // the next unit refuses it (the TP lookup's issue interval,
+    // back-pressure) changes nothing, so those cycles are not clocked.
     logic gclk;
     logic bif_valid, js_valid, ha_valid, hl_valid;
-    clock_gate u_clock_gate (.clk, .en(rst || s_valid || bif_valid || js_valid || ha_valid || hl_valid), .gclk);
+    logic bif_ready, oc_ready, arb_valid, arb_ready;
+    clock_gate u_clock_gate (.clk, .en(rst || (s_valid && s_ready) || (bif_valid && bif_ready) || (js_valid && oc_ready)
+                                       || (arb_valid && arb_ready)), .gclk);
 
     // The configuration, loaded at reset (every cfg_* input but cfg_now is
     // held from before the reset on): registered, so that no logic depends
@@ -198,7 +202,6 @@ module ub_tx_pipeline #(
     end
 
     // bus interface register
-    logic            bif_ready;
     logic [W_IN-1:0] bif_data;
     pipe_reg #(.W(W_IN)) u_bus_if (
         .clk(gclk), .rst, .s_valid, .s_ready, .s_data({s_ord_track, s_ord_jetty, s_ord_mode, s_ord_tag, s_ord_fence, s_ord_comp_order,
@@ -228,7 +231,7 @@ module ub_tx_pipeline #(
     assign bif_is_load = bg_data[DW-1];
 
     // full route
-    logic          js_ready, oc_valid, oc_ready, ca_ready;
+    logic          js_ready, oc_valid, ca_ready;
     logic          ha_ready;
     logic [W-1:0]  js_data;
     logic [DW-1:0] oc_data, ha_data;
@@ -294,7 +297,6 @@ module ub_tx_pipeline #(
     assign bg_ready = bif_is_load ? cl_ready : js_ready;
 
     // merge, TP-channel lookup, flit output
-    logic          arb_valid, arb_ready;
     /* verilator lint_off UNUSEDSIGNAL */  // route bit is spent once the routes merge
     logic [DW-1:0] arb_data;
     /* verilator lint_on UNUSEDSIGNAL */
