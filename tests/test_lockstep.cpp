@@ -41,8 +41,10 @@ std::mt19937_64& rng_for(uint64_t seed) {
 
 // ---------------- the order tracker alone ----------------
 void random_order_tracker(uint64_t run, uint64_t cycles) {
-  Vorder_tracker n(&ubsim::shared_verilated_context(), "new_ot");
-  Vorder_tracker_v1 o(&ubsim::shared_verilated_context(), "ref_ot");
+  ubsim::SharedContextModel<Vorder_tracker> n_owned("new_ot");
+  auto& n = *n_owned;
+  ubsim::SharedContextModel<Vorder_tracker_v1> o_owned("ref_ot");
+  auto& o = *o_owned;
   Lockstep<Vorder_tracker, Vorder_tracker_v1> ls(n, o, fmt::format("order_tracker run {}", run));
   auto& rng = rng_for(7 + run);
   std::uniform_real_distribution<double> u(0, 1);
@@ -173,8 +175,10 @@ struct SendSide {
 
 // ---------------- the UB send pipeline ----------------
 void random_ub_tx(uint64_t run, uint64_t cycles) {
-  Vub_tx_pipeline n(&ubsim::shared_verilated_context(), "new_ub");
-  Vub_tx_pipeline_v1 o(&ubsim::shared_verilated_context(), "ref_ub");
+  ubsim::SharedContextModel<Vub_tx_pipeline> n_owned("new_ub");
+  auto& n = *n_owned;
+  ubsim::SharedContextModel<Vub_tx_pipeline_v1> o_owned("ref_ub");
+  auto& o = *o_owned;
   Lockstep<Vub_tx_pipeline, Vub_tx_pipeline_v1> ls(n, o, fmt::format("ub_tx_pipeline run {}", run));
   auto& rng = rng_for(100 + run);
   std::uniform_real_distribution<double> u(0, 1);
@@ -235,8 +239,10 @@ void random_ub_tx(uint64_t run, uint64_t cycles) {
 
 // ---------------- the NIC send pipeline ----------------
 void random_roce_tx(uint64_t run, uint64_t cycles) {
-  Vroce_tx_pipeline n(&ubsim::shared_verilated_context(), "new_roce");
-  Vroce_tx_pipeline_v1 o(&ubsim::shared_verilated_context(), "ref_roce");
+  ubsim::SharedContextModel<Vroce_tx_pipeline> n_owned("new_roce");
+  auto& n = *n_owned;
+  ubsim::SharedContextModel<Vroce_tx_pipeline_v1> o_owned("ref_roce");
+  auto& o = *o_owned;
   Lockstep<Vroce_tx_pipeline, Vroce_tx_pipeline_v1> ls(n, o, fmt::format("roce_tx_pipeline run {}", run));
   auto& rng = rng_for(200 + run);
   std::uniform_real_distribution<double> u(0, 1);
@@ -284,8 +290,10 @@ void random_roce_tx(uint64_t run, uint64_t cycles) {
 
 // ---------------- the receive pipeline ----------------
 void random_rx(uint64_t run, uint64_t cycles) {
-  Vrx_pipeline n(&ubsim::shared_verilated_context(), "new_rx");
-  Vrx_pipeline_v1 o(&ubsim::shared_verilated_context(), "ref_rx");
+  ubsim::SharedContextModel<Vrx_pipeline> n_owned("new_rx");
+  auto& n = *n_owned;
+  ubsim::SharedContextModel<Vrx_pipeline_v1> o_owned("ref_rx");
+  auto& o = *o_owned;
   Lockstep<Vrx_pipeline, Vrx_pipeline_v1> ls(n, o, fmt::format("rx_pipeline run {}", run));
   auto& rng = rng_for(300 + run);
   std::uniform_real_distribution<double> u(0, 1);
@@ -329,8 +337,10 @@ void random_rx(uint64_t run, uint64_t cycles) {
 // every answered lookup's entries released some cycles later: small caches,
 // so misses, merges, evictions and pinned victims all happen.
 void random_ctx_cache(uint64_t run, uint64_t cycles) {
-  Vctx_cache n(&ubsim::shared_verilated_context(), "new_cache");
-  Vctx_cache_v1 o(&ubsim::shared_verilated_context(), "ref_cache");
+  ubsim::SharedContextModel<Vctx_cache> n_owned("new_cache");
+  auto& n = *n_owned;
+  ubsim::SharedContextModel<Vctx_cache_v1> o_owned("ref_cache");
+  auto& o = *o_owned;
   Lockstep<Vctx_cache, Vctx_cache_v1> ls(n, o, fmt::format("ctx_cache run {}", run));
   auto& rng = rng_for(400 + run);
   std::uniform_real_distribution<double> u(0, 1);
@@ -418,8 +428,10 @@ void random_ctx_cache(uint64_t run, uint64_t cycles) {
 // packets, back-pressure, a reorder threshold, and SACK, probe and GoBackN
 // runs. The engine's own timer and probe fire on cfg_now.
 void random_sack_sender(uint64_t run, uint64_t cycles) {
-  Vsack_sender n(&ubsim::shared_verilated_context(), "new_sack_tx");
-  Vsack_sender_v2 o(&ubsim::shared_verilated_context(), "ref_sack_tx");
+  ubsim::SharedContextModel<Vsack_sender> n_owned("new_sack_tx");
+  auto& n = *n_owned;
+  ubsim::SharedContextModel<Vsack_sender_v2> o_owned("ref_sack_tx");
+  auto& o = *o_owned;
   Lockstep<Vsack_sender, Vsack_sender_v2> ls(n, o, fmt::format("sack_sender run {}", run));
   auto& rng = rng_for(500 + run);
   std::uniform_real_distribution<double> u(0, 1);
@@ -492,8 +504,10 @@ void random_sack_sender(uint64_t run, uint64_t cycles) {
 // the next expected one (in order, above holes, duplicates, beyond the
 // window), back-pressure on delivery and acks, a reorder limit that drops.
 void random_sack_receiver(uint64_t run, uint64_t cycles) {
-  Vsack_receiver n(&ubsim::shared_verilated_context(), "new_sack_rx");
-  Vsack_receiver_v2 o(&ubsim::shared_verilated_context(), "ref_sack_rx");
+  ubsim::SharedContextModel<Vsack_receiver> n_owned("new_sack_rx");
+  auto& n = *n_owned;
+  ubsim::SharedContextModel<Vsack_receiver_v2> o_owned("ref_sack_rx");
+  auto& o = *o_owned;
   Lockstep<Vsack_receiver, Vsack_receiver_v2> ls(n, o, fmt::format("sack_receiver run {}", run));
   auto& rng = rng_for(600 + run);
   std::uniform_real_distribution<double> u(0, 1);
@@ -546,37 +560,66 @@ uint64_t replay(const fs::path& file) {
     const std::string d = ls.replay(file.string());
     if (!d.empty()) FAIL(d);
   };
-  auto& ctx = ubsim::shared_verilated_context();
   if (header.model() == "Vub_tx_pipeline") {
-    Vub_tx_pipeline n(&ctx, "new"); Vub_tx_pipeline_v1 o(&ctx, "ref");
-    Vub_tx_pipeline n2(&ctx, "new2"); Vub_tx_pipeline r2(&ctx, "eval");
+    ubsim::SharedContextModel<Vub_tx_pipeline> n_owned("new");
+    auto& n = *n_owned;
+    ubsim::SharedContextModel<Vub_tx_pipeline_v1> o_owned("ref");
+    auto& o = *o_owned;
+    ubsim::SharedContextModel<Vub_tx_pipeline> n2_owned("new2");
+    auto& n2 = *n2_owned;
+    ubsim::SharedContextModel<Vub_tx_pipeline> r2_owned("eval");
+    auto& r2 = *r2_owned;
     run_after_edges(n2, r2);
     return run(n, o);
   }
   if (header.model() == "Vroce_tx_pipeline") {
-    Vroce_tx_pipeline n(&ctx, "new"); Vroce_tx_pipeline_v1 o(&ctx, "ref");
-    Vroce_tx_pipeline n2(&ctx, "new2"); Vroce_tx_pipeline r2(&ctx, "eval");
+    ubsim::SharedContextModel<Vroce_tx_pipeline> n_owned("new");
+    auto& n = *n_owned;
+    ubsim::SharedContextModel<Vroce_tx_pipeline_v1> o_owned("ref");
+    auto& o = *o_owned;
+    ubsim::SharedContextModel<Vroce_tx_pipeline> n2_owned("new2");
+    auto& n2 = *n2_owned;
+    ubsim::SharedContextModel<Vroce_tx_pipeline> r2_owned("eval");
+    auto& r2 = *r2_owned;
     run_after_edges(n2, r2);
     return run(n, o);
   }
   if (header.model() == "Vctx_cache") {
-    Vctx_cache n(&ctx, "new"); Vctx_cache_v1 o(&ctx, "ref");
-    Vctx_cache n2(&ctx, "new2"); Vctx_cache r2(&ctx, "eval");
+    ubsim::SharedContextModel<Vctx_cache> n_owned("new");
+    auto& n = *n_owned;
+    ubsim::SharedContextModel<Vctx_cache_v1> o_owned("ref");
+    auto& o = *o_owned;
+    ubsim::SharedContextModel<Vctx_cache> n2_owned("new2");
+    auto& n2 = *n2_owned;
+    ubsim::SharedContextModel<Vctx_cache> r2_owned("eval");
+    auto& r2 = *r2_owned;
     run_after_edges(n2, r2);
     return run(n, o);
   }
   if (header.model() == "Vrx_pipeline") {
-    Vrx_pipeline n(&ctx, "new"); Vrx_pipeline_v1 o(&ctx, "ref");
-    Vrx_pipeline n2(&ctx, "new2"); Vrx_pipeline r2(&ctx, "eval");
+    ubsim::SharedContextModel<Vrx_pipeline> n_owned("new");
+    auto& n = *n_owned;
+    ubsim::SharedContextModel<Vrx_pipeline_v1> o_owned("ref");
+    auto& o = *o_owned;
+    ubsim::SharedContextModel<Vrx_pipeline> n2_owned("new2");
+    auto& n2 = *n2_owned;
+    ubsim::SharedContextModel<Vrx_pipeline> r2_owned("eval");
+    auto& r2 = *r2_owned;
     run_after_edges(n2, r2);
     return run(n, o);
   }
   if (header.model() == "Vsack_sender") {
-    Vsack_sender n(&ctx, "new"); Vsack_sender_v2 o(&ctx, "ref");
+    ubsim::SharedContextModel<Vsack_sender> n_owned("new");
+    auto& n = *n_owned;
+    ubsim::SharedContextModel<Vsack_sender_v2> o_owned("ref");
+    auto& o = *o_owned;
     return run(n, o);
   }
   if (header.model() == "Vsack_receiver") {
-    Vsack_receiver n(&ctx, "new"); Vsack_receiver_v2 o(&ctx, "ref");
+    ubsim::SharedContextModel<Vsack_receiver> n_owned("new");
+    auto& n = *n_owned;
+    ubsim::SharedContextModel<Vsack_receiver_v2> o_owned("ref");
+    auto& o = *o_owned;
     return run(n, o);
   }
   return 0;   // a block that was not restructured

@@ -115,20 +115,37 @@ inline void write_rtl_coverage() {
 #endif
 }
 
+// A verilated model on the shared context, owned like a unique_ptr. The
+// context's coverage points address the model's counters, and a coverage
+// build writes them all when the process ends (write_rtl_coverage): a
+// destroyed model would leave them dangling, so coverage builds keep every
+// model to the end. Every model on the shared context is made through it
+// (VerilatedBlock, the tests' lockstep pairs).
 template <class Model>
-class VerilatedBlock final : public ClockedModel {
+class SharedContextModel {
  public:
-  explicit VerilatedBlock(const char* instance = "dut")
+  explicit SharedContextModel(const char* instance)
       : model_(std::make_unique<Model>(&shared_verilated_context(), instance)) {}
-  ~VerilatedBlock() override {
-    close_trace();
+  ~SharedContextModel() {
 #if VM_COVERAGE
-    // The context's coverage points address the model's counters, and the
-    // process writes them all when it ends: a destroyed model would leave
-    // them dangling. Coverage builds keep every model to the end.
     (void)model_.release();
 #endif
   }
+  SharedContextModel(const SharedContextModel&) = delete;
+  SharedContextModel& operator=(const SharedContextModel&) = delete;
+  Model& operator*() const { return *model_; }
+  Model* operator->() const { return model_.get(); }
+  Model* get() const { return model_.get(); }
+
+ private:
+  std::unique_ptr<Model> model_;
+};
+
+template <class Model>
+class VerilatedBlock final : public ClockedModel {
+ public:
+  explicit VerilatedBlock(const char* instance = "dut") : model_(instance) {}
+  ~VerilatedBlock() override { close_trace(); }
   Model& model() { return *model_; }
   const Model& model() const { return *model_; }
   Model* operator->() { return model_.get(); }
@@ -243,7 +260,7 @@ class VerilatedBlock final : public ClockedModel {
   bool tracing() const override { return trace_ != nullptr; }
 
  private:
-  std::unique_ptr<Model> model_;
+  SharedContextModel<Model> model_;
   std::unique_ptr<VerilatedFstC> trace_;
   std::unique_ptr<StimulusWriter> recorder_;
   bool record_checked_ = false;
