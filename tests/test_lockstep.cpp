@@ -540,6 +540,11 @@ void random_sack_receiver(uint64_t run, uint64_t cycles) {
 }
 
 // ---------------- recorded stimuli ----------------
+template <class T>
+struct ModelType {
+  using type = T;
+};
+
 // Replays one stimulus file into the lockstep pair of its model; returns
 // the cycles compared, or fails with the first difference.
 uint64_t replay(const fs::path& file) {
@@ -560,68 +565,26 @@ uint64_t replay(const fs::path& file) {
     const std::string d = ls.replay(file.string());
     if (!d.empty()) FAIL(d);
   };
-  if (header.model() == "Vub_tx_pipeline") {
-    ubsim::SharedContextModel<Vub_tx_pipeline> n_owned("new");
-    auto& n = *n_owned;
-    ubsim::SharedContextModel<Vub_tx_pipeline_v1> o_owned("ref");
-    auto& o = *o_owned;
-    ubsim::SharedContextModel<Vub_tx_pipeline> n2_owned("new2");
-    auto& n2 = *n2_owned;
-    ubsim::SharedContextModel<Vub_tx_pipeline> r2_owned("eval");
-    auto& r2 = *r2_owned;
-    run_after_edges(n2, r2);
-    return run(n, o);
-  }
-  if (header.model() == "Vroce_tx_pipeline") {
-    ubsim::SharedContextModel<Vroce_tx_pipeline> n_owned("new");
-    auto& n = *n_owned;
-    ubsim::SharedContextModel<Vroce_tx_pipeline_v1> o_owned("ref");
-    auto& o = *o_owned;
-    ubsim::SharedContextModel<Vroce_tx_pipeline> n2_owned("new2");
-    auto& n2 = *n2_owned;
-    ubsim::SharedContextModel<Vroce_tx_pipeline> r2_owned("eval");
-    auto& r2 = *r2_owned;
-    run_after_edges(n2, r2);
-    return run(n, o);
-  }
-  if (header.model() == "Vctx_cache") {
-    ubsim::SharedContextModel<Vctx_cache> n_owned("new");
-    auto& n = *n_owned;
-    ubsim::SharedContextModel<Vctx_cache_v1> o_owned("ref");
-    auto& o = *o_owned;
-    ubsim::SharedContextModel<Vctx_cache> n2_owned("new2");
-    auto& n2 = *n2_owned;
-    ubsim::SharedContextModel<Vctx_cache> r2_owned("eval");
-    auto& r2 = *r2_owned;
-    run_after_edges(n2, r2);
-    return run(n, o);
-  }
-  if (header.model() == "Vrx_pipeline") {
-    ubsim::SharedContextModel<Vrx_pipeline> n_owned("new");
-    auto& n = *n_owned;
-    ubsim::SharedContextModel<Vrx_pipeline_v1> o_owned("ref");
-    auto& o = *o_owned;
-    ubsim::SharedContextModel<Vrx_pipeline> n2_owned("new2");
-    auto& n2 = *n2_owned;
-    ubsim::SharedContextModel<Vrx_pipeline> r2_owned("eval");
-    auto& r2 = *r2_owned;
-    run_after_edges(n2, r2);
-    return run(n, o);
-  }
-  if (header.model() == "Vsack_sender") {
-    ubsim::SharedContextModel<Vsack_sender> n_owned("new");
-    auto& n = *n_owned;
-    ubsim::SharedContextModel<Vsack_sender_v2> o_owned("ref");
-    auto& o = *o_owned;
-    return run(n, o);
-  }
-  if (header.model() == "Vsack_receiver") {
-    ubsim::SharedContextModel<Vsack_receiver> n_owned("new");
-    auto& n = *n_owned;
-    ubsim::SharedContextModel<Vsack_receiver_v2> o_owned("ref");
-    auto& o = *o_owned;
-    return run(n, o);
-  }
+  // a restructured block against its reference; with after_edges, first
+  // the block against itself as above
+  auto pair = [&](auto new_model, auto ref_model, bool after_edges) -> uint64_t {
+    using New = typename decltype(new_model)::type;
+    using Ref = typename decltype(ref_model)::type;
+    if (after_edges) {
+      ubsim::SharedContextModel<New> n2("new2"), r2("eval");
+      run_after_edges(*n2, *r2);
+    }
+    ubsim::SharedContextModel<New> n("new");
+    ubsim::SharedContextModel<Ref> o("ref");
+    return run(*n, *o);
+  };
+  const std::string& m = header.model();
+  if (m == "Vub_tx_pipeline") return pair(ModelType<Vub_tx_pipeline>{}, ModelType<Vub_tx_pipeline_v1>{}, true);
+  if (m == "Vroce_tx_pipeline") return pair(ModelType<Vroce_tx_pipeline>{}, ModelType<Vroce_tx_pipeline_v1>{}, true);
+  if (m == "Vctx_cache") return pair(ModelType<Vctx_cache>{}, ModelType<Vctx_cache_v1>{}, true);
+  if (m == "Vrx_pipeline") return pair(ModelType<Vrx_pipeline>{}, ModelType<Vrx_pipeline_v1>{}, true);
+  if (m == "Vsack_sender") return pair(ModelType<Vsack_sender>{}, ModelType<Vsack_sender_v2>{}, false);
+  if (m == "Vsack_receiver") return pair(ModelType<Vsack_receiver>{}, ModelType<Vsack_receiver_v2>{}, false);
   return 0;   // a block that was not restructured
 }
 
