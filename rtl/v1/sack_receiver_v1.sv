@@ -175,9 +175,14 @@ module sack_receiver_v1 #(
     // An arriving packet: in order, above a hole (kept: SACK), a duplicate,
     // outside the window, dropped out of order (GoBackN); a hole filled that
     // releases a run; a duplicate-marked ack; an ack waiting for the wire.
+    // (a helper wire, not a function call in the property: Verilator 5.006
+    // evaluates a cover property's inlined function after the property reads
+    // its result; scripts/coverage_order_check.py finds such points)
+    logic cv_next_rcvd;
+    assign cv_next_rcvd = rcvd[slot(s_psn + 1'b1)];
     cp_in_order: cover property (@(posedge clk) disable iff (rst) take && keep && s_psn == expected);
     cp_sack_above_hole: cover property (@(posedge clk) disable iff (rst) take && keep && s_psn != expected && !cfg_gbn);
-    cp_sack_hole_filled_run: cover property (@(posedge clk) disable iff (rst) take && keep && s_psn == expected && !cfg_gbn && rcvd[slot(s_psn + 1'b1)]);
+    cp_sack_hole_filled_run: cover property (@(posedge clk) disable iff (rst) take && keep && s_psn == expected && !cfg_gbn && cv_next_rcvd);
     cp_duplicate: cover property (@(posedge clk) disable iff (rst) take && !keep && (have || behind));
     cp_out_of_window: cover property (@(posedge clk) disable iff (rst) take && !keep && !have && !behind && !in_window);
     cp_gbn_drop: cover property (@(posedge clk) disable iff (rst) take && !keep && !have && !behind && in_window);

@@ -356,14 +356,19 @@ module sack_sender_v1 #(
     // By mode: a SACKed hole resent, a resend lost again, the timer (first
     // expiry, backed-off expiries, retries exhausted), GoBackN's go-back on a
     // duplicate ack; the probe, stale acks and the two limits on new packets.
+    // (a helper wire, not a function call in the property: Verilator 5.006
+    // evaluates a cover property's inlined function after the property reads
+    // its result; scripts/coverage_order_check.py finds such points)
+    logic [3:0] cv_base_retries;   // the oldest outstanding PSN's retries
+    assign cv_base_retries = retries[slot(base)];
     cp_sack_hole_resent: cover property (@(posedge clk) disable iff (rst) s_ack_valid && ack_in_range && !cfg_gbn && cfg_fast_rtx && (new_holes & ~need_rtx) != '0);
     cp_sack_resend_lost_again: cover property (@(posedge clk) disable iff (rst) s_ack_valid && ack_in_range && !cfg_gbn && resend_lost != '0);
-    cp_sack_timeout: cover property (@(posedge clk) disable iff (rst) timeout && !cfg_gbn && retries[slot(base)] == '0);
-    cp_sack_timeout_backoff: cover property (@(posedge clk) disable iff (rst) timeout && !cfg_gbn && retries[slot(base)] != '0 && retries[slot(base)] < cfg_max_retries);
-    cp_sack_retries_exhausted: cover property (@(posedge clk) disable iff (rst) timeout && !cfg_gbn && retries[slot(base)] >= cfg_max_retries);
-    cp_gbn_timeout: cover property (@(posedge clk) disable iff (rst) timeout && cfg_gbn && retries[slot(base)] == '0);
-    cp_gbn_timeout_backoff: cover property (@(posedge clk) disable iff (rst) timeout && cfg_gbn && retries[slot(base)] != '0 && retries[slot(base)] < cfg_max_retries);
-    cp_gbn_retries_exhausted: cover property (@(posedge clk) disable iff (rst) timeout && cfg_gbn && retries[slot(base)] >= cfg_max_retries);
+    cp_sack_timeout: cover property (@(posedge clk) disable iff (rst) timeout && !cfg_gbn && cv_base_retries == '0);
+    cp_sack_timeout_backoff: cover property (@(posedge clk) disable iff (rst) timeout && !cfg_gbn && cv_base_retries != '0 && cv_base_retries < cfg_max_retries);
+    cp_sack_retries_exhausted: cover property (@(posedge clk) disable iff (rst) timeout && !cfg_gbn && cv_base_retries >= cfg_max_retries);
+    cp_gbn_timeout: cover property (@(posedge clk) disable iff (rst) timeout && cfg_gbn && cv_base_retries == '0);
+    cp_gbn_timeout_backoff: cover property (@(posedge clk) disable iff (rst) timeout && cfg_gbn && cv_base_retries != '0 && cv_base_retries < cfg_max_retries);
+    cp_gbn_retries_exhausted: cover property (@(posedge clk) disable iff (rst) timeout && cfg_gbn && cv_base_retries >= cfg_max_retries);
     cp_gbn_go_back_dup_ack: cover property (@(posedge clk) disable iff (rst) s_ack_valid && ack_in_range && cfg_gbn && cfg_fast_rtx && s_ack_dup && !gbn_active && PSN_W'(next_psn - s_ack_cum) != '0);
     cp_gbn_resend: cover property (@(posedge clk) disable iff (rst) send_rtx && cfg_gbn);
     cp_probe: cover property (@(posedge clk) disable iff (rst) probe);
