@@ -59,7 +59,8 @@ module roce_tx_multi #(
 
     /* verilator lint_off UNUSEDSIGNAL */
     logic        p_quiet;
-    logic [15:0] p_wake;
+    logic [1:0]  p_chain_held;
+    logic [15:0] p_tap_at0, p_tap_at1;   // the taps' cycles: this wrapper's bridge steps every cycle
     logic [23:0] m_psn;
     logic m_last, m_rep_valid, ctx_wait, s_grant_ready;
     logic [ID_W-1:0] m_rep_id, ctx_wait_id;
@@ -98,7 +99,7 @@ module roce_tx_multi #(
         .s_fill_valid(1'b0), .s_fill_ready, .s_fill_entry('0), .s_fill_data('0),
         .wb_valid, .wb_entry, .wb_psn, .ctx_port_busy, .ctx_reads, .ctx_writebacks, .ctx_fill_words,
         .ctx_port_busy_cycles,
-        .busy(p_busy), .quiet(p_quiet), .wake_in(p_wake), .fixed_depth);
+        .busy(p_busy), .quiet(p_quiet), .chain_held(p_chain_held), .chain_tap_at0(p_tap_at0), .chain_tap_at1(p_tap_at1), .fixed_depth);
 
     logic [INIT_W-1:0] out_init;
     assign out_init = m_id[ID_W-1 -: INIT_W];
@@ -112,7 +113,7 @@ module roce_tx_multi #(
         end
     end
     assign qp_held = |ord_held;
-    assign busy = p_busy || p_wake != '0;   // anything in flight (the chains' items too)
+    assign busy = p_busy || p_chain_held != '0;   // anything in flight (the chains' items too)
     // One scope per initiator, so a waveform viewer can group its signals.
     /* verilator lint_off UNUSEDSIGNAL */  // observation only (waveforms)
     for (genvar i = 0; i < N_INIT; i++) begin : initiator

@@ -121,9 +121,11 @@ module roce_tx_pipeline #(
     output logic [31:0]        ctx_port_busy_cycles,
 
     // activity after an edge (registers only): a bridge reads these after the edge
-    output logic               busy,        // it changes state without a new input (the chain aside: wake_in)
+    output logic               busy,        // it changes state without a new input (the chain aside: chain_*)
     output logic               quiet,       // busy only with a request waiting at ctx_gate: no change until a grant
-    output logic [15:0]        wake_in,     // cycles from the edge until the chain's next item reaches its tap (0: none)
+    output logic [1:0]         chain_held,  // [0]: the header chain holds an item ... ([1]: no second chain)
+    output logic [15:0]        chain_tap_at0,   // ... which reaches its tap in this cycle (cfg_now's low
+    output logic [15:0]        chain_tap_at1,   //     $clog2(MAX_CHAIN) + 1 bits); 0: no second chain
     output logic [DEPTH_W-1:0] fixed_depth
 );
     localparam int CL_W = $clog2(MAX_CHAIN + 1);
@@ -265,15 +267,15 @@ module roce_tx_pipeline #(
 
     localparam int CT_W = $clog2(MAX_CHAIN) + 1;   // chain time bits
     logic            hc_valid, hc_ready;
-    /* verilator lint_off UNUSEDSIGNAL */  // at the tap: the handshakes say it (activity is in wake_in)
+    /* verilator lint_off UNUSEDSIGNAL */  // at the tap: the handshakes say it (activity is in chain_*)
     logic            chain_busy;
     /* verilator lint_on UNUSEDSIGNAL */
     logic [W-1:0]    hc_data;
-    logic [CT_W-1:0] wake_c;
+    logic [CT_W-1:0] tap_c;
     stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_header_chain (
         .clk, .rst, .cfg_len(len_q), .cfg_now(cfg_now[CT_W-1:0]),
         .s_valid(psn_valid), .s_ready(psn_ready), .s_data({psn_qpn, psn_psn, psn_id}),
-        .m_valid(hc_valid), .m_ready(hc_ready), .m_data(hc_data), .busy(chain_busy), .wake_in(wake_c));
+        .m_valid(hc_valid), .m_ready(hc_ready), .m_data(hc_data), .busy(chain_busy), .holding(chain_held[0]), .tap_at(tap_c));
 
     // the packet header: ids and the fields of the QP context
     localparam int HDR_W = ID_W + PKT_W + 1 + PSN_W + 24;
@@ -287,14 +289,17 @@ module roce_tx_pipeline #(
 
     // Activity, read by the bridge after an edge: registers only (no input,
     // no cfg_now), so the edge can leave the logic of the inputs to the next
-    // clock-low settle (clock_edge.h). The chain's items are in wake_in: an
+    // clock-low settle (clock_edge.h). The chain's items are in chain_*: an
     // item is never at its tap in the cycle of the edge that moved it.
     logic units_busy;
     assign units_busy = qo_busy || sg_busy || psn_busy || m_valid;
     assign busy  = bif_valid || units_busy;
     assign quiet = ctx_gate_q && bif_valid && !units_busy;   // waiting at ctx_gate for a grant
-    // items in flight in the chain change nothing until they reach its tap
-    assign wake_in = 16'(wake_c);
+    // items in flight in the chain change nothing until they reach its tap:
+    // the bridge counts the cycles to it from its edge
+    assign chain_held[1] = 1'b0;
+    assign chain_tap_at0 = 16'(tap_c);
+    assign chain_tap_at1 = '0;
 
 `ifndef SYNTHESIS
     // the configuration is loaded at reset: checked once, when the reset is released

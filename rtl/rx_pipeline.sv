@@ -45,7 +45,9 @@ module rx_pipeline #(
 
     output logic               busy,        // it changes state without a new input
     output logic               quiet,       // busy only with a packet waiting at ctx_gate: no change until a grant
-    output logic [15:0]        wake_in,     // not busy: cycles until a chain's next item reaches its tap (0: none)
+    output logic [1:0]         chain_held,  // chain c (0 parse, 1 short) holds an item ...
+    output logic [15:0]        chain_tap_at0,   // ... which reaches its tap in this cycle (cfg_now's low
+    output logic [15:0]        chain_tap_at1,   //     $clog2(MAX_CHAIN) + 1 bits)
     output logic [DEPTH_W-1:0] fixed_depth
 );
     localparam int LEN_W = $clog2(MAX_CHAIN + 1);
@@ -90,22 +92,22 @@ module rx_pipeline #(
 
     localparam int CT_W = $clog2(MAX_CHAIN) + 1;   // chain time bits
     logic            f_ready, f_out_ready;
-    /* verilator lint_off UNUSEDSIGNAL */  // at the tap: the handshakes say it (activity is in wake_in)
+    /* verilator lint_off UNUSEDSIGNAL */  // at the tap: the handshakes say it (activity is in chain_*)
     logic            f_busy, sh_busy;
     /* verilator lint_on UNUSEDSIGNAL */
     logic [W-1:0]    f_data;
-    logic [CT_W-1:0] wake_f, wake_s;
+    logic [CT_W-1:0] tap_f, tap_s;
     stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_parse_chain (
         .clk, .rst, .cfg_len(len_full), .cfg_now(cfg_now[CT_W-1:0]),
         .s_valid(bg_valid && !is_short), .s_ready(f_ready), .s_data(bg_data),
-        .m_valid(f_valid), .m_ready(f_out_ready), .m_data(f_data), .busy(f_busy), .wake_in(wake_f));
+        .m_valid(f_valid), .m_ready(f_out_ready), .m_data(f_data), .busy(f_busy), .holding(chain_held[0]), .tap_at(tap_f));
 
     logic         sh_ready, sh_out_ready;
     logic [W-1:0] sh_data;
     stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_short_chain (
         .clk, .rst, .cfg_len(len_short), .cfg_now(cfg_now[CT_W-1:0]),
         .s_valid(bg_valid && is_short), .s_ready(sh_ready), .s_data(bg_data),
-        .m_valid(sh_valid), .m_ready(sh_out_ready), .m_data(sh_data), .busy(sh_busy), .wake_in(wake_s));
+        .m_valid(sh_valid), .m_ready(sh_out_ready), .m_data(sh_data), .busy(sh_busy), .holding(chain_held[1]), .tap_at(tap_s));
 
     assign bg_ready = is_short ? sh_ready : f_ready;
 
@@ -129,16 +131,16 @@ module rx_pipeline #(
 
     // Activity, read by the bridge right after an edge: from registers only
     // (the chains' at-tap compares are never true right after an edge, and
-    // their items in flight are reported by wake_in); a packet at the gate
+    // their items in flight are reported by chain_*); a packet at the gate
     // with nothing else in the block waits for its grant.
     logic ctx_gate_q;   // cfg_ctx_gate, loaded at reset
     always_ff @(posedge gclk) if (rst) ctx_gate_q <= cfg_ctx_gate;
     assign busy  = in_valid || m_valid;
     assign quiet = ctx_gate_q && in_valid && !m_valid;
-    // items in flight in the chains change nothing until they reach their taps
-    logic [CT_W-1:0] wake_min;
-    assign wake_min = (wake_f != '0 && (wake_s == '0 || wake_f < wake_s)) ? wake_f : wake_s;
-    assign wake_in  = 16'(wake_min);
+    // items in flight in the chains change nothing until they reach their
+    // taps: the bridge counts the cycles to the first tap from its edge
+    assign chain_tap_at0 = 16'(tap_f);
+    assign chain_tap_at1 = 16'(tap_s);
 
 `ifndef SYNTHESIS
     // the configuration is loaded at reset: checked once, when the reset is released

@@ -16,15 +16,17 @@
 //
 // The oldest item's exit on the clock grid is kept in a register (its exit
 // time plus the stalls so far), so the tap is one compare with cfg_now.
-// The block gates its own clock (clock_gate.sv): it changes state only with
-// an item offered or held.
+// The block gates its own clock (clock_gate.sv): it changes state only in a
+// cycle with an item offered or at the tap (taken, or stalled there); the
+// cycles between an item's entry and its exit change nothing.
 // Contract: latency cfg_len cycles (0 = combinational pass-through),
 // throughput one item per cycle; when the item at the tap is not taken
 // (m_ready low) the chain stalls: no item is dropped or overwritten.
-// wake_in: after an edge, cycles from that edge until the oldest item
-// reaches the tap (0: the chain is empty); a register, so a bridge reads it
-// after the edge without the inputs' logic settled (cfg_now is the edge's
-// cycle there). busy: an item is at the tap in this cycle.
+// tap_at / holding: the cycle (cfg_now's bits) at which the oldest item
+// reaches the tap, while the chain holds one; registers, so a bridge reads
+// them after an edge without the inputs' logic settled, and counts the
+// cycles to the tap from its own edge index (mod 2 x MAX_LEN). busy: an item
+// is at the tap in this cycle.
 module stage_chain #(
     parameter bit CLOCK_GATE = 1,   // gate this block's clock by its activity (clock_gate.sv)
     parameter int W = 32,
@@ -47,7 +49,8 @@ module stage_chain #(
     output logic [W-1:0]     m_data,
 
     output logic             busy,
-    output logic [T_W-1:0]   wake_in
+    output logic             holding,   // the chain holds an item
+    output logic [T_W-1:0]   tap_at     // while holding: the cycle the oldest item reaches the tap
 );
     logic [W-1:0]     d      [MAX_LEN];
     logic [T_W-1:0]   t_exit [MAX_LEN];   // exit times in chain time
@@ -69,10 +72,13 @@ module stage_chain #(
     assign m_valid   = (cfg_len == 0) ? s_valid : at_tap;
     assign m_data    = (cfg_len == 0) ? s_data  : d[head];
     assign busy      = at_tap;
+    assign holding   = count != '0;
+    assign tap_at    = head_exit;
 
-    // this block's clock, gated by its own activity (clock_gate.sv): an item offered or held
+    // this block's clock, gated by its own activity (clock_gate.sv): an item
+    // offered, or one at the tap (a stall is one at the tap not taken)
     logic gclk;
-    clock_gate #(.ENABLE(CLOCK_GATE)) u_clock_gate (.clk, .en(rst || s_valid || count != '0), .gclk);
+    clock_gate #(.ENABLE(CLOCK_GATE)) u_clock_gate (.clk, .en(rst || s_valid || at_tap), .gclk);
 
     always_ff @(posedge gclk) begin
         if (rst) begin
@@ -80,14 +86,12 @@ module stage_chain #(
             tail   <= '0;
             count  <= '0;
             stalls <= '0;
-            wake_in <= '0;
         end else if (cfg_len != 0) begin
             if (!advance) begin
                 // stalled: every exit moves one cycle later, the tapped item stays
                 stalls    <= stalls + 1'b1;
                 head_exit <= head_exit + 1'b1;
-                wake_in   <= head_exit + 1'b1 - cfg_now;
-            end else if (at_tap || s_valid || count != '0) begin
+            end else if (at_tap || s_valid) begin
                 logic [PTR_W-1:0] head_n;
                 logic [PTR_W:0]   count_n;
                 logic [T_W-1:0]   exit_n, pushed_exit;
@@ -104,7 +108,6 @@ module stage_chain #(
                 head      <= head_n;
                 count     <= count_n;
                 head_exit <= exit_n;
-                wake_in   <= (count_n != '0) ? exit_n - cfg_now : '0;
             end
         end
     end
@@ -120,7 +123,8 @@ module stage_chain #(
             if (count != '0) begin
                 // the oldest item's exit is never behind this cycle, nor
                 // further ahead than the chain's length: either means cycles
-                // were skipped past the one before its exit
+                // were skipped past the one before its exit (checked at the
+                // chain's edges: its next push or tap)
                 assert (T_W'(head_exit - cfg_now) <= T_W'(cfg_len))
                     else $error("stage_chain: the oldest item's exit was skipped (exit %0d, now %0d)", head_exit, cfg_now);
                 assert (int'(count) <= int'(cfg_len))

@@ -67,7 +67,8 @@ module ub_tx_multi #(
 
     /* verilator lint_off UNUSEDSIGNAL */
     logic        p_quiet;
-    logic [15:0] p_wake;
+    logic [1:0]  p_chain_held;
+    logic [15:0] p_tap_at0, p_tap_at1;   // the taps' cycles: this wrapper's bridge steps every cycle
     logic [PSN_W_C-1:0] m_psn;
     logic m_last, m_err_valid, m_rep_valid, ctx_wait, s_grant_ready;
     logic [ID_W-1:0] m_err_id, m_rep_id, ctx_wait_id;
@@ -109,7 +110,7 @@ module ub_tx_multi #(
         .s_fill_valid(1'b0), .s_fill_ready, .s_fill_entry('0), .s_fill_data('0),
         .wb_valid, .wb_entry, .wb_psn, .ctx_reads, .ctx_writebacks, .ctx_fill_words, .ctx_forwards,
         .ctx_hazard_cycles,
-        .busy(p_busy), .quiet(p_quiet), .wake_in(p_wake), .fixed_async, .fixed_load);
+        .busy(p_busy), .quiet(p_quiet), .chain_held(p_chain_held), .chain_tap_at0(p_tap_at0), .chain_tap_at1(p_tap_at1), .fixed_async, .fixed_load);
 
     // ---- per-initiator views ----
     logic [INIT_W-1:0] out_init;
@@ -128,7 +129,7 @@ module ub_tx_multi #(
             else in_pipe[i] <= in_pipe[i] + 8'(s_valid[i] && s_ready[i]) - 8'(wire_first[i]);
         end
     end
-    assign busy = p_busy || p_wake != '0;   // anything in flight (the chains' items too)
+    assign busy = p_busy || p_chain_held != '0;   // anything in flight (the chains' items too)
     // One scope per initiator, so a waveform viewer can group its signals.
     /* verilator lint_off UNUSEDSIGNAL */  // observation only (waveforms)
     for (genvar i = 0; i < N_INIT; i++) begin : initiator

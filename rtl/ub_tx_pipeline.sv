@@ -138,9 +138,11 @@ module ub_tx_pipeline #(
     output logic [31:0]        ctx_hazard_cycles,
 
     // activity after an edge (registers only): a bridge reads these after the edge
-    output logic               busy,        // it changes state without a new input (the chains aside: wake_in)
+    output logic               busy,        // it changes state without a new input (the chains aside: chain_*)
     output logic               quiet,       // busy only with a request waiting at ctx_gate: no change until a grant
-    output logic [15:0]        wake_in,     // cycles from the edge until a chain's next item reaches its tap (0: none)
+    output logic [1:0]         chain_held,  // chain c (0 async, 1 load) holds an item ...
+    output logic [15:0]        chain_tap_at0,   // ... which reaches its tap in this cycle (cfg_now's low
+    output logic [15:0]        chain_tap_at1,   //     $clog2(MAX_CHAIN) + 1 bits)
     output logic [DEPTH_W-1:0] fixed_async,
     output logic [DEPTH_W-1:0] fixed_load
 );
@@ -277,14 +279,14 @@ module ub_tx_pipeline #(
     assign ord_in_id      = js_data[ID_W-1:0];
 
     localparam int CT_W = $clog2(MAX_CHAIN) + 1;   // chain time bits
-    /* verilator lint_off UNUSEDSIGNAL */  // at the tap: the handshakes say it (activity is in wake_in)
+    /* verilator lint_off UNUSEDSIGNAL */  // at the tap: the handshakes say it (activity is in chain_*)
     logic            chain_a_busy, chain_l_busy;
     /* verilator lint_on UNUSEDSIGNAL */
-    logic [CT_W-1:0] wake_a, wake_l;
+    logic [CT_W-1:0] tap_a, tap_l;
     stage_chain #(.W(DW), .MAX_LEN(MAX_CHAIN)) u_header_chain (
         .clk, .rst, .cfg_len(len_async_q), .cfg_now(cfg_now[CT_W-1:0]),
         .s_valid(oc_valid), .s_ready(ca_ready), .s_data(oc_data),
-        .m_valid(ha_valid), .m_ready(ha_ready), .m_data(ha_data), .busy(chain_a_busy), .wake_in(wake_a));
+        .m_valid(ha_valid), .m_ready(ha_ready), .m_data(ha_data), .busy(chain_a_busy), .holding(chain_held[0]), .tap_at(tap_a));
 
     // short (Load/Store) route
     logic          hl_ready, cl_ready;
@@ -292,7 +294,7 @@ module ub_tx_pipeline #(
     stage_chain #(.W(DW), .MAX_LEN(MAX_CHAIN)) u_load_chain (
         .clk, .rst, .cfg_len(len_load_q), .cfg_now(cfg_now[CT_W-1:0]),
         .s_valid(bg_valid && bif_is_load), .s_ready(cl_ready), .s_data(bg_data[DW-1:0]),
-        .m_valid(hl_valid), .m_ready(hl_ready), .m_data(hl_data), .busy(chain_l_busy), .wake_in(wake_l));
+        .m_valid(hl_valid), .m_ready(hl_ready), .m_data(hl_data), .busy(chain_l_busy), .holding(chain_held[1]), .tap_at(tap_l));
 
     assign bg_ready = bif_is_load ? cl_ready : js_ready;
 
@@ -352,16 +354,16 @@ module ub_tx_pipeline #(
 
     // Activity, read by the bridge after an edge: registers only (no input,
     // no cfg_now), so the edge can leave the logic of the inputs to the next
-    // clock-low settle (clock_edge.h). The chains' items are in wake_in: an
+    // clock-low settle (clock_edge.h). The chains' items are in chain_*: an
     // item is never at its tap in the cycle of the edge that moved it.
     logic units_busy;
     assign units_busy = js_valid || ot_busy || sg_busy || tp_busy || m_valid;
     assign busy  = bif_valid || units_busy;
     assign quiet = ctx_gate_q && bif_valid && !units_busy;   // waiting at ctx_gate for a grant
-    // items in flight in the chains change nothing until they reach their taps
-    logic [CT_W-1:0] wake_min;
-    assign wake_min = (wake_a != '0 && (wake_l == '0 || wake_a < wake_l)) ? wake_a : wake_l;
-    assign wake_in  = 16'(wake_min);
+    // items in flight in the chains change nothing until they reach their
+    // taps: the bridge counts the cycles to the first tap from its edge
+    assign chain_tap_at0 = 16'(tap_a);
+    assign chain_tap_at1 = 16'(tap_l);
 
 `ifndef SYNTHESIS
     // the configuration is loaded at reset: checked once, when the reset is released

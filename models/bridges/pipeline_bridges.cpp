@@ -87,11 +87,12 @@ PipelineBridgeOf<Model>::PipelineBridgeOf(sc_core::sc_module_name name, const Co
     : PipelineBridge(name, c, std::make_unique<VerilatedBlock<Model>>()),
       m_(model().rootp),
       send_(make_parts<kSend>(c, psn_field_of<T>())) {
-  // read after an edge (has_work, wake_in, on_skipped): they must hold the
+  // read after an edge (has_work, chain_wake, on_skipped): they must hold the
   // new state there, also where the edge leaves the input logic to the
   // next settle (clock_edge.h)
   static_assert(exact_after_edge<Model>("busy") && exact_after_edge<Model>("quiet") &&
-                    exact_after_edge<Model>("wake_in") && exact_after_edge<Model>("ctx_wait_id"),
+                    exact_after_edge<Model>("chain_held") && exact_after_edge<Model>("chain_tap_at0") &&
+                    exact_after_edge<Model>("chain_tap_at1") && exact_after_edge<Model>("ctx_wait_id"),
                 "a port this bridge reads after an edge is left to the next settle: make it a register's");
 }
 
@@ -110,8 +111,21 @@ bool PipelineBridgeOf<Model>::step_block(uint64_t k, uint64_t& wake) {
   static_cast<VerilatedBlock<Model>&>(block()).edge(k, period_fs_, [&] { drive_edge(x, e); },
                                                     [&] { sample_edge(x, e); });
   const bool out = apply_edge(x, e);
-  wake = m_->wake_in;
+  wake = chain_wake(k);
   return out;
+}
+
+template <class Model>
+uint64_t PipelineBridgeOf<Model>::chain_wake(uint64_t k) const {
+  // the chains' time: cfg_now (the edge index) modulo 2 x MAX_CHAIN; a held
+  // item's tap is never at or before the edge that last moved the chain
+  constexpr uint64_t kMask = 2 * rtl_variant::kMaxChain - 1;
+  const unsigned held = m_->chain_held;
+  if (held == 0) return 0;
+  uint64_t w = ~uint64_t{0};
+  if (held & 1u) w = (m_->chain_tap_at0 - k) & kMask;
+  if (held & 2u) w = std::min<uint64_t>(w, (m_->chain_tap_at1 - k) & kMask);
+  return w;
 }
 
 template <class Model>

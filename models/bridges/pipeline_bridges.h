@@ -89,7 +89,11 @@ class PipelineBridgeOf : public PipelineBridge {
   void sample(uint64_t e) override { sample_edge(edge_, e); }
   bool apply(uint64_t e) override { return apply_edge(edge_, e); }
   void drive_idle() override;
-  uint64_t wake_in() const override { return m_->wake_in; }
+  // Cycles from edge k until the first item in the chains reaches its tap
+  // (0: the chains are empty): step_block's wake (not wake_in(), which has
+  // no edge index). The chains report the tap's cycle, not the distance, so
+  // that a chain whose items only travel is not clocked.
+  uint64_t chain_wake(uint64_t k) const;
   void on_skipped(uint64_t first, uint64_t count) override;
   void holdings(std::vector<Holding>& out) const override;
   void entered(Request& r) override {
