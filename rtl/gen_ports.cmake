@@ -11,9 +11,11 @@
 # the edge's NBA functions with the reset low (SettleIco and EdgeNba below;
 # their functions in SETTLE_OUT).
 # (also with the input valids low, and with the block's quiet registers,
-# SETTLE_QUIET, as 0 as well: copies the settle takes while they are).
+# SETTLE_QUIET, as 0 as well; and with every valid but one of SETTLE_ALONE
+# low: copies the settle takes while they are).
 # Run as: cmake -DHEADER=.../Vx.h -DOUT=.../Vx_ports.h [-DSETTLE_OUT=.../Vx_settle.cpp
-#   -DCLOCK_EDGES=.../clock_edges.h] [-DSETTLE_QUIET=reg,reg] -DMODEL=Vx -P gen_ports.cmake
+#   -DCLOCK_EDGES=.../clock_edges.h] [-DSETTLE_QUIET=reg,reg] [-DSETTLE_ALONE=s_a_valid,s_b_valid]
+#   -DMODEL=Vx -P gen_ports.cmake
 cmake_policy(SET CMP0057 NEW)   # if(IN_LIST)
 file(STRINGS "${HEADER}" decls REGEX "^[ \t]*VL_(IN|OUT)(8|16|64|W)?\\(&[A-Za-z_0-9]+,")
 set(rows "")
@@ -131,6 +133,17 @@ if(DEFINED SETTLE_QUIET AND NOT SETTLE_QUIET STREQUAL "")
   endforeach()
   list(TRANSFORM quiet_regs PREPEND "vlSelf->" OUTPUT_VARIABLE quiet_reads)
   list(JOIN quiet_reads " | " any_quiet)
+endif()
+# the input valids the settle may find high alone (-DSETTLE_ALONE: blocks.json
+# settle_alone), each an input handshake's valid of the block
+set(alone_valids "")
+if(DEFINED SETTLE_ALONE AND NOT SETTLE_ALONE STREQUAL "")
+  string(REPLACE "," ";" alone_valids "${SETTLE_ALONE}")
+  foreach(v IN LISTS alone_valids)
+    if(NOT v IN_LIST idle_valids)
+      message(FATAL_ERROR "gen_ports: settle_alone ${v} is not an input valid of ${MODEL} (rtl/blocks.json)")
+    endif()
+  endforeach()
 endif()
 set(vcmake "${dir}/${MODEL}.cmake")
 if(EXISTS "${vcmake}")
@@ -394,6 +407,19 @@ ${body}
           if(NOT quiet_body STREQUAL "")
             set(idle_call "if (!(${any_quiet})) ${MODEL}___024root___settle_quiet__${f}(vlSelf); else ${idle_call}")
           endif()
+          # and, for a block that names them (blocks.json settle_alone), a
+          # copy per valid with every other valid low (settle_alone_<v>__<f>),
+          # taken in a cycle that offers only that handshake
+          foreach(v IN LISTS alone_valids)
+            set(others "${idle_valids}")
+            list(REMOVE_ITEM others ${v})
+            add_further_copy(alone_body settle_alone_${v} ${f} "${b}" "clk;rst" "${others}" "${low_body}")
+            if(NOT alone_body STREQUAL "")
+              list(TRANSFORM others PREPEND "vlSelf->" OUTPUT_VARIABLE other_reads)
+              list(JOIN other_reads " | " any_other)
+              set(settle_call "if (!(${any_other})) ${MODEL}___024root___settle_alone_${v}__${f}(vlSelf); else ${settle_call}")
+            endif()
+          endforeach()
           set(settle_call "if (!(${any_valid})) { ${idle_call} } else ${settle_call}")
         endif()
         string(REPLACE "${MODEL}___024root___${f}(vlSelf);"

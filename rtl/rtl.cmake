@@ -162,11 +162,14 @@ foreach(b ${UBSIM_RTL_BLOCKS})
     list(TRANSFORM quiet PREPEND "${top}.")
     list(TRANSFORM quiet REPLACE "\\." "__DOT__")
     list(JOIN quiet "," quiet)
+    # the input valids it may settle with alone (blocks.json settle_alone)
+    ubsim_block_list(${b} settle_alone alone)
+    list(JOIN alone "," alone)
     # and those functions for the settle and the edge (V${b}_settle.cpp)
     add_custom_command(OUTPUT ${vdir}/V${b}_ports.h ${vdir}/V${b}_settle.cpp
                        COMMAND ${CMAKE_COMMAND} -DHEADER=${vdir}/V${b}.h -DOUT=${vdir}/V${b}_ports.h
                                -DSETTLE_OUT=${vdir}/V${b}_settle.cpp -DCLOCK_EDGES=${UBSIM_CLOCK_EDGES_H}
-                               -DSETTLE_QUIET=${quiet}
+                               -DSETTLE_QUIET=${quiet} -DSETTLE_ALONE=${alone}
                                -DMODEL=V${b} -P ${UBSIM_RTL_DIR}/gen_ports.cmake
                        DEPENDS ${vdir}/V${b}.cmake ${UBSIM_RTL_DIR}/gen_ports.cmake ${UBSIM_CLOCK_EDGES_H}
                                ${UBSIM_RTL_DIR}/blocks.json VERBATIM)
