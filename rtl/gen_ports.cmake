@@ -405,6 +405,23 @@ ${body}
           # the units behind its front end work
           add_further_copy(quiet_body settle_quiet ${f} "${b}" "clk;rst;${idle_valids}" "${quiet_regs}" "${idle_body}")
           if(NOT quiet_body STREQUAL "")
+            # and one per quiet register with every other one 0
+            # (settle_quiet_<i>__<f>): an idle cycle in which one unit of the
+            # front end holds something
+            set(i 0)
+            foreach(r IN LISTS quiet_regs)
+              set(others "${quiet_regs}")
+              list(REMOVE_ITEM others ${r})
+              if(others)
+                add_further_copy(one_body settle_quiet_${i} ${f} "${b}" "clk;rst;${idle_valids}" "${others}" "${idle_body}")
+                if(NOT one_body STREQUAL "")
+                  list(TRANSFORM others PREPEND "vlSelf->" OUTPUT_VARIABLE other_reads)
+                  list(JOIN other_reads " | " any_other)
+                  set(idle_call "if (!(${any_other})) ${MODEL}___024root___settle_quiet_${i}__${f}(vlSelf); else ${idle_call}")
+                endif()
+              endif()
+              math(EXPR i "${i} + 1")
+            endforeach()
             set(idle_call "if (!(${any_quiet})) ${MODEL}___024root___settle_quiet__${f}(vlSelf); else ${idle_call}")
           endif()
           # and, for a block that names them (blocks.json settle_alone), a
