@@ -285,36 +285,20 @@ ${body}
     endif()
     set(${out} "${copy}" PARENT_SCOPE)
   endfunction()
-  # Copies <prefix>[_<i>]__<f> of `body` with `fixed` low and all of `regs`
-  # but one low (ALL: all of `regs`, one copy), each taken while those are:
-  # `call_var` (the call the settle makes otherwise) becomes the chain of
-  # guarded calls ending in it.
-  function(add_one_of_copies call_var prefix f body fixed regs prev)
-    set(call "${${call_var}}")
-    set(i 0)
-    foreach(r IN LISTS regs)
-      set(others "${regs}")
-      set(name ${prefix})
-      if(NOT ARGN STREQUAL "ALL")
-        list(REMOVE_ITEM others ${r})
-        set(name ${prefix}_${i})
+  # A copy <prefix>__<f> of `body` with `fixed` and `zeros` low, taken
+  # while `zeros` are: `call_var` (the call the settle makes otherwise)
+  # becomes that call guarded by them, falling back to it.
+  function(add_guarded_copy call_var prefix f body fixed zeros prev)
+    if(zeros)
+      add_further_copy(copy_body ${prefix} ${f} "${body}" "${fixed}" "${zeros}" "${prev}")
+      if(NOT copy_body STREQUAL "")
+        list(TRANSFORM zeros PREPEND "vlSelf->" OUTPUT_VARIABLE zero_reads)
+        list(JOIN zero_reads " | " any_zero)
+        set(${call_var} "if (!(${any_zero})) ${MODEL}___024root___${prefix}__${f}(vlSelf); else ${${call_var}}" PARENT_SCOPE)
+        set(settle_low_cpp "${settle_low_cpp}" PARENT_SCOPE)
+        set(ico_decls "${ico_decls}" PARENT_SCOPE)
       endif()
-      if(others)
-        add_further_copy(one_body ${name} ${f} "${body}" "${fixed}" "${others}" "${prev}")
-        if(NOT one_body STREQUAL "")
-          list(TRANSFORM others PREPEND "vlSelf->" OUTPUT_VARIABLE other_reads)
-          list(JOIN other_reads " | " any_other)
-          set(call "if (!(${any_other})) ${MODEL}___024root___${name}__${f}(vlSelf); else ${call}")
-        endif()
-      endif()
-      if(ARGN STREQUAL "ALL")
-        break()
-      endif()
-      math(EXPR i "${i} + 1")
-    endforeach()
-    set(${call_var} "${call}" PARENT_SCOPE)
-    set(settle_low_cpp "${settle_low_cpp}" PARENT_SCOPE)
-    set(ico_decls "${ico_decls}" PARENT_SCOPE)
+    endif()
   endfunction()
   # The masked NBA region (a chain of tests of the mask's bits, each calling
   # functions) as one switch over the bits it tests: each case calls, in the
@@ -439,17 +423,22 @@ ${body}
             # and one per quiet register with every other one 0
             # (settle_quiet_<i>__<f>): an idle cycle in which one unit of the
             # front end holds something
-            add_one_of_copies(idle_call settle_quiet ${f} "${b}" "clk;rst;${idle_valids}" "${quiet_regs}" "${idle_body}")
+            set(i 0)
+            foreach(r IN LISTS quiet_regs)
+              set(others "${quiet_regs}")
+              list(REMOVE_ITEM others ${r})
+              add_guarded_copy(idle_call settle_quiet_${i} ${f} "${b}" "clk;rst;${idle_valids}" "${others}" "${idle_body}")
+              math(EXPR i "${i} + 1")
+            endforeach()
             set(idle_call "if (!(${any_quiet})) ${MODEL}___024root___settle_quiet__${f}(vlSelf); else ${idle_call}")
           endif()
           # and, for a block that names them (blocks.json settle_alone), a
           # copy per valid with every other valid low (settle_alone_<v>__<f>),
           # taken in a cycle that offers only that handshake
-          # (a valid among the others: the others are all of them but it)
           foreach(v IN LISTS alone_valids)
             set(others "${idle_valids}")
             list(REMOVE_ITEM others ${v})
-            add_one_of_copies(settle_call settle_alone_${v} ${f} "${b}" "clk;rst" "${others}" "${low_body}" ALL)
+            add_guarded_copy(settle_call settle_alone_${v} ${f} "${b}" "clk;rst" "${others}" "${low_body}")
           endforeach()
           set(settle_call "if (!(${any_valid})) { ${idle_call} } else ${settle_call}")
         endif()
