@@ -305,7 +305,7 @@ ${body}
   # chain's order, the functions whose test holds for it, so an edge makes
   # one indexed jump instead of a test per function. Every combination of
   # the bits has its case, so the switch replaces the chain whole. "" where
-  # the body is anything else or tests a bit above bit 9 (at most 1,024
+  # the body is anything else or tests a bit above bit 10 (at most 2,048
   # cases): the chain stays.
   function(mask_switch out body)
     set(${out} "" PARENT_SCOPE)
@@ -325,8 +325,9 @@ ${body}
       set(calls "${CMAKE_MATCH_2}")
       string(LENGTH "${CMAKE_MATCH_0}" used)
       string(SUBSTRING "${rest}" ${used} -1 rest)
-      string(REGEX MATCHALL "\\(t & \\(1U << [0-9]+U\\)\\)" terms "${cond}")
-      string(REGEX REPLACE "\\(t & \\(1U << [0-9]+U\\)\\)" "" left "${cond}")
+      # (Verilator writes a bit above 9 in hex: 1U << 0xaU)
+      string(REGEX MATCHALL "\\(t & \\(1U << (0x[0-9a-f]+|[0-9]+)U\\)\\)" terms "${cond}")
+      string(REGEX REPLACE "\\(t & \\(1U << (0x[0-9a-f]+|[0-9]+)U\\)\\)" "" left "${cond}")
       string(REGEX REPLACE "[() |\n]" "" left "${left}")
       string(REGEX MATCHALL "[A-Za-z0-9_]+\\(vlSelf\\);" fns "${calls}")
       string(REGEX REPLACE "[A-Za-z0-9_]+\\(vlSelf\\);" "" left_calls "${calls}")
@@ -336,7 +337,7 @@ ${body}
       endif()
       set(m 0)
       foreach(term IN LISTS terms)
-        string(REGEX MATCH "<< ([0-9]+)U" _ "${term}")
+        string(REGEX MATCH "<< (0x[0-9a-f]+|[0-9]+)U" _ "${term}")
         math(EXPR m "${m} | (1 << ${CMAKE_MATCH_1})")
       endforeach()
       math(EXPR all "${all} | ${m}")
@@ -345,7 +346,7 @@ ${body}
       set(fns_${n} "${fns}")
       math(EXPR n "${n} + 1")
     endforeach()
-    if(n EQUAL 0 OR all GREATER 1023)
+    if(n EQUAL 0 OR all GREATER 2047)
       return()
     endif()
     math(EXPR last_block "${n} - 1")

@@ -122,9 +122,9 @@ module tp_ctx_lookup #(
     for (genvar i = 0; i < RAM_LATENCY; i++) begin : g_stage
         logic [PORT_W-1:0] q;
         if (i == 0) begin : g_first
-            always_ff @(posedge gclk) if (!rst && ram_en_q) q <= mem[ram_addr_q];
+            always_ff @(posedge rd_gclk) if (!rst && ram_en_q) q <= mem[ram_addr_q];
         end else begin : g_next
-            always_ff @(posedge gclk) if (!rst && ram_valid_q[i-1]) q <= g_stage[i-1].q;
+            always_ff @(posedge rd_gclk) if (!rst && ram_valid_q[i-1]) q <= g_stage[i-1].q;
         end
     end
     assign rd_data  = g_stage[RAM_LATENCY-1].q;
@@ -211,18 +211,30 @@ module tp_ctx_lookup #(
     assign fill_wr  = !asm_last && fill_count != '0;
     assign fill_pop = fill_wr && fill_word_q == WA'(WORDS - 1);
 
-    // this block's clock, gated by its own work (clock_gate.sv): a lookup or
-    // a refill offered, or work in flight
-    logic gclk, wb_gclk, work, active, tick_q;
-    assign work   = s_valid || s_fill_valid || rd_busy_q || ram_en_q || ram_valid_q != '0 || inflight != '0
-                    || out_count != '0 || fill_count != '0;
+    // The block's clocks, each gated by its own unit's work (clock_gate.sv),
+    // so that an edge runs only the units it can change:
+    //  - rd_gclk, the read port: a lookup offered or being read, words in
+    //    the RAM's stages (the read sequencing, the RAM's address and
+    //    stages, the count of lookups in flight);
+    //  - out_gclk, assembly and the output FIFO: a word returning, an entry
+    //    held for m_*;
+    //  - wr_gclk, the write port: a refill offered or buffered, a record's
+    //    write-back;
+    //  - wb_gclk, the forwarding history and the write-back report, below.
+    logic rd_gclk, out_gclk, wr_gclk, wb_gclk, work, active, tick_q;
+    logic rd_work, out_work, wr_work;
+    assign rd_work  = s_valid || rd_busy_q || ram_en_q || ram_valid_q != '0;
+    assign out_work = rd_valid || out_count != '0;
+    assign wr_work  = s_fill_valid || fill_count != '0 || asm_last;
+    assign work   = rd_work || inflight != '0 || out_work || wr_work;
     assign active = work || hist_v != '0 || wb_valid;
-    clock_gate u_clock_gate (.clk, .en(rst || work), .gclk);
+    clock_gate u_rd_gate  (.clk, .en(rst || rd_work),  .gclk(rd_gclk));
+    clock_gate u_out_gate (.clk, .en(rst || out_work), .gclk(out_gclk));
+    clock_gate u_wr_gate  (.clk, .en(rst || wr_work),  .gclk(wr_gclk));
     // the forwarding history and the write-back report: a unit of their own
-    // clock, which runs in every cycle the lookup's does, while the history
-    // holds a write, and one edge after (wb_entry / wb_psn follow the record
-    // in assembly in every cycle, as the v1 block's did); the lookup's own
-    // clock stops as soon as it has no work
+    // clock, which runs in every cycle the lookup has work, while the
+    // history holds a write, and one edge after (wb_entry / wb_psn follow
+    // the record in assembly in every cycle, as the v1 block's did)
     clock_gate u_wb_gate (.clk, .en(rst || active || tick_q), .gclk(wb_gclk));
 
     always_ff @(posedge wb_gclk) begin
@@ -249,36 +261,28 @@ module tp_ctx_lookup #(
         end
     end
 
-    always_ff @(posedge gclk) begin
+    // (In each unit, nonblocking updates may come in any order: those that
+    // read a register a later one writes come first, for which Verilator
+    // 5.006 generates less; measured, docs/performance.md. The counters and
+    // counts are written in every cycle of their unit: Verilator 5.006
+    // keeps a shadow copy, copied in and out on every edge, of many
+    // registers written only under a condition.)
+
+    // ---- the read port: read sequencing, the RAM's address and stages ----
+    always_ff @(posedge rd_gclk) begin
         if (rst) begin
             rd_busy_q <= 1'b0;
             rd_word_q <= '0;
-            ret_word_q <= '0;
-            if_head <= '0; if_tail <= '0; inflight <= '0;
-            out_head <= '0; out_tail <= '0; out_count <= '0;
-            fill_head <= '0; fill_tail <= '0; fill_count <= '0; fill_word_q <= '0;
-            fill_v <= '0;
+            if_tail <= '0; inflight <= '0;
             ram_en_q <= 1'b0;
             ram_valid_q <= '0;
-            cnt_reads <= '0; cnt_writebacks <= '0; cnt_fill_words <= '0; cnt_forwards <= '0;
-            cnt_hazard_cycles <= '0;
+            cnt_reads <= '0; cnt_hazard_cycles <= '0;
         end else begin
-            // (Nonblocking updates may come in any order: those that read a
-            // register a later one writes come first, for which Verilator
-            // 5.006 generates less; measured, docs/performance.md.)
-
-            // the counters, written in every cycle: Verilator 5.006 keeps a
-            // shadow copy (copied in and out on every edge) of many registers
-            // written only under a condition; written on every path, these
-            // need none
             cnt_reads         <= cnt_reads + CNT_W'(rd_en);
-            cnt_writebacks    <= cnt_writebacks + CNT_W'(asm_last);
-            cnt_forwards      <= cnt_forwards + CNT_W'(asm_last && fwd_hit);
-            cnt_fill_words    <= cnt_fill_words + CNT_W'(fill_wr);
             cnt_hazard_cycles <= cnt_hazard_cycles + CNT_W'(s_valid && hazard);
 
-            // the RAM's read port: the address registers, then RAM_LATENCY stages
-            // (the address formed at the register: not a wire of the input logic)
+            // the address registers, then RAM_LATENCY stages (the address
+            // formed at the register: not a wire of the input logic)
             if (accept) ram_addr_q <= addr_of(s_entry, '0);
             else if (rd_busy_q) ram_addr_q <= addr_of(rd_entry_q, rd_word_q);
             ram_en_q <= rd_en;
@@ -286,7 +290,6 @@ module tp_ctx_lookup #(
                 ram_valid_q <= RAM_LATENCY'({ram_valid_q, ram_en_q});
             end
 
-            // read sequencing
             if (accept) begin
                 if_tag[if_tail]   <= s_tag;
                 if_entry[if_tail] <= s_entry;
@@ -300,13 +303,28 @@ module tp_ctx_lookup #(
                 if (rd_word_q == WA'(WORDS - 1)) rd_busy_q <= 1'b0;
                 rd_word_q <= rd_word_q + 1'b1;
             end
+            // (a record completes only while its words are in the stages:
+            // this unit's clock runs then)
+            inflight <= inflight + OC_W'(accept) - OC_W'(asm_last);
+        end
+    end
 
-            // words coming back; the last one completes the record: its entry
-            // leaves for the output FIFO and word 0 is written back with the
-            // next PSN
+    // ---- assembly and the output FIFO ----
+    // The words coming back; the last one completes the record: its entry
+    // leaves for the output FIFO (its word 0 is written back by the write
+    // port, below).
+    always_ff @(posedge out_gclk) begin
+        if (rst) begin
+            ret_word_q <= '0;
+            if_head <= '0;
+            out_head <= '0; out_tail <= '0; out_count <= '0;
+            cnt_writebacks <= '0; cnt_forwards <= '0;
+        end else begin
+            cnt_writebacks <= cnt_writebacks + CNT_W'(asm_last);
+            cnt_forwards   <= cnt_forwards + CNT_W'(asm_last && fwd_hit);
             if (rd_valid) begin
                 if (asm_last) begin
-                    /* verilator lint_off UNUSEDSIGNAL */  // the datapath reads the header fields and the PSN
+                    /* verilator lint_off UNUSEDSIGNAL */  // the datapath reads the header fields
                     logic [REC_W-1:0] rec_bits;
                     ubsim_pkg::tp_record_t rec;
                     /* verilator lint_on UNUSEDSIGNAL */
@@ -317,20 +335,31 @@ module tp_ctx_lookup #(
                     out_mem[out_tail] <= {rec.remote_eid, rec.peer_tp_id, psn_cur, if_tag[if_head]};
                     out_tail <= out_next(out_tail);
                     if_head <= out_next(if_head);
-                    mem[addr_of(asm_entry, '0)] <= {rec_bits[PORT_W-1:24], psn_cur + 24'd1};
                 end else begin
                     asm_q[ret_word_q] <= rd_data;
                     ret_word_q <= ret_word_q + 1'b1;
                 end
             end
-            // (the counts written in every cycle, as the counters above: the
-            // shadow copies of inflight and fill_count are gone; out_count's,
-            // which other updates read, stays)
-            inflight  <= inflight + OC_W'(accept) - OC_W'(asm_last);
             out_count <= out_count + OC_W'(asm_last) - OC_W'(out_pop);
             if (out_pop) out_head <= out_next(out_head);
+        end
+    end
 
-            // refill words through the write port when no write-back has it
+    // ---- the write port: the PSN write-back of an assembled record first, then refill words ----
+    always_ff @(posedge wr_gclk) begin
+        if (rst) begin
+            fill_head <= '0; fill_tail <= '0; fill_count <= '0; fill_word_q <= '0;
+            fill_v <= '0;
+            cnt_fill_words <= '0;
+        end else begin
+            cnt_fill_words <= cnt_fill_words + CNT_W'(fill_wr);
+            if (asm_last) begin
+                /* verilator lint_off UNUSEDSIGNAL */  // word 0 above the PSN
+                logic [PORT_W-1:0] word0;
+                /* verilator lint_on UNUSEDSIGNAL */
+                word0 = WORDS > 1 ? asm_q[0] : rd_data;
+                mem[addr_of(asm_entry, '0)] <= {word0[PORT_W-1:24], psn_cur + 24'd1};
+            end
             if (fill_wr) begin
                 mem[addr_of(fill_entry[fill_head], fill_word_q)] <= fill_data[fill_head][32'(fill_word_q)*PORT_W +: PORT_W];
                 fill_word_q <= fill_pop ? '0 : fill_word_q + 1'b1;
@@ -346,7 +375,6 @@ module tp_ctx_lookup #(
                 fill_head <= fill_next(fill_head);
             end
             fill_count <= fill_count + FC_W'(fill_push) - FC_W'(fill_pop);
-
         end
     end
     assign latency = 8'(WORDS + RAM_LATENCY + 1);
@@ -360,7 +388,8 @@ module tp_ctx_lookup #(
             else $error("tp_ctx_lookup: a port of at least 4 B, and a record that fits its words");
         assert (RAM_LATENCY >= 1) else $error("tp_ctx_lookup: RAM_LATENCY must be at least 1");
     end
-    always_ff @(posedge gclk) begin
+    // (on the read port's clock: the only edges at which a lookup enters)
+    always_ff @(posedge rd_gclk) begin
         if (!rst) begin
             if (rd_valid)   // (checked where a word returns)
                 assert (inflight != '0) else $error("tp_ctx_lookup: a RAM word returned with no lookup in flight");
@@ -370,7 +399,7 @@ module tp_ctx_lookup #(
     // (an entry index can name no record only where ENTRIES is not a power
     // of two: elsewhere the check cannot fail and is not compiled)
     if (ENTRIES < (1 << ENT_AW)) begin : g_entry_check
-        always_ff @(posedge gclk)
+        always_ff @(posedge rd_gclk)
             if (!rst) assert (!(s_valid && int'(s_entry) >= ENTRIES)) else $error("tp_ctx_lookup: entry %0d beyond %0d", s_entry, ENTRIES);
     end
 `endif
