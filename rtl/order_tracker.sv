@@ -58,6 +58,11 @@ module order_tracker #(
     input  logic [PAY_W-1:0]   cfg_mtu,
 
     input  logic               s_valid,
+    // A request is on s_* (its fields hold), offered or not: s_valid implies
+    // it. The enclosing pipeline sets it from its own register where
+    // s_valid waits on one of its inputs as well (the NIC pipeline's context
+    // grant), so that the request's slot search reads registers only.
+    input  logic               s_present,
     output logic               s_ready,
     input  logic [W-1:0]       s_data,
     input  logic [ID_W-1:0]    s_id,
@@ -137,12 +142,14 @@ module order_tracker #(
     endfunction
     /* verilator lint_on UNUSEDSIGNAL */
 
-    // ---------------- the arriving request (worked out only while one is offered) ----------------
+    // ---------------- the arriving request (worked out only while one is present) ----------------
     // Its slot search, its window and hold checks and its window entry are
-    // worked out under s_valid: every use of them is qualified by s_valid,
-    // and s_valid depends on the enclosing pipeline's inputs (the context
-    // grant), so this logic is in the input region, evaluated on every
-    // settle: idle, it is the defaults.
+    // worked out under s_present, which s_valid implies: every use of them
+    // is qualified by s_valid. Under s_valid (which may depend on the
+    // enclosing pipeline's inputs: the NIC pipeline's context grant) this
+    // logic would be in the input region, evaluated on every settle while
+    // the request waits; under a register's s_present it is evaluated after
+    // the edges that change what it reads. Idle, it is the defaults.
     logic             hit, free_found;
     logic [SLOT_W-1:0] in_slot, free_slot;
     logic illegal, oversize, has_slot, has_room, must_hold;
@@ -150,7 +157,7 @@ module order_tracker #(
     always_comb begin
         hit = 1'b0; free_found = 1'b0; in_slot = '0; free_slot = '0;
         oversize = 1'b0; illegal = 1'b0; has_slot = 1'b1; has_room = 1'b1; must_hold = 1'b0; new_e = '0;
-        if (s_valid) begin
+        if (s_present) begin
             for (int i = 0; i < SLOTS; i++) begin
                 if (slot_valid[i]) begin   // (a slot's compare only where it holds a queue)
                     if (slot_queues[i*QID_W +: QID_W] == s_queue) begin hit = 1'b1; in_slot = SLOT_W'(i); end
@@ -547,6 +554,8 @@ module order_tracker #(
 `ifndef SYNTHESIS
     initial assert (WIN <= (1 << (SEQ_W - 1)) && (1 << WIN_W) == WIN)
         else $error("order_tracker: WIN must be a power of two no larger than 2^(SEQ_W-1)");
+    always_ff @(posedge gclk)
+        if (!rst) assert (!s_valid || s_present) else $error("order_tracker: a request offered (s_valid) but not present (s_present)");
     always_ff @(posedge gclk) begin
         if (!rst && s_cpl_valid) begin
             assert (slot_valid[s_cpl_slot] && SEQ_W'(s_cpl_seq - base[(s_cpl_slot)*SEQ_W +: SEQ_W])

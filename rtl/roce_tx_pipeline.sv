@@ -214,7 +214,7 @@ module roce_tx_pipeline #(
     order_tracker #(.W(QW), .ID_W(ID_W), .QID_W(CTX_W), .SLOTS(ORDER_SLOTS), .WIN(ORDER_WIN), .SEQ_W(8),
                     .PAY_W(16)) u_qp_order (
         .clk, .rst, .cfg_strict(1'b1), .cfg_mtu(16'hffff),
-        .s_valid(bg_valid), .s_ready(bg_ready), .s_data(bg_data[QW-1:0]), .s_id(bg_data[ID_W-1:0]),
+        .s_valid(bg_valid), .s_present(bif_valid), .s_ready(bg_ready), .s_data(bg_data[QW-1:0]), .s_id(bg_data[ID_W-1:0]),
         .s_track(o_track), .s_queue(bg_data[TAG_W + ENT_W +: CTX_W]), .s_mode(2'(ubsim_pkg::MODE_ROI)), .s_tag(o_tag),
         .s_fence(o_fence), .s_comp_order(o_corder), .s_rdat(o_rdat), .s_payload(16'd0),
         .m_valid(qo_valid), .m_ready(qo_ready), .m_data(qo_data), .m_id(ord_issue_id), .m_slot(qo_slot),

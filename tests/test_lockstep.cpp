@@ -45,7 +45,11 @@ void random_order_tracker(uint64_t run, uint64_t cycles) {
   auto& n = *n_owned;
   ubsim::SharedContextModel<Vorder_tracker_v1> o_owned("ref_ot");
   auto& o = *o_owned;
-  Lockstep<Vorder_tracker, Vorder_tracker_v1> ls(n, o, fmt::format("order_tracker run {}", run));
+  // s_present (the new block's alone): with s_valid, and in a quarter of
+  // the other cycles too (a request waiting upstream), from a generator of
+  // its own so that the reference's stimulus stays as it was
+  Lockstep<Vorder_tracker, Vorder_tracker_v1> ls(n, o, fmt::format("order_tracker run {}", run), {"s_present"});
+  std::mt19937_64 present_rng(99 + run);
   auto& rng = rng_for(7 + run);
   std::uniform_real_distribution<double> u(0, 1);
   o.cfg_strict = run % 2;
@@ -80,6 +84,7 @@ void random_order_tracker(uint64_t run, uint64_t cycles) {
       o.s_cpl_seq = static_cast<uint8_t>(in_flight[k].second);
       in_flight.erase(in_flight.begin() + static_cast<std::ptrdiff_t>(k));
     }
+    n.s_present = o.s_valid || present_rng() % 4 == 0;
     std::string d = ls.settle();
     if (d.empty()) {
       taken = !o.s_valid || o.s_ready;

@@ -103,6 +103,7 @@ RunStats run(uint64_t seed, bool strict, int queues, int cycles) {
   Vorder_tracker& m = b.model();
   ubsim::configure(m, strict, kMtu);
   m.s_valid = 0;
+  m.s_present = 0;
   m.s_cpl_valid = 0;
   m.m_ready = 1;
   m.m_err_ready = 1;
@@ -154,6 +155,7 @@ RunStats run(uint64_t seed, bool strict, int queues, int cycles) {
 
     m.clk = 0;
     m.s_valid = presenting;
+    m.s_present = presenting;
     m.s_id = in.id;
     m.s_data = in.id;
     m.s_track = 1;
