@@ -160,16 +160,33 @@ module psn_alloc_rmw #(
         fill_next = (p == FP_W'(FILL_DEPTH - 1)) ? '0 : p + 1'b1;
     endfunction
 
+    // the refill buffer's pointers, count and word counter: a unit of their
+    // own clock, which runs only while a refill is offered or buffered (not
+    // in the cycles of a read-modify-write without one)
+    logic fill_ptr_gclk;
+    clock_gate u_fill_ptr_gate (.clk, .en(rst || s_fill_valid || fill_count != '0), .gclk(fill_ptr_gclk));
+    always_ff @(posedge fill_ptr_gclk) begin
+        if (rst) begin
+            fill_head <= '0; fill_tail <= '0; fill_count <= '0; fill_word_q <= '0;
+            cnt_fill_words <= '0;
+        end else begin
+            cnt_fill_words <= cnt_fill_words + CNT_W'(fill_wr);
+            if (fill_push) fill_tail <= fill_next(fill_tail);
+            if (fill_wr) fill_word_q <= fill_pop ? '0 : fill_word_q + 1'b1;
+            if (fill_pop) fill_head <= fill_next(fill_head);
+            fill_count <= fill_count + FC_W'(fill_push) - FC_W'(fill_pop);
+        end
+    end
+
     always_ff @(posedge gclk) begin
         if (rst) begin
             rmw_rd_q <= 1'b0;
             rmw_wb_q <= 1'b0;
             res_v_q  <= 1'b0;
             m_valid  <= 1'b0;
-            fill_head <= '0; fill_tail <= '0; fill_count <= '0; fill_word_q <= '0;
             wb_valid <= 1'b0;
             tick_q <= 1'b1;   // one edge after reset: wb_entry / wb_psn take their values
-            cnt_reads <= '0; cnt_writebacks <= '0; cnt_fill_words <= '0; cnt_port_busy_cycles <= '0;
+            cnt_reads <= '0; cnt_writebacks <= '0; cnt_port_busy_cycles <= '0;
         end else begin
             if (accept) begin
                 rmw_entry_q <= s_entry;
@@ -189,11 +206,6 @@ module psn_alloc_rmw #(
             end
             res_v_q <= res_v_q ? !out_free : (data_now && !out_free);
             if (data_now && !out_free) res_q <= data_fields;
-            // refill buffer
-            if (fill_push) fill_tail <= fill_next(fill_tail);
-            if (fill_wr) fill_word_q <= fill_pop ? '0 : fill_word_q + 1'b1;
-            if (fill_pop) fill_head <= fill_next(fill_head);
-            fill_count <= fill_count + FC_W'(fill_push) - FC_W'(fill_pop);
             // write-back report and counters
             wb_valid <= rmw_wb_q;
             tick_q   <= active;
@@ -201,7 +213,6 @@ module psn_alloc_rmw #(
             wb_psn   <= wb_word_q[23:0];
             cnt_reads      <= cnt_reads + CNT_W'(en && !we);
             cnt_writebacks <= cnt_writebacks + CNT_W'(rmw_wb_q);
-            cnt_fill_words <= cnt_fill_words + CNT_W'(fill_wr);
             cnt_port_busy_cycles <= cnt_port_busy_cycles + CNT_W'(port_busy);
         end
     end
