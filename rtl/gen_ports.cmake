@@ -553,9 +553,19 @@ ${ico_direct_low}
       if(switched_low STREQUAL "")
         set(switched_low "${masked_body_low}")
       endif()
+      # A switch of more than 1,024 cases stays out of line: the bridges'
+      # flattened edge loops would each take a copy (1.2 MB of code for the
+      # UB pipeline's 2,048), for one call per edge (9 instructions per
+      # ub-async read, measured).
+      set(masked_attr "")
+      string(REGEX MATCHALL "\n      case " case_labels "${switched_low}")
+      list(LENGTH case_labels n_cases)
+      if(n_cases GREATER 1024)
+        set(masked_attr "[[gnu::noinline]] ")
+      endif()
       if(masked_body_low STREQUAL masked_body)
         set(run_masked "  // the same, the edge's triggers given as a mask (EdgeTriggers<M>)
-  static void run_masked(${MODEL}___024root* vlSelf, uint32_t t) {
+  ${masked_attr}static void run_masked(${MODEL}___024root* vlSelf, uint32_t t) {
 ${switched_low}
   }")
       else()
@@ -566,7 +576,7 @@ ${switched_low}
   [[gnu::cold, gnu::noinline]] static void run_masked_in_reset(${MODEL}___024root* vlSelf, uint32_t t) {
 ${masked_body}
   }
-  static void run_masked(${MODEL}___024root* vlSelf, uint32_t t) {
+  ${masked_attr}static void run_masked(${MODEL}___024root* vlSelf, uint32_t t) {
     if (VL_UNLIKELY(vlSelf->rst)) {
       run_masked_in_reset(vlSelf, t);
       return;
