@@ -37,7 +37,10 @@
 // RAM's own write and the registers' enables, not as wires evaluated in
 // every cycle; the RAM (a synchronous-read memory with one write port and
 // READ_LATENCY registered stages, as the v1 block's ram_1r1w) is written
-// in this module for that reason.
+// in this module for that reason. Its parts (the read port, assembly and
+// the output FIFO, the write port, the forwarding history) are units on
+// clocks of their own, each gated by its own work, so that an edge runs
+// only the units it can change.
 module tp_ctx_lookup #(
     parameter int TAG_W = 48,
     parameter int ENTRIES = 4096,
