@@ -117,10 +117,8 @@ if(DEFINED CLOCK_EDGES)
   endif()
 endif()
 # the registers the settle may take as 0 while they are (-DSETTLE_QUIET=a,b:
-# blocks.json settle_quiet, as the root's members), and the test that one
-# is not (a C++ expression)
+# blocks.json settle_quiet, as the root's members)
 set(quiet_regs "")
-set(any_quiet "")
 if(DEFINED SETTLE_QUIET AND NOT SETTLE_QUIET STREQUAL "")
   string(REPLACE "," ";" quiet_regs "${SETTLE_QUIET}")
   # (each must be a member of the root: a name that is not would otherwise
@@ -131,8 +129,6 @@ if(DEFINED SETTLE_QUIET AND NOT SETTLE_QUIET STREQUAL "")
       message(FATAL_ERROR "gen_ports: settle_quiet register ${reg} is not a member of ${MODEL}'s root (rtl/blocks.json)")
     endif()
   endforeach()
-  list(TRANSFORM quiet_regs PREPEND "vlSelf->" OUTPUT_VARIABLE quiet_reads)
-  list(JOIN quiet_reads " | " any_quiet)
 endif()
 # the input valids the settle may find high alone (-DSETTLE_ALONE: blocks.json
 # settle_alone), each an input handshake's valid of the block
@@ -292,13 +288,19 @@ ${body}
     if(zeros)
       add_further_copy(copy_body ${prefix} ${f} "${body}" "${fixed}" "${zeros}" "${prev}")
       if(NOT copy_body STREQUAL "")
-        list(TRANSFORM zeros PREPEND "vlSelf->" OUTPUT_VARIABLE zero_reads)
-        list(JOIN zero_reads " | " any_zero)
-        set(${call_var} "if (!(${any_zero})) ${MODEL}___024root___${prefix}__${f}(vlSelf); else ${${call_var}}" PARENT_SCOPE)
+        guard_call(${call_var} ${prefix} ${f} "${zeros}")
+        set(${call_var} "${${call_var}}" PARENT_SCOPE)
         set(settle_low_cpp "${settle_low_cpp}" PARENT_SCOPE)
         set(ico_decls "${ico_decls}" PARENT_SCOPE)
       endif()
     endif()
+  endfunction()
+  # `call_var` (a call) becomes the call of the copy <prefix>__<f>, taken
+  # while every register or input of `zeros` is 0, falling back to it.
+  function(guard_call call_var prefix f zeros)
+    list(TRANSFORM zeros PREPEND "vlSelf->" OUTPUT_VARIABLE zero_reads)
+    list(JOIN zero_reads " | " any_zero)
+    set(${call_var} "if (!(${any_zero})) ${MODEL}___024root___${prefix}__${f}(vlSelf); else ${${call_var}}" PARENT_SCOPE)
   endfunction()
   # The masked NBA region (a chain of tests of the mask's bits, each calling
   # functions) as one switch over the bits it tests: each case calls, in the
@@ -431,7 +433,8 @@ ${body}
               add_guarded_copy(idle_call settle_quiet_${i} ${f} "${b}" "clk;rst;${idle_valids}" "${others}" "${idle_body}")
               math(EXPR i "${i} + 1")
             endforeach()
-            set(idle_call "if (!(${any_quiet})) ${MODEL}___024root___settle_quiet__${f}(vlSelf); else ${idle_call}")
+            # (the copy with all of them 0 tested first, generated above)
+            guard_call(idle_call settle_quiet ${f} "${quiet_regs}")
           endif()
           # and, for a block that names them (blocks.json settle_alone), a
           # copy per valid with every other valid low (settle_alone_<v>__<f>),
