@@ -229,7 +229,7 @@ module tp_ctx_lookup #(
     assign rd_work  = s_valid || rd_busy_q || ram_en_q || ram_valid_q != '0;
     assign out_work = rd_valid || out_count != '0;
     assign wr_work  = s_fill_valid || fill_count != '0 || asm_last;
-    assign work   = rd_work || inflight != '0 || out_work || wr_work;
+    assign work   = rd_work || out_work || wr_work;   // (a lookup in flight has a word in the read port)
     assign active = work || hist_v != '0 || wb_valid;
     clock_gate u_rd_gate  (.clk, .en(rst || rd_work),  .gclk(rd_gclk));
     clock_gate u_out_gate (.clk, .en(rst || out_work), .gclk(out_gclk));
