@@ -46,6 +46,10 @@ foreach(d IN LISTS decls)
 endforeach()
 get_filename_component(dir "${HEADER}" DIRECTORY)
 set(root_header "${dir}/${MODEL}___024root.h")
+set(root_text "")
+if(EXISTS "${root_header}")
+  file(READ "${root_header}" root_text)
+endif()
 # One generated specialization of a template over the root class's members
 # that match `regex` (its capture 1 replaces each @ in `line`): struct
 # ubsim::<what><MODEL> with kCount and one function `fn` of the lines, or
@@ -102,7 +106,7 @@ set(settle_low_cpp "")
 # (only for a block whose settle takes SettleIco: one registered in
 # CLOCK_EDGES, models/rtl/clock_edges.h; another's would be dead code)
 set(settle_low_wanted FALSE)
-set(edge_low_max_lines 1500)
+set(edge_low_max_lines 8000)
 set(edge_from_latches FALSE)
 set(mask_from_enables FALSE)
 if(DEFINED CLOCK_EDGES)
@@ -123,7 +127,6 @@ if(DEFINED SETTLE_QUIET AND NOT SETTLE_QUIET STREQUAL "")
   string(REPLACE "," ";" quiet_regs "${SETTLE_QUIET}")
   # (each must be a member of the root: a name that is not would otherwise
   # leave the copy out unseen, or half made)
-  file(READ "${root_header}" root_text)
   foreach(reg IN LISTS quiet_regs)
     if(NOT root_text MATCHES "[ \t]${reg};")
       message(FATAL_ERROR "gen_ports: settle_quiet register ${reg} is not a member of ${MODEL}'s root (rtl/blocks.json)")
@@ -251,10 +254,83 @@ ${gate_body}  }
       set(${out} "" PARENT_SCOPE)
     endif()
   endfunction()
+  # body with the temporaries generated function <f> writes before it reads
+  # them as its own locals: an inlined function's variables (__Vfunc_*), a
+  # block's local variables (*__DOT__unnamedblk<n>__DOT__*), the bound and
+  # DFG temporaries. Verilator 5.006 keeps each as a member of the root
+  # when another function also names it, which the initial settle (a slow
+  # function) always does, and the input and active regions each take a
+  # copy of a combinational block: so every use is a load or a store to
+  # the root, and a word of a wide one is copied whether or not anything
+  # reads it. A member is taken as a local only where, in every function
+  # of the model's fast code that names it, its first use is an assignment
+  # of what does not read it: no value flows into one of them from another
+  # function or an earlier call. A local is zeroed where it is declared.
+  # (The lockstep tests step each block through these copies against
+  # eval() through the model's own functions, which keep the members.)
+  function(localized out f body)
+    captures(names "${body}" "vlSelf->(__Vfunc_[A-Za-z0-9_]+|[A-Za-z0-9_]+__DOT__unnamedblk[0-9]+__DOT__[A-Za-z0-9_]+|[A-Za-z0-9_]*__Vlvbound_[A-Za-z0-9_]+|[A-Za-z0-9_]*__VdfgTmp_[A-Za-z0-9_]+)")
+    list(REMOVE_DUPLICATES names)
+    if(NOT names)
+      set(${out} "${body}" PARENT_SCOPE)
+      return()
+    endif()
+    # the fast code's functions, once: their names and bodies
+    get_property(fns GLOBAL PROPERTY gen_ports_fast_fns)
+    if(NOT fns)
+      captures(fns "${code}" "\n[A-Z_ ]*void ${MODEL}___024root___([A-Za-z0-9_]+)\\(${MODEL}___024root\\* vlSelf\\) {")
+      foreach(g IN LISTS fns)
+        fn_body(gb ${g})
+        set_property(GLOBAL PROPERTY gen_ports_fn_${g} "${gb}")
+      endforeach()
+      set_property(GLOBAL PROPERTY gen_ports_fast_fns "${fns}")
+    endif()
+    set(decls "")
+    foreach(n IN LISTS names)
+      # (its type where it may be a local, "-" where not: asked once per
+      # member)
+      get_property(type GLOBAL PROPERTY gen_ports_local_${n})
+      if(NOT type)
+        set(type "-")
+        if(root_text MATCHES "\n[ ]*([CSIQEW]Data|VlWide<[0-9]+>)(/\\*[0-9:]+\\*/)? ${n};")
+          set(type "${CMAKE_MATCH_1}")
+          string(ASCII 1 use)   # (each use of it marked by a character C++ code has not)
+          foreach(g IN LISTS fns)
+            get_property(gb GLOBAL PROPERTY gen_ports_fn_${g})
+            string(REGEX REPLACE "vlSelf->${n}([^A-Za-z0-9_])" "${use}\\1" marked "${gb}")
+            string(FIND "${marked}" "${use}" first)
+            if(first EQUAL -1)
+              continue()
+            endif()
+            # its first use: an assignment (of a word, or whole) whose right
+            # side does not name it
+            set(assign -1)
+            set(at -1)
+            if(marked MATCHES "${use}(\\[[0-9xa-fA-FU]+\\])?[ \n]*=[^=][^;]*;")
+              string(FIND "${marked}" "${CMAKE_MATCH_0}" assign)
+              string(FIND "${CMAKE_MATCH_0}" "${use}" at REVERSE)
+            endif()
+            if(NOT at EQUAL 0 OR NOT first EQUAL assign)
+              set(type "-")
+              break()
+            endif()
+          endforeach()
+        endif()
+        set_property(GLOBAL PROPERTY gen_ports_local_${n} "${type}")
+      endif()
+      if(type STREQUAL "-")
+        continue()
+      endif()
+      string(APPEND decls "    ${type} ${n}{};\n")
+      string(REGEX REPLACE "vlSelf->${n}([^A-Za-z0-9_])" "${n}\\1" body "${body}")
+    endforeach()
+    set(${out} "${decls}${body}" PARENT_SCOPE)
+  endfunction()
   # appends function <prefix>__<f> of `body` to the copies, its declaration
   # to `decls_var` (a function: a macro's arguments would be read again as
   # CMake text, escapes and all)
   function(add_low_copy prefix f body decls_var)
+    localized(body ${f} "${body}")
     set(settle_low_cpp "${settle_low_cpp}
 void ${MODEL}___024root___${prefix}__${f}(${MODEL}___024root* vlSelf) {
     ${MODEL}__Syms* const __restrict vlSymsp VL_ATTR_UNUSED = vlSelf->vlSymsp;
@@ -529,10 +605,12 @@ ${ico_direct_low}
       endif()
       # Its functions with the reset low (edge_low__<f>, in V*_settle.cpp),
       # where the fast edge finds rst low (after the reset, always): each
-      # register's reset branch then a constant. Only functions that read
-      # rst and are no larger than edge_low_max_lines (the window logic's
-      # thousands of lines would double their compile time for a branch or
-      # two).
+      # register's reset branch then a constant, and the temporaries the
+      # function writes before it reads them its locals (localized()). Only
+      # functions that read rst or have such temporaries, and are no larger
+      # than edge_low_max_lines (a bound on the settle file's compile time:
+      # with the order tracker's window logic, 7,055 lines at the default
+      # window, the UB pipeline's takes 3 s).
       set(masked_body_low "${masked_body}")
       set(edge_low_decls "")
       if(settle_low_wanted)
@@ -543,6 +621,14 @@ ${ico_direct_low}
           list(LENGTH nl n_lines)
           if(n_lines LESS_EQUAL ${edge_low_max_lines})
             with_low(low_body "${b}" "rst")
+            if(low_body STREQUAL "")
+              # (one that does not read rst: copied where the copy takes
+              # temporaries as locals, localized() below)
+              localized(local_body ${f} "${b}")
+              if(NOT local_body STREQUAL b)
+                set(low_body "${b}")
+              endif()
+            endif()
             if(NOT low_body STREQUAL "")
               add_low_copy(edge_low ${f} "${low_body}" edge_low_decls)
               string(REPLACE "${MODEL}___024root___${f}(vlSelf);" "${MODEL}___024root___edge_low__${f}(vlSelf);"
