@@ -263,11 +263,13 @@ ${gate_body}  }
   # copy of a combinational block: so every use is a load or a store to
   # the root, and a word of a wide one is copied whether or not anything
   # reads it. A member is taken as a local only where, in every function
-  # of the model's fast code that names it, its first use is an assignment
-  # of what does not read it: no value flows into one of them from another
-  # function or an earlier call. A local is zeroed where it is declared.
-  # (The lockstep tests step each block through these copies against
-  # eval() through the model's own functions, which keep the members.)
+  # of the model's fast code that names it, statements that end before its
+  # first read assign all of it (each word of a wide one): no value flows
+  # into one of them from another function or an earlier call. (In the
+  # text's order: an assignment in a branch counts. The lockstep tests
+  # step each block through these copies against eval() through the
+  # model's own functions, which keep the members.) A local is zeroed
+  # where it is declared.
   function(localized out f body)
     captures(names "${body}" "vlSelf->(__Vfunc_[A-Za-z0-9_]+|[A-Za-z0-9_]+__DOT__unnamedblk[0-9]+__DOT__[A-Za-z0-9_]+|[A-Za-z0-9_]*__Vlvbound_[A-Za-z0-9_]+|[A-Za-z0-9_]*__VdfgTmp_[A-Za-z0-9_]+)")
     list(REMOVE_DUPLICATES names)
@@ -294,23 +296,48 @@ ${gate_body}  }
         set(type "-")
         if(root_text MATCHES "\n[ ]*([CSIQEW]Data|VlWide<[0-9]+>)(/\\*[0-9:]+\\*/)? ${n};")
           set(type "${CMAKE_MATCH_1}")
-          string(ASCII 1 use)   # (each use of it marked by a character C++ code has not)
+          # (its uses marked by characters C++ code has not: a read, and a
+          # write of the whole or of one word)
+          string(ASCII 1 read)
+          string(ASCII 2 write)
+          set(words 1)
+          if(type MATCHES "^VlWide<([0-9]+)>$")
+            set(words ${CMAKE_MATCH_1})
+          endif()
           foreach(g IN LISTS fns)
             get_property(gb GLOBAL PROPERTY gen_ports_fn_${g})
-            string(REGEX REPLACE "vlSelf->${n}([^A-Za-z0-9_])" "${use}\\1" marked "${gb}")
-            string(FIND "${marked}" "${use}" first)
-            if(first EQUAL -1)
+            if(NOT gb MATCHES "vlSelf->${n}[^A-Za-z0-9_]")
               continue()
             endif()
-            # its first use: an assignment (of a word, or whole) whose right
-            # side does not name it
-            set(assign -1)
-            set(at -1)
-            if(marked MATCHES "${use}(\\[[0-9xa-fA-FU]+\\])?[ \n]*=[^=][^;]*;")
-              string(FIND "${marked}" "${CMAKE_MATCH_0}" assign)
-              string(FIND "${CMAKE_MATCH_0}" "${use}" at REVERSE)
+            string(REGEX REPLACE "vlSelf->${n}((\\[[0-9xa-fA-FU]+\\])?[ \n]*=[^=])" "${write}\\1" marked "${gb}")
+            string(REGEX REPLACE "vlSelf->${n}([^A-Za-z0-9_])" "${read}\\1" marked "${marked}")
+            # its first read, and the statements that end before it: they
+            # must write all of it (each word of a wide one)
+            string(FIND "${marked}" "${read}" first_read)
+            if(first_read EQUAL -1)
+              continue()
             endif()
-            if(NOT at EQUAL 0 OR NOT first EQUAL assign)
+            string(SUBSTRING "${marked}" 0 ${first_read} before)
+            string(FIND "${before}" ";" last_end REVERSE)
+            set(written "")
+            if(NOT last_end EQUAL -1)
+              string(SUBSTRING "${before}" 0 ${last_end} before)
+              if(words EQUAL 1)
+                if(before MATCHES "${write}[ \n]*=")
+                  set(written 0)
+                endif()
+              else()
+                string(REGEX MATCHALL "${write}\\[[0-9xa-fA-F]+U\\]" hits "${before}")
+                foreach(h IN LISTS hits)
+                  string(REGEX REPLACE "^${write}\\[([0-9xa-fA-F]+)U\\]$" "\\1" w "${h}")
+                  math(EXPR w "${w}")
+                  list(APPEND written ${w})
+                endforeach()
+                list(REMOVE_DUPLICATES written)
+              endif()
+            endif()
+            list(LENGTH written n_written)
+            if(NOT n_written EQUAL words)
               set(type "-")
               break()
             endif()
