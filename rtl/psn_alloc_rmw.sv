@@ -23,7 +23,8 @@
 // the port WORDS cycles plus the turnaround.
 //
 // Contract: a request accepted in cycle c (its read issued in c) is on m_*
-// from cycle c + READ_LATENCY + 2; accepted only while the port is free
+// (m_fields: {m_dest_qpn, m_psn, m_tag} as one vector) from cycle
+// c + READ_LATENCY + 2; accepted only while the port is free
 // (no read-modify-write open, no refill words waiting, rd_ok) and no
 // result waits for the output register; wb_*: the PSN write-back of the
 // previous cycle.
@@ -55,6 +56,7 @@ module psn_alloc_rmw #(
     output logic [TAG_W-1:0]  m_tag,
     output logic [23:0]       m_psn,
     output logic [23:0]       m_dest_qpn,
+    output logic [TAG_W+48-1:0] m_fields,         // {m_dest_qpn, m_psn, m_tag}: the output register whole
 
     input  logic              s_fill_valid,
     output logic              s_fill_ready,
@@ -126,6 +128,12 @@ module psn_alloc_rmw #(
     logic [PORT_W-1:0] wb_word_q;
     logic              res_v_q;            // a result waits for the output register
     logic [TAG_W+48-1:0] res_q;
+    // the output register, {dest_qpn, psn, tag}: m_fields whole (a next
+    // stage taking the three as one vector reads the register itself, not a
+    // concatenation the simulator would form in every cycle), and its fields
+    logic [TAG_W+48-1:0] m_q;
+    assign m_fields = m_q;
+    assign {m_dest_qpn, m_psn, m_tag} = m_q;
     // The datapath's two fields, next_psn and dest_qpn: the record's low 48
     // bits (qp_context_t; checked below), taken from word 0 as it comes
     // back. (A qp_context_t view of the word would widen every word read to
@@ -134,9 +142,7 @@ module psn_alloc_rmw #(
     assign {rd_dest_qpn, rd_next_psn} = rd_data[47:0];
 
     logic accept, out_free, data_now;
-    logic [TAG_W+48-1:0] data_fields;
     assign data_now    = rmw_rd_q && rd_valid;
-    assign data_fields = {rd_dest_qpn, rd_next_psn, rmw_tag_q};
     assign out_free = !m_valid || m_ready;
     assign fill_wr  = !rmw_rd_q && !rmw_wb_q && fill_count != '0;
     assign s_ready  = !rmw_rd_q && !rmw_wb_q && fill_count == '0 && rd_ok && !res_v_q;
@@ -199,13 +205,16 @@ module psn_alloc_rmw #(
             rmw_rd_q <= !data_now && (accept || rmw_rd_q);
             rmw_wb_q <= data_now && !rmw_wb_q;
             // the request leaves with its PSN: into the output register, or the
-            // skid register when the output register is held
+            // skid register when the output register is held (its fields
+            // formed here, where a register takes them: as a net of their own
+            // the simulator would form them, 4 words, in every cycle of the
+            // unit's clock, taken or not)
             if (out_free) begin
                 m_valid <= res_v_q || data_now;
-                if (res_v_q || data_now) {m_dest_qpn, m_psn, m_tag} <= res_v_q ? res_q : data_fields;
+                if (res_v_q || data_now) m_q <= res_v_q ? res_q : {rd_dest_qpn, rd_next_psn, rmw_tag_q};
             end
             res_v_q <= res_v_q ? !out_free : (data_now && !out_free);
-            if (data_now && !out_free) res_q <= data_fields;
+            if (data_now && !out_free) res_q <= {rd_dest_qpn, rd_next_psn, rmw_tag_q};
             // write-back report and counters
             wb_valid <= rmw_wb_q;
             tick_q   <= active;

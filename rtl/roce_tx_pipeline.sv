@@ -247,16 +247,18 @@ module roce_tx_pipeline #(
         .m_extra(sg_entry), .data_wait, .data_wait_id, .busy(sg_busy));
 
     logic              psn_valid, psn_ready, psn_busy;
-    logic [PTAG_W-1:0] psn_id;
-    logic [PSN_W-1:0] psn_psn;
-    logic [23:0]      psn_qpn;
+    logic [PTAG_W+48-1:0] psn_fields;   // {dest_qpn, psn, tag}: the RMW's output register
     psn_alloc_rmw #(.TAG_W(PTAG_W), .ENTRIES(CACHE_ENTRIES), .PORT_BYTES(CTX_PORT_BYTES),
                     .RAM_LATENCY(CTX_RAM_LATENCY), .TURNAROUND(CTX_RAM_TURNAROUND), .FILL_DEPTH(FILL_DEPTH))
         u_psn_alloc (
         .clk, .rst,
         .s_valid(sg_valid), .s_ready(sg_ready),
         .s_tag({sg_bytes, sg_last, sg_pkt, sg_id}), .s_entry(sg_entry),
-        .m_valid(psn_valid), .m_ready(psn_ready), .m_tag(psn_id), .m_psn(psn_psn), .m_dest_qpn(psn_qpn),
+        .m_valid(psn_valid), .m_ready(psn_ready),
+        /* verilator lint_off PINCONNECTEMPTY */  // the three fields travel as one vector
+        .m_tag(), .m_psn(), .m_dest_qpn(),
+        /* verilator lint_on PINCONNECTEMPTY */
+        .m_fields(psn_fields),
         .s_fill_valid, .s_fill_ready, .s_fill_entry, .s_fill_data,
         .wb_valid, .wb_entry, .wb_psn, .latency(psn_latency), .busy(psn_busy), .port_busy(ctx_port_busy),
         .fill_wait(ctx_fill_wait),
@@ -274,7 +276,7 @@ module roce_tx_pipeline #(
     logic [CT_W-1:0] tap_c;
     stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_header_chain (
         .clk, .rst, .cfg_len(len_q), .cfg_now(cfg_now[CT_W-1:0]),
-        .s_valid(psn_valid), .s_ready(psn_ready), .s_data({psn_qpn, psn_psn, psn_id}),
+        .s_valid(psn_valid), .s_ready(psn_ready), .s_data(psn_fields),
         .m_valid(hc_valid), .m_ready(hc_ready), .m_data(hc_data), .busy(chain_busy), .holding(chain_held[0]), .tap_at(tap_c));
 
     // the packet header: ids and the fields of the QP context
