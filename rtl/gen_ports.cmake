@@ -107,6 +107,7 @@ set(settle_low_cpp "")
 # CLOCK_EDGES, models/rtl/clock_edges.h; another's would be dead code)
 set(settle_low_wanted FALSE)
 set(edge_low_max_lines 13000)
+set(edge_inline_max_lines 40)
 set(edge_from_latches FALSE)
 set(mask_from_enables FALSE)
 if(DEFINED CLOCK_EDGES)
@@ -642,6 +643,7 @@ ${ico_direct_low}
       # the model's own function is taken).
       set(masked_body_low "${masked_body}")
       set(edge_low_decls "")
+      set(edge_inline_defs "")
       if(settle_low_wanted)
         called(masked_fns "${masked_body}")
         foreach(f IN LISTS masked_fns)
@@ -662,7 +664,14 @@ ${ico_direct_low}
               add_low_copy(edge_low ${f} "${low_body}" edge_low_decls)
               string(REPLACE "${MODEL}___024root___${f}(vlSelf);" "${MODEL}___024root___edge_low__${f}(vlSelf);"
                      masked_body_low "${masked_body_low}")
+              localized(low_body ${f} "${low_body}")
+              set(edge_body_${f} "${low_body}")
+              set(edge_call_${f} edge_low__${f})
             endif()
+          endif()
+          if(NOT DEFINED edge_call_${f})
+            set(edge_body_${f} "${b}")
+            set(edge_call_${f} ${f})
           endif()
         endforeach()
       endif()
@@ -680,6 +689,38 @@ ${ico_direct_low}
       list(LENGTH case_labels n_cases)
       if(n_cases GREATER 1024)
         set(masked_attr "[[gnu::noinline]] ")
+      elseif(n_cases GREATER 256 AND settle_low_wanted)
+        # One of 257 to 1,024 cases (a block of 9 or 10 triggers: the RoCE
+        # pipeline) is out of line too, with each short function it calls
+        # (at most edge_inline_max_lines, its copy where one is made)
+        # defined here, inline: a function of a few instructions costs as
+        # many again in the call. In the edge loop the inlined bodies cost
+        # the loop's registers (+537 per pcie-nic read), out of line they
+        # save more than its call (-317; the switch out of line alone
+        # +62). A larger switch takes none: GCC inlines almost nothing
+        # into the UB pipeline's 2,048 cases (+28 per ub-async read), nor
+        # does a small one gain (the receive pipeline's 32: +10). Not one
+        # that reads the symbol table or the constant pool, which this
+        # header does not declare.
+        set(masked_attr "[[gnu::noinline]] ")
+        foreach(f IN LISTS masked_fns)
+          set(ib "${edge_body_${f}}")
+          string(REGEX MATCHALL "\n" nl "${ib}")
+          list(LENGTH nl n_lines)
+          if(n_lines GREATER ${edge_inline_max_lines} OR ib MATCHES "vlSymsp|ConstPool")
+            continue()
+          endif()
+          string(APPEND edge_inline_defs "static inline void ${MODEL}___024root___inline__${f}(${MODEL}___024root* vlSelf) {
+${ib}
+}
+")
+          set(inline_call "${MODEL}___024root___inline__${f}(vlSelf);")
+          string(REPLACE "${MODEL}___024root___${edge_call_${f}}(vlSelf);" "${inline_call}" switched_low "${switched_low}")
+          string(REPLACE "${MODEL}___024root___${edge_call_${f}}(vlSelf);" "${inline_call}" masked_body_low "${masked_body_low}")
+          if(edge_call_${f} STREQUAL f)   # (the model's own: in reset as well)
+            string(REPLACE "${MODEL}___024root___${f}(vlSelf);" "${inline_call}" masked_body "${masked_body}")
+          endif()
+        endforeach()
       endif()
       if(masked_body_low STREQUAL masked_body)
         set(run_masked "  // the same, the edge's triggers given as a mask (EdgeTriggers<M>)
@@ -705,7 +746,7 @@ ${switched_low}
       set(nba "
 // The rising edge's NBA region without ${n_skipped} combinational functions the
 // next clock-low settle recomputes (${skipped_names}).
-${decls}${edge_low_decls}template <>
+${decls}${edge_low_decls}${edge_inline_defs}template <>
 struct ubsim::EdgeNba<${MODEL}> {
   static constexpr int kSkipped = ${n_skipped};
   static constexpr const char* kStale[] = {${stale}};   // ports left as they were before the edge
