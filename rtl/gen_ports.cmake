@@ -694,9 +694,9 @@ ${ico_direct_low}
         # pipeline) is out of line too, with each short function it calls
         # (at most edge_inline_max_lines, its copy where one is made)
         # defined here, inline: a function of a few instructions costs as
-        # many again in the call. In the edge loop the inlined bodies cost
-        # the loop's registers (+537 per pcie-nic read), out of line they
-        # save more than its call (-317; the switch out of line alone
+        # many again in the call. In the edge loop the inlined bodies made
+        # the loop's own code dearer (+537 per pcie-nic read); out of line
+        # they save more than its call (-319; the switch out of line alone
         # +62). A larger switch takes none: GCC inlines almost nothing
         # into the UB pipeline's 2,048 cases (+28 per ub-async read), nor
         # does a small one gain (the receive pipeline's 32: +10). Not one
