@@ -693,15 +693,15 @@ ${ico_direct_low}
         # One of 257 to 1,024 cases (a block of 9 or 10 triggers: the RoCE
         # pipeline) is out of line too, with each short function it calls
         # (at most edge_inline_max_lines, its copy where one is made)
-        # defined here, inline: a function of a few instructions costs as
+        # defined inline where it calls it: a function of a few instructions costs as
         # many again in the call. In the edge loop the inlined bodies made
         # the loop's own code dearer (+537 per pcie-nic read); out of line
         # they save more than its call (-319; the switch out of line alone
         # +62). A larger switch takes none: GCC inlines almost nothing
         # into the UB pipeline's 2,048 cases (+28 per ub-async read), nor
         # does a small one gain (the receive pipeline's 32: +10). Not one
-        # that reads the symbol table or the constant pool, which this
-        # header does not declare.
+        # that reads the symbol table or the constant pool (kept simple:
+        # the switch's file would have to declare them for it).
         set(masked_attr "[[gnu::noinline]] ")
         foreach(f IN LISTS masked_fns)
           set(ib "${edge_body_${f}}")
@@ -717,10 +717,27 @@ ${ib}
           set(inline_call "${MODEL}___024root___inline__${f}(vlSelf);")
           string(REPLACE "${MODEL}___024root___${edge_call_${f}}(vlSelf);" "${inline_call}" switched_low "${switched_low}")
           string(REPLACE "${MODEL}___024root___${edge_call_${f}}(vlSelf);" "${inline_call}" masked_body_low "${masked_body_low}")
-          if(edge_call_${f} STREQUAL f)   # (the model's own: in reset as well)
-            string(REPLACE "${MODEL}___024root___${f}(vlSelf);" "${inline_call}" masked_body "${masked_body}")
-          endif()
         endforeach()
+      endif()
+      # A switch with functions inlined in it is compiled once, with the
+      # model (V<block>_settle.cpp, <model>___024root___edge_switch), not in
+      # every translation unit that steps the block: in the header the RoCE
+      # switch took the pipeline bridges' file from 21 s to 40 s to compile,
+      # and to 4 min 52 s under the sanitizers. (Only such a switch: the UB
+      # pipeline's, without, costs +45 per ub-async read there, the call
+      # from run_masked to it.)
+      if(NOT edge_inline_defs STREQUAL "" AND DEFINED SETTLE_OUT)
+        string(APPEND settle_low_cpp "
+${decls}${edge_low_decls}${edge_inline_defs}
+// the edge's NBA region as one switch over its trigger mask (EdgeNba<M>::run_masked)
+void ${MODEL}___024root___edge_switch(${MODEL}___024root* vlSelf, uint32_t t) {
+${switched_low}
+}
+")
+        set(switched_low "    ${MODEL}___024root___edge_switch(vlSelf, t);")
+        set(edge_inline_defs "")
+        set(masked_attr "")
+        string(APPEND edge_low_decls "void ${MODEL}___024root___edge_switch(${MODEL}___024root*, uint32_t);\n")
       endif()
       if(masked_body_low STREQUAL masked_body)
         set(run_masked "  // the same, the edge's triggers given as a mask (EdgeTriggers<M>)
