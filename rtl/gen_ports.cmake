@@ -639,11 +639,10 @@ ${ico_direct_low}
       # than edge_low_max_lines (a bound on the settle file's compile time:
       # the order tracker's window logic at the default window is 7,055
       # lines in the UB pipeline and 12,350 in the RoCE one, whose settle
-      # file then compiles in 4.5 s (16 s with the edge switch below); at a wider window, a build variant,
-      # the model's own function is taken).
+      # file then compiles in 4.5 s, 16 s with the edge switch below; at a
+      # wider window, a build variant, the model's own function is taken).
       set(masked_body_low "${masked_body}")
       set(edge_low_decls "")
-      set(edge_inline_defs "")
       if(settle_low_wanted)
         called(masked_fns "${masked_body}")
         foreach(f IN LISTS masked_fns)
@@ -689,20 +688,24 @@ ${ico_direct_low}
       list(LENGTH case_labels n_cases)
       if(n_cases GREATER 1024)
         set(masked_attr "[[gnu::noinline]] ")
-      elseif(n_cases GREATER 256 AND settle_low_wanted)
+      elseif(n_cases GREATER 256 AND settle_low_wanted AND DEFINED SETTLE_OUT)
         # One of 257 to 1,024 cases (a block of 9 or 10 triggers: the RoCE
-        # pipeline) is out of line too, with each short function it calls
-        # (at most edge_inline_max_lines, its copy where one is made)
-        # defined inline where it calls it: a function of a few instructions costs as
-        # many again in the call. In the edge loop the inlined bodies made
-        # the loop's own code dearer (+537 per pcie-nic read); out of line
-        # they save more than its call (-319; the switch out of line alone
-        # +62). A larger switch takes none: GCC inlines almost nothing
-        # into the UB pipeline's 2,048 cases (+28 per ub-async read), nor
-        # does a small one gain (the receive pipeline's 32: +10). Not one
-        # that reads the symbol table or the constant pool (kept simple:
-        # the switch's file would have to declare them for it).
-        set(masked_attr "[[gnu::noinline]] ")
+        # pipeline) takes each short function it calls (at most
+        # edge_inline_max_lines, its copy where one is made) inline: a
+        # function of a few instructions costs as many again in the call.
+        # Such a switch is out of line and compiled once, with the model
+        # (V<block>_settle.cpp, <model>___024root___edge_switch). Measured per
+        # pcie-nic read: the bodies inlined in the bridge's edge loop +537
+        # (the loop's own code dearer), the switch out of line alone +62,
+        # the two together -319 in the ports header and -287 in the model's
+        # file; in the header it took the pipeline bridges' file from 21 s
+        # to 40 s to compile, and to 4 min 52 s under the sanitizers. A
+        # larger switch takes none: GCC inlines almost nothing into the UB
+        # pipeline's 2,048 cases (+28 per ub-async read), nor does a small
+        # one gain (the receive pipeline's 32: +10). Not a function that
+        # reads the symbol table or the constant pool (kept simple: the
+        # switch's file would have to declare them for it).
+        set(inline_defs "")
         foreach(f IN LISTS masked_fns)
           set(ib "${edge_body_${f}}")
           string(REGEX MATCHALL "\n" nl "${ib}")
@@ -710,34 +713,26 @@ ${ico_direct_low}
           if(n_lines GREATER ${edge_inline_max_lines} OR ib MATCHES "vlSymsp|ConstPool")
             continue()
           endif()
-          string(APPEND edge_inline_defs "static inline void ${MODEL}___024root___inline__${f}(${MODEL}___024root* vlSelf) {
+          string(APPEND inline_defs "static inline void ${MODEL}___024root___inline__${f}(${MODEL}___024root* vlSelf) {
 ${ib}
 }
 ")
           set(inline_call "${MODEL}___024root___inline__${f}(vlSelf);")
           string(REPLACE "${MODEL}___024root___${edge_call_${f}}(vlSelf);" "${inline_call}" switched_low "${switched_low}")
+          # (so the reset keeps the model's own functions: run_masked_in_reset)
           string(REPLACE "${MODEL}___024root___${edge_call_${f}}(vlSelf);" "${inline_call}" masked_body_low "${masked_body_low}")
         endforeach()
-      endif()
-      # A switch with functions inlined in it is compiled once, with the
-      # model (V<block>_settle.cpp, <model>___024root___edge_switch), not in
-      # every translation unit that steps the block: in the header the RoCE
-      # switch took the pipeline bridges' file from 21 s to 40 s to compile,
-      # and to 4 min 52 s under the sanitizers. (Only such a switch: the UB
-      # pipeline's, without, costs +45 per ub-async read there, the call
-      # from run_masked to it.)
-      if(NOT edge_inline_defs STREQUAL "" AND DEFINED SETTLE_OUT)
-        string(APPEND settle_low_cpp "
-${decls}${edge_low_decls}${edge_inline_defs}
+        if(NOT inline_defs STREQUAL "")
+          string(APPEND settle_low_cpp "
+${decls}${edge_low_decls}${inline_defs}
 // the edge's NBA region as one switch over its trigger mask (EdgeNba<M>::run_masked)
 void ${MODEL}___024root___edge_switch(${MODEL}___024root* vlSelf, uint32_t t) {
 ${switched_low}
 }
 ")
-        set(switched_low "    ${MODEL}___024root___edge_switch(vlSelf, t);")
-        set(edge_inline_defs "")
-        set(masked_attr "")
-        string(APPEND edge_low_decls "void ${MODEL}___024root___edge_switch(${MODEL}___024root*, uint32_t);\n")
+          set(switched_low "    ${MODEL}___024root___edge_switch(vlSelf, t);")
+          string(APPEND edge_low_decls "void ${MODEL}___024root___edge_switch(${MODEL}___024root*, uint32_t);\n")
+        endif()
       endif()
       if(masked_body_low STREQUAL masked_body)
         set(run_masked "  // the same, the edge's triggers given as a mask (EdgeTriggers<M>)
@@ -763,7 +758,7 @@ ${switched_low}
       set(nba "
 // The rising edge's NBA region without ${n_skipped} combinational functions the
 // next clock-low settle recomputes (${skipped_names}).
-${decls}${edge_low_decls}${edge_inline_defs}template <>
+${decls}${edge_low_decls}template <>
 struct ubsim::EdgeNba<${MODEL}> {
   static constexpr int kSkipped = ${n_skipped};
   static constexpr const char* kStale[] = {${stale}};   // ports left as they were before the edge
