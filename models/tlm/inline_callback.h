@@ -3,8 +3,8 @@
 // object itself. Moving or dropping one copies or forgets bytes: unlike
 // std::function there is no manager call per move and destruction, and it
 // never allocates. For a component's own event lists (PcieLink), which hold
-// one per TLP and per step of a transfer; what a caller hands in stays a
-// std::function, held in a slot whose index such a callback carries.
+// one per TLP and per step of a transfer, and for what a caller hands in
+// (held in a slot whose index the link's own callback carries).
 #pragma once
 #include <cstddef>
 #include <new>

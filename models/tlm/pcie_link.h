@@ -25,7 +25,6 @@
 #pragma once
 #include <array>
 #include <cstdint>
-#include <functional>
 #include <queue>
 #include <string>
 #include <utility>
@@ -48,7 +47,9 @@ class StageComponent;
 
 class PcieLink : public sc_core::sc_module {
  public:
-  using Callback = std::function<void()>;
+  // A caller's callback: a lambda of at most three words (InlineCallback),
+  // so handing one in and calling it neither allocates nor calls a manager.
+  using Callback = InlineCallback;
   PcieLink(sc_core::sc_module_name name, const Config& c);
   PcieLink(sc_core::sc_module_name name, const LinkParams& p);
 
