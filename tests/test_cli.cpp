@@ -81,6 +81,22 @@ TEST_CASE("latency --format json carries the spec's result keys", "[cli]") {
     CHECK(r.out.find(key) != std::string::npos);
 }
 
+TEST_CASE("the provenance's git is the commit the binary was built from, not the one CMake was configured at", "[cli]") {
+  // (sim/cli/git_hash.cmake runs at every build; the tests run after one)
+  const Run head = ubsim::test::run_command("git -C " + std::string(UBSIM_SOURCE_DIR) + " rev-parse --short=12 HEAD");
+  if (head.status != 0) {
+    WARN("the source is not a git checkout: nothing to compare");
+    return;
+  }
+  const std::string hash = head.out.substr(0, head.out.find_first_of(" \n"));
+  REQUIRE(hash.size() == 12);
+  const Run r = run_ubsim("latency --path ub-load --ops 5 --format json");
+  REQUIRE(r.status == 0);
+  const std::string git = "\"git\": \"" + hash;   // (then the quote, or -dirty in a changed tree)
+  INFO(r.out.substr(0, 200));
+  CHECK(r.out.find(git) != std::string::npos);
+}
+
 TEST_CASE("the provenance names what set each value off its default: --set, a file, the experiment itself", "[cli]") {
   const Run r = run_ubsim("slots --set wire.latency=120ns --format json");
   REQUIRE(r.status == 0);
