@@ -62,8 +62,16 @@ uint64_t PcieLink::serialize_fs(uint32_t tlp_bytes) const {
 }
 
 void PcieLink::send(Direction& d, TlpClass c, uint32_t payload, InlineCallback then, uint64_t after_fs) {
-  d.q[c].push_back({seq_tlp_++, payload + overhead_, then, after_fs});
   const uint64_t t = now();
+  Tlp tlp{seq_tlp_++, payload + overhead_, then, after_fs};
+  if (!d.restart_scheduled && t >= d.free_at_fs && d.q[0].empty() && d.q[1].empty()) {
+    // idle lanes and nothing queued: it is the TLP start_next would take, at
+    // once (it enters and leaves the queue at this instant)
+    waiting_.pass(t);
+    start(d, c, tlp, t);
+    return;
+  }
+  d.q[c].push_back(tlp);
   waiting_.change(t, +1);
   if (d.restart_scheduled) return;   // the restart takes the queues in their order
   if (t >= d.free_at_fs) start_next(d);
@@ -88,15 +96,21 @@ void PcieLink::start_next(Direction& d) {
   else if (d.q[1].empty()) c = 0;
   else if (d.round_robin) c = 1 - d.last;
   else c = d.q[0].front().seq < d.q[1].front().seq ? 0 : 1;
-  Tlp tlp = std::move(d.q[c].front());
+  const Tlp tlp = d.q[c].front();
   d.q[c].pop_front();
-  waiting_.change(now(), -1);
+  const uint64_t t = now();
+  waiting_.change(t, -1);
+  start(d, c, tlp, t);
+}
+
+// The TLP of queue class c on the lanes from t on (they are free).
+void PcieLink::start(Direction& d, int c, const Tlp& tlp, uint64_t t) {
   d.last = c;
   const uint64_t ser = serialize_fs(tlp.bytes);
   d.busy_fs += ser;
   ++d.tlps;
   d.bytes += tlp.bytes;
-  const uint64_t end = now() + ser;
+  const uint64_t end = t + ser;
   at(end + prop_fs_ + tlp.after_fs, tlp.arrived);
   d.free_at_fs = end;
   d.restart_seq = seq_++;

@@ -173,6 +173,7 @@ class PcieLink : public sc_core::sc_module {
   // acts: nothing happens at the arrival itself, so it is one step, not two).
   void send(Direction& d, TlpClass c, uint32_t payload, InlineCallback then, uint64_t after_fs = 0);
   void start_next(Direction& d);
+  void start(Direction& d, int c, const Tlp& tlp, uint64_t t);
   void restart_at_free(Direction& d);
   // (the link's own steps: InlineCallback, a caller's callback held in a slot)
   void at(uint64_t t_fs, InlineCallback fn) { at(t_fs, seq_++, fn); }
