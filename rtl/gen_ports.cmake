@@ -689,22 +689,15 @@ ${ico_direct_low}
       if(n_cases GREATER 1024)
         set(masked_attr "[[gnu::noinline]] ")
       elseif(n_cases GREATER 256 AND settle_low_wanted AND DEFINED SETTLE_OUT)
-        # One of 257 to 1,024 cases (a block of 9 or 10 triggers: the RoCE
-        # pipeline) takes each short function it calls (at most
-        # edge_inline_max_lines, its copy where one is made) inline: a
-        # function of a few instructions costs as many again in the call.
-        # Such a switch is out of line and compiled once, with the model
-        # (V<block>_settle.cpp, <model>___024root___edge_switch). Measured per
-        # pcie-nic read: the bodies inlined in the bridge's edge loop +537
-        # (the loop's own code dearer), the switch out of line alone +62,
-        # the two together -319 in the ports header and -287 in the model's
-        # file; in the header it took the pipeline bridges' file from 21 s
-        # to 40 s to compile, and to 4 min 52 s under the sanitizers. A
-        # larger switch takes none: GCC inlines almost nothing into the UB
-        # pipeline's 2,048 cases (+28 per ub-async read), nor does a small
-        # one gain (the receive pipeline's 32: +10). Not a function that
-        # reads the symbol table or the constant pool (kept simple: the
-        # switch's file would have to declare them for it).
+        # One of 257 to 1,024 cases (the RoCE pipelines') takes each short
+        # function it calls (at most edge_inline_max_lines, its copy where
+        # one is made) inline: a call costs as much as such a body. The
+        # switch is then out of line and compiled once, with the model
+        # (<model>___024root___edge_switch in V<block>_settle.cpp), not in
+        # every file that steps the block. Larger and smaller switches
+        # measured no gain (docs/performance.md, sixth session of
+        # 2026-12-06). Not a function that reads the symbol table or the
+        # constant pool (the switch's file would have to declare them).
         set(inline_defs "")
         foreach(f IN LISTS masked_fns)
           set(ib "${edge_body_${f}}")

@@ -83,7 +83,7 @@ TEST_CASE("latency --format json carries the spec's result keys", "[cli]") {
 
 TEST_CASE("the provenance's git is the commit the binary was built from, not the one CMake was configured at", "[cli]") {
   // (sim/cli/git_hash.cmake runs at every build; the tests run after one)
-  const Run head = ubsim::test::run_command("git -C " + std::string(UBSIM_SOURCE_DIR) + " rev-parse --short=12 HEAD");
+  const Run head = ubsim::test::run_command("git -C '" + std::string(UBSIM_SOURCE_DIR) + "' rev-parse --short=12 HEAD");
   if (head.status != 0) {
     WARN("the source is not a git checkout: nothing to compare");
     return;
