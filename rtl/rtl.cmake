@@ -165,12 +165,17 @@ foreach(b ${UBSIM_RTL_BLOCKS})
     # the input valids it may settle with alone (blocks.json settle_alone)
     ubsim_block_list(${b} settle_alone alone)
     list(JOIN alone "," alone)
-    # and those functions for the settle and the edge (V${b}_settle.cpp)
-    add_custom_command(OUTPUT ${vdir}/V${b}_ports.h ${vdir}/V${b}_settle.cpp
+    # and those functions for the settle and the edge (V${b}_settle.cpp).
+    # The script rewrites an output only when its text changes, so that an
+    # unchanged one recompiles nothing; the stamp, touched at every run, is
+    # the output the rule is judged by (with the files' old times it would
+    # run again at every build)
+    add_custom_command(OUTPUT ${vdir}/V${b}_gen.stamp ${vdir}/V${b}_ports.h ${vdir}/V${b}_settle.cpp
                        COMMAND ${CMAKE_COMMAND} -DHEADER=${vdir}/V${b}.h -DOUT=${vdir}/V${b}_ports.h
                                -DSETTLE_OUT=${vdir}/V${b}_settle.cpp -DCLOCK_EDGES=${UBSIM_CLOCK_EDGES_H}
                                -DSETTLE_QUIET=${quiet} -DSETTLE_ALONE=${alone}
                                -DMODEL=V${b} -P ${UBSIM_RTL_DIR}/gen_ports.cmake
+                       COMMAND ${CMAKE_COMMAND} -E touch ${vdir}/V${b}_gen.stamp
                        DEPENDS ${vdir}/V${b}.cmake ${UBSIM_RTL_DIR}/gen_ports.cmake ${UBSIM_CLOCK_EDGES_H}
                                ${UBSIM_RTL_DIR}/blocks.json VERBATIM)
     target_sources(ubsim_rtl PRIVATE ${vdir}/V${b}_ports.h ${vdir}/V${b}_settle.cpp)
