@@ -342,3 +342,20 @@ TEST_CASE("bench --check warns (never fails) below the recorded reads/s", "[cli]
         std::string::npos);
   fs::remove_all(data);
 }
+
+// scripts/profile-instructions splits a gate figure by layer and function:
+// its parser of callgrind's format (compressed names, inlined files, the
+// callee's inclusive cost after calls=) and its layers, on a sample; an
+// unknown figure is bad input.
+TEST_CASE("profile-instructions: callgrind's format parsed, each function in its layer; an unknown figure refused",
+          "[cli][bench]") {
+  const std::string script = std::string("'") + UBSIM_SOURCE_DIR + "/scripts/profile-instructions'";
+  const Run ok = ubsim::test::run_command(script + " --self-test");
+  INFO(ok.out);
+  CHECK(ok.status == 0);
+  CHECK(ok.out.find("checks passed") != std::string::npos);
+  const Run bad = ubsim::test::run_command(script + " read.no-such-path");
+  INFO(bad.out);
+  CHECK(bad.status == 2);
+  CHECK(bad.out.find("unknown figure 'read.no-such-path'") != std::string::npos);
+}
