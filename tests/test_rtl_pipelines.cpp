@@ -8,11 +8,16 @@
 // read latency, turnaround: rtl_variant), never read back from the RTL.
 #include <catch2/catch.hpp>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <functional>
 #include <map>
 #include <vector>
 
+#include "block_config.h"
 #include "burst.h"
 #include "context_memory.h"
 #include "rtl_variant.h"
@@ -96,6 +101,46 @@ RecordBits tp_record(uint32_t next_psn, uint32_t peer_tp, uint64_t eid_hi, uint6
 }
 
 }  // namespace
+
+// The edge's generated copies (V<block>_settle.cpp) take the context's
+// assertion switch as on (ubsim never turns it off): an RTL assertion at an
+// edge of the fast path still stops the run with its message. Here the
+// order tracker's, for a completion of a slot with nothing in flight.
+TEST_CASE("RTL assertions fire at the fast edge: a completion of nothing in flight stops the run, named", "[rtl]") {
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  std::fflush(nullptr);   // (nothing of the parent's buffers in the child's output)
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {   // the child: its output into the pipe
+    close(fds[0]);
+    dup2(fds[1], 1);
+    dup2(fds[1], 2);
+    ubsim::VerilatedBlock<Vub_tx_pipeline> b;
+    ubsim::configure(b.model(), ubsim::Config{});   // (the defaults: the configuration checks pass)
+    auto& r = *b.model().rootp;
+    r.m_ready = 1;
+    b.reset(4);
+    r.s_cpl_valid = 1;
+    r.s_cpl_slot = 0;
+    r.s_cpl_seq = 3;
+    b.cycle([] {});
+    r.s_cpl_valid = 0;
+    for (int i = 0; i < 4; ++i) b.cycle([] {});
+    _exit(0);   // (only if no assertion stopped it)
+  }
+  close(fds[1]);
+  std::string out;
+  char buf[4096];
+  ssize_t n;
+  while ((n = read(fds[0], buf, sizeof buf)) > 0) out.append(buf, static_cast<size_t>(n));
+  close(fds[0]);
+  int status = 0;
+  REQUIRE(waitpid(pid, &status, 0) == pid);
+  INFO(out);
+  CHECK_FALSE((WIFEXITED(status) && WEXITSTATUS(status) == 0));
+  CHECK(out.find("order_tracker: completion of slot 0 seq 3 that is not in flight") != std::string::npos);
+}
 
 TEST_CASE("UB send pipeline: latency equals the configured depth on both routes", "[rtl]") {
   const int fixed_async = 4 + kUbLookupLatency, fixed_load = 2 + kUbLookupLatency;

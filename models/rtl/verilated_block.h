@@ -96,6 +96,9 @@ inline VerilatedContext& shared_verilated_context() {
     // with a second thread is not safe to fork (every run forks its
     // simulations).
     c->threads(1);
+    // Assertions on, always: the fast path's generated copies take the
+    // switch as on (gen_ports.cmake), so nothing may turn it off
+    c->assertOn(true);
     c->traceEverOn(true);
     c->timeunit(-12);                 // FST time stamps are dumped in ps
     c->timeprecision(-12);
