@@ -347,7 +347,7 @@ TEST_CASE("bench --check warns (never fails) below the recorded reads/s", "[cli]
 // its parser of callgrind's format (compressed names, inlined files, the
 // callee's inclusive cost after calls=) and its layers, on a sample; an
 // unknown figure is bad input.
-TEST_CASE("profile-instructions: callgrind's format parsed, each function in its layer; an unknown figure refused",
+TEST_CASE("profile-instructions: callgrind's format parsed, each function in its layer, an unknown figure refused",
           "[cli][bench]") {
   const std::string script = std::string("'") + UBSIM_SOURCE_DIR + "/scripts/profile-instructions'";
   const Run ok = ubsim::test::run_command(script + " --self-test");
