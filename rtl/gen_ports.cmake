@@ -647,8 +647,8 @@ ${ico_direct_low}
       # Its functions with the reset low (edge_low__<f>, in V*_settle.cpp),
       # where the fast edge finds rst low (after the reset, always), and the
       # clock high: each register's reset branch and each latch's update
-      # then a constant, and the temporaries the
-      # function writes before it reads them its locals (localized()). Only
+      # then a constant, and the temporaries the function writes before it
+      # reads them its locals (localized()). Only
       # functions that read rst or have such temporaries, and are no larger
       # than edge_low_max_lines (a bound on the settle file's compile time:
       # the order tracker's window logic at the default window is 7,055

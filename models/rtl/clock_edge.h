@@ -38,9 +38,11 @@
 // Both halves take copies of the generated functions with clk and rst as
 // the constants they are there (V<block>_settle.cpp, gen_ports.cmake): the
 // settle with clk low (settle_clock_low, from VerilatedBlock::edge, which
-// has just set it; settle() tests it), and both with rst low, which it
-// always is after the reset (the reset steps through eval()); rst high
-// takes the model's own functions.
+// has just set it; settle() tests it), the edge's NBA functions with clk
+// high, and both with rst low, which it always is after the reset (the
+// reset steps through eval()); rst high takes the model's own functions.
+// The copies also take the context's assertion switch as on, as ubsim
+// always runs (shared_verilated_context()).
 #pragma once
 #include <type_traits>
 
