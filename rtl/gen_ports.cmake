@@ -233,20 +233,24 @@ ${gate_body}  }
     string(REGEX REPLACE "\n[ ]*vlSelf->__Vm_traceActivity\\[[0-9xa-fA-FU]+\\] = 1U;" "" b "${body}")
     set(${out} "${b}" PARENT_SCOPE)
   endfunction()
-  # body with every read of each signal in `sigs` as 0U, for a copy that
-  # runs only while they are low (V<block>_settle.cpp); "" when the body
-  # reads none of them or assigns one
-  function(with_low out body sigs)
+  # body with every read of each signal of `values` (a list of
+  # <signal>=<constant>) as that constant, for a copy that runs only while
+  # the signals hold them (V<block>_settle.cpp); "" when the body reads none
+  # of them or assigns one
+  function(with_values out body values)
     set(reads FALSE)
-    foreach(sig IN LISTS sigs)
+    foreach(sv IN LISTS values)
+      string(REPLACE "=" ";" sv "${sv}")
+      list(GET sv 0 sig)
+      list(GET sv 1 value)
       if(body MATCHES "vlSelf->${sig}[ ]*=[^=]")
         set(${out} "" PARENT_SCOPE)
         return()
       endif()
       if(body MATCHES "vlSelf->${sig}[^A-Za-z0-9_]")
         set(reads TRUE)
-        string(REPLACE "(IData)(vlSelf->${sig})" "0U" body "${body}")
-        string(REGEX REPLACE "vlSelf->${sig}([^A-Za-z0-9_])" "0U\\1" body "${body}")
+        string(REPLACE "(IData)(vlSelf->${sig})" "${value}" body "${body}")
+        string(REGEX REPLACE "vlSelf->${sig}([^A-Za-z0-9_])" "${value}\\1" body "${body}")
       endif()
     endforeach()
     if(reads)
@@ -255,18 +259,12 @@ ${gate_body}  }
       set(${out} "" PARENT_SCOPE)
     endif()
   endfunction()
-  # body with clk read as the 1 it is at the fast rising edge (whose NBA
-  # functions these copies are): a latch's `if (~clk)` update in an NBA
-  # function then drops out; "" where the body does not read clk, or
-  # writes it
-  function(with_clock_high out body)
-    if(body MATCHES "vlSelf->clk[ ]*=[^=]" OR NOT body MATCHES "vlSelf->clk[^A-Za-z0-9_]")
-      set(${out} "" PARENT_SCOPE)
-      return()
-    endif()
-    string(REPLACE "(IData)(vlSelf->clk)" "1U" body "${body}")
-    string(REGEX REPLACE "vlSelf->clk([^A-Za-z0-9_])" "1U\\1" body "${body}")
-    set(${out} "${body}" PARENT_SCOPE)
+  # the same with every signal of `sigs` low
+  function(with_low out body sigs)
+    list(REMOVE_ITEM sigs "")
+    list(TRANSFORM sigs APPEND "=0U")
+    with_values(copy "${body}" "${sigs}")
+    set(${out} "${copy}" PARENT_SCOPE)
   endfunction()
   # body with the temporaries generated function <f> writes before it reads
   # them as its own locals: an inlined function's variables (__Vfunc_*), a
@@ -664,16 +662,9 @@ ${ico_direct_low}
           string(REGEX MATCHALL "\n" nl "${b}")
           list(LENGTH nl n_lines)
           if(n_lines LESS_EQUAL ${edge_low_max_lines})
-            with_low(low_body "${b}" "rst")
-            # (and clk high: the copies run only at the fast rising edge)
-            if(low_body STREQUAL "")
-              with_clock_high(low_body "${b}")
-            else()
-              with_clock_high(high_body "${low_body}")
-              if(NOT high_body STREQUAL "")
-                set(low_body "${high_body}")
-              endif()
-            endif()
+            # (clk high: the copies run only at the fast rising edge, where a
+            # latch's `if (~clk)` update then drops out)
+            with_values(low_body "${b}" "rst=0U;clk=1U")
             if(low_body STREQUAL "")
               # (one that does not read rst: copied where the copy takes
               # temporaries as locals, localized() below)
