@@ -208,7 +208,10 @@ module tp_ctx_lookup #(
     logic             out_pop;
     assign m_valid = out_count != '0;
     assign out_pop = m_valid && m_ready;
-    assign {m_remote_eid, m_peer_tp, m_psn, m_tag} = out_mem[out_head];
+    // (an entry is {psn, peer, tag, eid}: the EID in the low four words and
+    // the tag word-aligned above it, so a stage that keeps the entry's fields
+    // in that order copies them whole: the UB pipeline's flits)
+    assign {m_psn, m_peer_tp, m_tag, m_remote_eid} = out_mem[out_head];
 
     // the write port: the PSN write-back of an assembled record first, then refill words
     assign fill_wr  = !asm_last && fill_count != '0;
@@ -335,7 +338,7 @@ module tp_ctx_lookup #(
                     for (int k = 0; k < WORDS - 1; k++) rec_bits[k*PORT_W +: PORT_W] = asm_q[k];
                     rec_bits[(WORDS-1)*PORT_W +: PORT_W] = rd_data;
                     rec = rec_bits[REC_BITS-1:0];
-                    out_mem[out_tail] <= {rec.remote_eid, rec.peer_tp_id, psn_cur, if_tag[if_head]};
+                    out_mem[out_tail] <= {psn_cur, rec.peer_tp_id, if_tag[if_head], rec.remote_eid};
                     out_tail <= out_next(out_tail);
                     if_head <= out_next(if_head);
                 end else begin

@@ -342,15 +342,17 @@ module ub_tx_pipeline #(
 
     assign ctx_fill_wait_id = sg_id;
 
-    // the packet header: ids and the fields of the TP-channel record
+    // the packet header: ids and the fields of the TP-channel record, in the
+    // lookup's entry order below the PSN (the EID in the low words, the tag
+    // word-aligned above it): the flit register loads them without shifts
     localparam int HDR_W = ID_W + PKT_W + 1 + PSN_W + 24 + 128;
     logic [HDR_W-1:0] flit_data;
     flit_serializer #(.W(HDR_W), .BYTES_W(BYTES_W), .FLIT_BYTES(FLIT_BYTES)) u_flit_out (
         .clk, .rst, .s_valid(tp_valid), .s_ready(tp_ready),
-        .s_data({tp_eid, tp_peer, tp_psn, tp_tag[ID_W +: PKT_W + 1], tp_tag[ID_W-1:0]}),
+        .s_data({tp_peer, tp_psn, tp_tag[ID_W +: PKT_W + 1], tp_tag[ID_W-1:0], tp_eid}),
         .s_bytes(tp_tag[PTAG_W-1 -: BYTES_W]),
         .m_valid, .m_ready, .m_data(flit_data), .m_first, .m_last);
-    assign {m_remote_eid, m_peer_tp, m_psn, m_pkt_last, m_pkt, m_id} = flit_data;
+    assign {m_peer_tp, m_psn, m_pkt_last, m_pkt, m_id, m_remote_eid} = flit_data;
 
     // Activity, read by the bridge after an edge: registers only (no input,
     // no cfg_now), so the edge can leave the logic of the inputs to the next
