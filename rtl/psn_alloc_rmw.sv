@@ -199,7 +199,14 @@ module psn_alloc_rmw #(
                 rmw_tag_q   <= s_tag;
             end
             // the data is back: increment; the write-back goes out next cycle
-            if (data_now) wb_word_q <= {rd_data[PORT_W-1:24], rd_next_psn + 24'd1};
+            // (next_psn set as a part of the word: in simulation a copy of
+            // each word; a concatenation would mask every word with a constant)
+            if (data_now) begin
+                logic [PORT_W-1:0] wb_word;
+                wb_word = rd_data;
+                wb_word[23:0] = rd_next_psn + 24'd1;
+                wb_word_q <= wb_word;
+            end
             // (the two flags written in every cycle: no shadow copy of either
             // in the generated C++)
             rmw_rd_q <= !data_now && (accept || rmw_rd_q);

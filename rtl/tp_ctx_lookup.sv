@@ -360,11 +360,13 @@ module tp_ctx_lookup #(
         end else begin
             cnt_fill_words <= cnt_fill_words + CNT_W'(fill_wr);
             if (asm_last) begin
-                /* verilator lint_off UNUSEDSIGNAL */  // word 0 above the PSN
+                // word 0 with the next PSN in its low 24 bits, set as a part
+                // of the word (in simulation a copy of each word; a
+                // concatenation would mask every word with a constant)
                 logic [PORT_W-1:0] word0;
-                /* verilator lint_on UNUSEDSIGNAL */
                 word0 = WORDS > 1 ? asm_q[0] : rd_data;
-                mem[addr_of(asm_entry, '0)] <= {word0[PORT_W-1:24], psn_cur + 24'd1};
+                word0[23:0] = psn_cur + 24'd1;
+                mem[addr_of(asm_entry, '0)] <= word0;
             end
             if (fill_wr) begin
                 mem[addr_of(fill_entry[fill_head], fill_word_q)] <= fill_data[fill_head][32'(fill_word_q)*PORT_W +: PORT_W];
