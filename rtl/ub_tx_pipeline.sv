@@ -289,11 +289,12 @@ module ub_tx_pipeline #(
         .m_valid(ha_valid), .m_ready(ha_ready), .m_data(ha_data), .busy(chain_a_busy), .holding(chain_held[0]), .tap_at(tap_a));
 
     // short (Load/Store) route
+    // (without the route bit: every item of this chain is a load)
     logic          hl_ready, cl_ready;
-    logic [DW-1:0] hl_data;
-    stage_chain #(.W(DW), .MAX_LEN(MAX_CHAIN)) u_load_chain (
+    logic [DW-2:0] hl_data;
+    stage_chain #(.W(DW - 1), .MAX_LEN(MAX_CHAIN)) u_load_chain (
         .clk, .rst, .cfg_len(len_load_q), .cfg_now(cfg_now[CT_W-1:0]),
-        .s_valid(bg_valid && bif_is_load), .s_ready(cl_ready), .s_data(bg_data[DW-1:0]),
+        .s_valid(bg_valid && bif_is_load), .s_ready(cl_ready), .s_data(bg_data[DW-2:0]),
         .m_valid(hl_valid), .m_ready(hl_ready), .m_data(hl_data), .busy(chain_l_busy), .holding(chain_held[1]), .tap_at(tap_l));
 
     assign bg_ready = bif_is_load ? cl_ready : js_ready;
@@ -305,7 +306,7 @@ module ub_tx_pipeline #(
     stream_arb2 #(.W(DW)) u_arb (
         .clk(gclk), .rst,
         .s0_valid(ha_valid), .s0_ready(ha_ready), .s0_data(ha_data),
-        .s1_valid(hl_valid), .s1_ready(hl_ready), .s1_data(hl_data),
+        .s1_valid(hl_valid), .s1_ready(hl_ready), .s1_data({1'b1, hl_data}),
         .m_valid(arb_valid), .m_ready(arb_ready), .m_data(arb_data));
 
     // segmentation: packets from here on
