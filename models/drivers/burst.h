@@ -1,6 +1,7 @@
 // Ideal source and sink around one verilated pipeline, stepped cycle by
 // cycle in plain C++ (no SystemC): the source offers request `next` every
-// cycle until n have been accepted; the sink's m_ready follows ready(cycle);
+// cycle until n have been accepted (drive(m, next) sets its inputs, once:
+// a function of `next` alone, they stay on the ports until it is taken); the sink's m_ready follows ready(cycle);
 // a request counts as delivered at its packet's first flit. Each cycle is a
 // step / apply split (VerilatedBlock::cycle): inputs driven and handshakes
 // sampled with the clock low, then the edge.
@@ -56,10 +57,14 @@ BurstTrace drive_burst(VerilatedBlock<Model>& b, uint32_t n, Drive drive, Ready 
   m.m_ready = 1;
   b.reset(4);
   uint32_t next = 0;
+  uint32_t driven = ~0u;   // the request whose inputs are on the ports (none yet)
   for (uint64_t c = 1; c < max_cycles && t.delivered < total; ++c) {
-    r.s_valid = next < n;
-    r.s_id = next;
-    drive(m, next);
+    if (next != driven) {   // (the ports hold them until the next request)
+      r.s_valid = next < n;
+      r.s_id = next;
+      drive(m, next);
+      driven = next;
+    }
     r.m_ready = ready(c);
     bool in_fire = false, out_fire = false;
     uint32_t out_id = 0, out_pkt = 0;
