@@ -1,8 +1,9 @@
 // Ideal source and sink around one verilated pipeline, stepped cycle by
 // cycle in plain C++ (no SystemC): the source offers request `next` every
-// cycle until n have been accepted (drive(m, next) sets its inputs, once:
-// a function of `next` alone, they stay on the ports until it is taken); the sink's m_ready follows ready(cycle);
-// a request counts as delivered at its packet's first flit. Each cycle is a
+// cycle until n have been accepted (drive(m, next) sets its inputs once, a
+// function of `next` alone: they stay on the ports until it is taken); the
+// sink's m_ready follows ready(cycle); a request counts as delivered at its
+// packet's first flit. Each cycle is a
 // step / apply split (VerilatedBlock::cycle): inputs driven and handshakes
 // sampled with the clock low, then the edge.
 #pragma once
