@@ -175,9 +175,9 @@ void RtlBridge::deliver_due() {
 // have found then.
 bool RtlBridge::hand_on_ahead(uint64_t now) {
   if (outbox_.empty() || outbox_.front().how != Handoff::Forward || outbox_.front().at_fs <= now) return false;
-  for (const Out& o : outbox_)
-    if (o.how != Handoff::Forward || !forward_ahead(*o.t)) return false;
-  drain_outbox([this](const Out& o) { forward(*o.t, o.at_fs); });
+  for (Out& o : outbox_)
+    if (o.how != Handoff::Forward || !(o.to = ahead_target(*o.t))) return false;
+  drain_outbox([this](const Out& o) { forward_to(*o.to, *o.t, o.at_fs); });
   return true;
 }
 

@@ -145,11 +145,11 @@ class RtlBridge : public StageComponent, private EdgeHooks {
     Item,            // an item that is not a transaction: to deliver_item
   };
   void hand_off(uint64_t at_fs, Transaction& t, Handoff how) {
-    outbox_.push_back({at_fs, &t, how, nullptr});
+    outbox_.push_back({at_fs, &t, how, nullptr, nullptr});
     ++handed_off_;
   }
   void hand_off(uint64_t at_fs, void* item) {
-    outbox_.push_back({at_fs, nullptr, Handoff::Item, item});
+    outbox_.push_back({at_fs, nullptr, Handoff::Item, item, nullptr});
     ++handed_off_;
   }
   // An item handed off with hand_off(at_fs, item), at that time.
@@ -190,6 +190,7 @@ class RtlBridge : public StageComponent, private EdgeHooks {
     Transaction* t;
     Handoff how;
     void* item;
+    StageComponent* to;   // (a Forward's next component, where hand_on_ahead() found one)
   };
   // Hand-offs not yet delivered: all of one edge (the stepping loop stops
   // at the first edge that hands something on), so in order.

@@ -104,32 +104,38 @@ void StageComponent::forward(Transaction& t) {
   advance(t, now_fs(), 0);
 }
 
-bool StageComponent::forward_ahead(const Transaction& t) const {
-  if (!peers_ || !t.on_route() || t.kind != Transaction::Kind::Request) return false;
+StageComponent* StageComponent::ahead_target(const Transaction& t) const {
+  if (!peers_ || !t.on_route() || t.kind != Transaction::Kind::Request) return nullptr;
   const Route& rt = *t.route;
   if (at_segment_end(t)) {
     // the end of a packet segment: a message of one packet goes straight on
     // (its reassembly is that packet); the others wait for their time
     const Request& r = static_cast<const Request&>(t);
-    if (r.parent || r.pkts != 1 || r.error) return false;
+    if (r.parent || r.pkts != 1 || r.error) return nullptr;
   }
-  if (static_cast<int>(t.hop) == rt.descriptor_hop) return false;
+  if (static_cast<int>(t.hop) == rt.descriptor_hop) return nullptr;
   const int next = t.hop + 1 < t.route_hops() ? rt.component[t.hop + 1] : rt.sink;
-  return next >= 0 && static_cast<size_t>(next) < peers_->size() && (*peers_)[next]->accepts_ahead_of(t);
+  if (next < 0 || static_cast<size_t>(next) >= peers_->size()) return nullptr;
+  StageComponent* to = (*peers_)[next];
+  return to->accepts_ahead_of(t) ? to : nullptr;
+}
+
+// advance() and send() for a hop that ahead_target() allowed: on its route,
+// not the descriptor's hop (no riders), its next component a peer
+void StageComponent::forward_to(StageComponent& to, Transaction& t, uint64_t at_fs) {
+  const uint64_t now = now_fs();
+  sc_assert(at_fs >= now);
+  if (at_segment_end(t)) {
+    [[maybe_unused]] const bool goes_on = end_of_segment(t);   // (a message of one packet: ahead_target)
+    sc_assert(goes_on && "a segment's end handed on ahead waits for other packets");
+  }
+  t.now_times().depart_fs = at_fs;
+  ++t.hop;
+  to.arrive(t, at_fs - now);
 }
 
 bool StageComponent::peer_accepts_ahead(int id, const Transaction& t) const {
   return peers_ && id >= 0 && static_cast<size_t>(id) < peers_->size() && (*peers_)[id]->accepts_ahead_of(t);
-}
-
-void StageComponent::forward(Transaction& t, uint64_t at_fs) {
-  const uint64_t now = now_fs();
-  sc_assert(at_fs >= now);   // (and forward_ahead(t), which the caller asked)
-  if (at_segment_end(t)) {
-    [[maybe_unused]] const bool goes_on = end_of_segment(t);   // (a message of one packet: forward_ahead)
-    sc_assert(goes_on && "a segment's end handed on ahead waits for other packets");
-  }
-  advance(t, at_fs, at_fs - now);
 }
 
 // Returns whether t goes on now.

@@ -120,13 +120,19 @@ class StageComponent : public sc_core::sc_module {
   // packet ends there (back to its pool), the message goes on when the
   // last of its packets has arrived (reassembly).
   void forward(Transaction& t);
-  // The same at a later time at_fs, annotated on the hand-off (the next
-  // component accepts it ahead): only where forward_ahead() says so.
-  void forward(Transaction& t, uint64_t at_fs);
-  // Whether t, handed on now, would go straight to a component that accepts
-  // ahead (not the end of a packet segment, not a descriptor fetch that
-  // releases riders).
-  bool forward_ahead(const Transaction& t) const;
+  // The component t, handed on now, would go straight to where it accepts
+  // ahead (null: none; the end of a packet segment, a descriptor fetch that
+  // releases riders). Found once for the question and the hand-off below.
+  StageComponent* ahead_target(const Transaction& t) const;
+  // forward(t) at a later time at_fs, annotated on the hand-off, to `to`,
+  // which ahead_target(t) returned.
+  void forward_to(StageComponent& to, Transaction& t, uint64_t at_fs);
+  // Both: whether t went on ahead at at_fs.
+  bool forward_if_ahead(Transaction& t, uint64_t at_fs) {
+    StageComponent* to = ahead_target(t);
+    if (to) forward_to(*to, t, at_fs);
+    return to != nullptr;
+  }
   // The arrival time of the transaction accept() is called with: now, or
   // later for a hand-off annotated ahead (accepts_ahead()).
   uint64_t arrival_fs() const { return arrival_fs_; }

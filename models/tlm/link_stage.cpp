@@ -95,9 +95,7 @@ void LinkStage::done(Transaction& t, uint64_t base) {
   times.early_fs = took < base ? base - took : 0;
   if (at == now_fs()) {
     forward(t);
-  } else if (forward_ahead(t)) {
-    forward(t, at);
-  } else {   // its next component takes it at its time only
+  } else if (!forward_if_ahead(t, at)) {   // its next component takes it at its time only
     late_.push_back({at, &t});
     late_event_.notify_at(at);
   }

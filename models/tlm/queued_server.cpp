@@ -179,12 +179,13 @@ void QueuedServer::settle() {
     tick_event_.cancel();   // (its own, also one a hand-off to itself armed: the question is about everything else)
     deferred_fs_ = UINT64_MAX;   // (and the one it left to this settle)
     moved = true;
-    if (d.at_fs >= next_activity_fs(this) || !forward_ahead(*d.t)) break;
+    StageComponent* to = d.at_fs < next_activity_fs(this) ? ahead_target(*d.t) : nullptr;
+    if (!to) break;
     std::pop_heap(departures_.begin(), departures_.end(), std::greater<Departure>());
     departures_.pop_back();
     for (Resource& res : resources_)
       if (res.provisional && res.prov.seq == d.seq) res.provisional = false;   // it stands
-    forward(*d.t, d.at_fs);
+    forward_to(*to, *d.t, d.at_fs);
   }
   if (moved) arm_tick();
   else arm_deferred();
