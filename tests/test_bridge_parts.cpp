@@ -15,6 +15,7 @@
 #include "payload_credits.h"
 #include "request_input.h"
 #include "segmenter.h"
+#include "stats.h"
 
 namespace {
 
@@ -218,4 +219,47 @@ TEST_CASE("bridge part IdMap: the same contents as std::map under inserts, erase
         }
     }
   }
+}
+
+TEST_CASE("OccupancyTracker: the time-weighted mean and the maximum of a queue's level", "[bridge]") {
+  // Reference: the level as a step function over [0, end), integrated
+  // interval by interval (changes in time order, each at its instant).
+  std::mt19937_64 rng(11);
+  for (int run = 0; run < 20; ++run) {
+    OccupancyTracker q;
+    std::vector<std::pair<uint64_t, int>> steps;   // (time, level after it)
+    uint64_t t = 0;
+    int level = 0, max_level = 0;
+    for (int i = 0; i < 2000; ++i) {
+      t += rng() % 5000000;   // (several changes at one instant too)
+      const int delta = level == 0 || rng() % 2 ? +1 : -1;
+      if (rng() % 7 == 0) {
+        q.pass(t);   // an item through at one instant: level + 1 counts in the maximum only
+        max_level = std::max(max_level, level + 1);
+        continue;
+      }
+      q.change(t, delta);
+      level += delta;
+      max_level = std::max(max_level, level);
+      steps.push_back({t, level});
+    }
+    const uint64_t end = t + 123456789;
+    long double area = 0;
+    for (size_t i = 0; i < steps.size(); ++i) {
+      const uint64_t to = i + 1 < steps.size() ? steps[i + 1].first : end;
+      area += static_cast<long double>(steps[i].second) * static_cast<long double>(to - steps[i].first);
+    }
+    REQUIRE(q.level() == level);
+    REQUIRE(q.max() == max_level);
+    REQUIRE(q.mean(end) == Approx(static_cast<double>(area / end)).epsilon(1e-12));
+  }
+  // times near the end of the 64-bit fs range stay exact
+  OccupancyTracker big;
+  const uint64_t t0 = UINT64_MAX - 3000;
+  big.change(t0, +1);
+  big.change(t0 + 1000, +1);
+  big.change(t0 + 2000, -2);
+  REQUIRE(big.mean(UINT64_MAX) == Approx(3000.0 / static_cast<double>(UINT64_MAX)));
+  REQUIRE(big.level() == 0);
+  REQUIRE(big.max() == 2);
 }
