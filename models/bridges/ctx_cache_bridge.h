@@ -58,9 +58,10 @@ class CtxCacheBridge : public VerilatedBridge<Vctx_cache>, public ContextCacheSe
   NodeId node() const override { return node_; }
   Stack stack() const override { return stack_; }
   // A pipeline asks for the records of r (at r's arrival at the pipeline).
-  void lookup(const Request& r, GrantSink* client, uint64_t at_fs) override;
+  // (lookup and release flattened, as the hop hand-offs: once per read each)
+  [[gnu::flatten]] void lookup(const Request& r, GrantSink* client, uint64_t at_fs) override;
   // A pipeline is done with the records of grant g (at at_fs >= now).
-  void release(const CtxGrant& g, uint64_t at_fs) override;
+  [[gnu::flatten]] void release(const CtxGrant& g, uint64_t at_fs) override;
   CacheCounters counters() const;
   void collect_stats(StatsTable& table) const override;
 

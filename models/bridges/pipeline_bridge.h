@@ -50,7 +50,7 @@ class PipelineBridge : public RtlBridge, public GrantSink {
   void set_output_gate(const TransmitPort* gate) { gate_ = gate; }
 
  protected:
-  void accept(Transaction& t) override;
+  [[gnu::flatten]] void accept(Transaction& t) override;   // (flattened: once per packet)
   // A request enters (before it is queued), and a transaction of this
   // bridge's own comes back (send pipelines: a payload fetch).
   virtual void entered(Request& /*r*/) {}

@@ -166,14 +166,14 @@ class RtlBridge : public StageComponent, private EdgeHooks {
   // Configures and resets the block, once, when the system is elaborated:
   // every derived bridge's configuration (and an attached cache) is known.
   void end_of_elaboration() override;
-  void settle() override;
+  [[gnu::flatten]] void settle() override;   // (flattened: once per activation, as run())
   void arm_deferred() override;
   // (flattened: its non-virtual helpers inlined, which GCC's -O3 limits left
   // as calls; docs/performance.md, ninth session)
   [[gnu::flatten]] void run();
   void activate();   // the process: run(), then the instant's settling (component.h)
   void deliver_due();   // the hand-offs of edges up to now
-  bool hand_on_ahead(uint64_t now);   // the hand-offs of an edge after now, if they may go now
+  [[gnu::flatten]] bool hand_on_ahead(uint64_t now);   // the hand-offs of an edge after now, if they may go now
   template <class Deliver>
   void drain_outbox(Deliver&& deliver);   // every hand-off in the outbox, to deliver
   // Waits for wake_event_ (and, with hand-offs pending, for their time).

@@ -119,14 +119,16 @@ class StageComponent : public sc_core::sc_module {
   // At the end of a packet segment a message's packets reassemble: a later
   // packet ends there (back to its pool), the message goes on when the
   // last of its packets has arrived (reassembly).
-  void forward(Transaction& t);
+  // (forward and forward_to flattened: a hop's hand-off, about 14 per
+  // read; docs/performance.md)
+  [[gnu::flatten]] void forward(Transaction& t);
   // The component t, handed on now, would go straight to where it accepts
   // ahead (null: none; the end of a packet segment, a descriptor fetch that
   // releases riders). Found once for the question and the hand-off below.
   StageComponent* ahead_target(const Transaction& t) const;
   // forward(t) at a later time at_fs, annotated on the hand-off, to `to`,
   // which ahead_target(t) returned.
-  void forward_to(StageComponent& to, Transaction& t, uint64_t at_fs);
+  [[gnu::flatten]] void forward_to(StageComponent& to, Transaction& t, uint64_t at_fs);
   // Both: whether t went on ahead at at_fs.
   bool forward_if_ahead(Transaction& t, uint64_t at_fs) {
     StageComponent* to = ahead_target(t);
@@ -174,7 +176,7 @@ class StageComponent : public sc_core::sc_module {
   StageComponent* next_touched_ = nullptr;
   static inline StageComponent* touched_ = nullptr;
   static inline bool process_settles_ = false;   // (settling_process())
-  static void settle_now();
+  [[gnu::flatten]] static void settle_now();   // (flattened: once per instant)
 };
 
 }  // namespace ubsim

@@ -33,13 +33,13 @@ class LinkStage : public StageComponent {
   void holdings(std::vector<Holding>& out) const override;
 
  protected:
-  void accept(Transaction& t) override;
+  [[gnu::flatten]] void accept(Transaction& t) override;   // (flattened, with done: per hop)
 
  private:
   enum class Use { Read, Write, Into };   // a read of memory, a posted write to it, a write into the device
   Use use_of(const Transaction& t) const;
   uint32_t bytes_of(const Transaction& t) const;
-  void done(Transaction& t, uint64_t base_fs);
+  [[gnu::flatten]] void done(Transaction& t, uint64_t base_fs);
   void settle() override { link_.run_ahead(); }
   void arm_deferred() override { link_.arm_deferred(); }
   void deliver_late();   // (the process: stages that ended ahead, at their times)

@@ -91,7 +91,7 @@ class PcieLink : public sc_core::sc_module {
   // Runs, ahead, the callbacks due before the kernel's next activity: the
   // run of run_due they would have had at their times, with nothing else in
   // between (called from the owner's settle only).
-  void run_ahead();
+  [[gnu::flatten]] void run_ahead();   // (flattened: its callbacks' steps inlined, as run_due)
   // Its next callback's time while its event is not armed for it (in a
   // settling process: StageComponent::deferred_fs_), and arming it.
   uint64_t deferred_fs() const;

@@ -73,7 +73,7 @@ class QueuedServer : public StageComponent {
   [[gnu::flatten]] void tick();
   uint64_t next_tick_fs() const;   // (UINT64_MAX: none)
   void arm_tick();
-  void settle() override;
+  [[gnu::flatten]] void settle() override;   // (flattened, as accept)
   void arm_deferred() override;
 
   std::string resource_description_;
