@@ -108,11 +108,69 @@ template <class Model>
 bool PipelineBridgeOf<Model>::step_block(uint64_t k, uint64_t& wake) {
   const uint64_t e = edge_fs(k);
   Edge x;   // (a local: the stores to the model's byte-wide ports cannot alias it)
-  static_cast<VerilatedBlock<Model>&>(block()).edge(k, period_fs_, [&] { drive_edge(x, e); },
-                                                    [&] { sample_edge(x, e); });
-  const bool out = apply_edge(x, e);
+  auto& b = static_cast<VerilatedBlock<Model>&>(block());
+  bool out;
+  if (idle_driven_ && nothing_offered(e)) {
+    // A quiet edge: the ports already hold what drive_edge would write, and
+    // an edge whose settled outputs ask for nothing has nothing to sample or
+    // apply (most edges of a request's pass: docs/performance.md).
+    bool seen = false;
+    b.edge(k, period_fs_, [] {}, [&] {
+      seen = attention();
+      if (seen) {
+        idle_edge(x);
+        sample_edge(x, e);
+      }
+    });
+    out = seen && apply_edge(x, e);
+  } else {
+    b.edge(k, period_fs_, [&] { drive_edge(x, e); }, [&] { sample_edge(x, e); });
+    out = apply_edge(x, e);
+    // (with nothing offered the only port drive_edge writes from the
+    // bridge's state is s_credit_id, the message the segmenter waits for:
+    // it changes only while one waits, and then nothing_offered() is false)
+    idle_driven_ = !gate_ && !(x.head || x.grant_offered);
+    if constexpr (kSend) idle_driven_ = idle_driven_ && !(x.fill_offered || x.cpl_offered || x.credit_offered);
+  }
   wake = chain_wake(k);
   return out;
+}
+
+template <class Model>
+bool PipelineBridgeOf<Model>::nothing_offered(uint64_t e) {
+  if (input_.offered(e) || ctx_.offered(e)) return false;
+  if constexpr (kSend) {
+    if (send_.ram.offered(e) || send_.order.offered(e) || send_.payload.is_waiting()) return false;
+  }
+  return true;
+}
+
+template <class Model>
+bool PipelineBridgeOf<Model>::attention() const {
+  const auto& m = *m_;
+  // every output sample_edge acts on when nothing is offered
+  if constexpr (kSend) {
+    unsigned any = m.m_valid | m.ctx_wait | m.wb_valid | m.data_wait | m.ctx_fill_wait | m.ord_issue | m.ord_in_hold |
+                   m.m_rep_valid;
+    if constexpr (T::kErrors) any |= m.m_err_valid;
+    return any != 0;
+  } else {
+    return (m.m_valid | m.ctx_wait) != 0;
+  }
+}
+
+template <class Model>
+void PipelineBridgeOf<Model>::idle_edge(Edge& x) const {
+  // what drive_edge sets with nothing offered and no output gate
+  x.out_ready = true;
+  x.head = nullptr;
+  x.grant_offered = false;
+  if constexpr (kSend) {
+    x.fill_offered = false;
+    x.cpl_offered = false;
+    x.credit_offered = false;
+    x.credit_id = send_.payload.wait_id();
+  }
 }
 
 template <class Model>
@@ -136,6 +194,7 @@ RtlBridge::Steps PipelineBridgeOf<Model>::step_edges(StepLimit& lim, uint64_t no
 
 template <class Model>
 void PipelineBridgeOf<Model>::drive_idle() {
+  idle_driven_ = false;   // (s_credit_id as 0, not as drive_edge writes it)
   m_->m_ready = 1;   // held high: the fabric never refuses
   m_->s_valid = 0;
   m_->s_grant_valid = 0;

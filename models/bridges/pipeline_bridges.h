@@ -85,7 +85,10 @@ class PipelineBridgeOf : public PipelineBridge {
   // inlined into it, not called once each per edge)
   [[gnu::flatten]] bool step_block(uint64_t k, uint64_t& wake) override;
   [[gnu::flatten]] Steps step_edges(StepLimit& lim, uint64_t now) override;
-  void drive(uint64_t e) override { drive_edge(edge_, e); }
+  void drive(uint64_t e) override {
+    idle_driven_ = false;   // (its edge keeps no account of what it drove)
+    drive_edge(edge_, e);
+  }
   void sample(uint64_t e) override { sample_edge(edge_, e); }
   bool apply(uint64_t e) override { return apply_edge(edge_, e); }
   void drive_idle() override;
@@ -126,6 +129,14 @@ class PipelineBridgeOf : public PipelineBridge {
   void drive_edge(Edge& x, uint64_t e);
   void sample_edge(Edge& x, uint64_t e);
   bool apply_edge(Edge& x, uint64_t e);
+  // A quiet edge (step_block): nothing offered at edge e, and the settled
+  // outputs that ask for the bridge.
+  bool nothing_offered(uint64_t e);
+  bool attention() const;
+  void idle_edge(Edge& x) const;
+  // The ports hold what drive_edge writes with nothing offered (the last
+  // edge it drove offered nothing).
+  bool idle_driven_ = false;
   uint64_t ctx_fill_wait_cycles_ = 0;
 };
 
