@@ -110,10 +110,11 @@ bool PipelineBridgeOf<Model>::step_block(uint64_t k, uint64_t& wake) {
   Edge x;   // (a local: the stores to the model's byte-wide ports cannot alias it)
   auto& b = static_cast<VerilatedBlock<Model>&>(block());
   bool out;
-  if (idle_driven_ && nothing_offered(e)) {
+  if (kSend && idle_driven_ && nothing_offered(e)) {
     // A quiet edge: the ports already hold what drive_edge would write, and
     // an edge whose settled outputs ask for nothing has nothing to sample or
-    // apply (most edges of a request's pass: docs/performance.md).
+    // apply (most edges of a request's pass through a send pipeline; a
+    // receive pipeline has too few for the flag to pay: docs/performance.md).
     bool seen = false;
     b.edge(k, period_fs_, [] {}, [&] {
       seen = attention();
@@ -129,8 +130,8 @@ bool PipelineBridgeOf<Model>::step_block(uint64_t k, uint64_t& wake) {
     // (with nothing offered the only port drive_edge writes from the
     // bridge's state is s_credit_id, the message the segmenter waits for:
     // it changes only while one waits, and then nothing_offered() is false)
-    idle_driven_ = !gate_ && !(x.head || x.grant_offered);
-    if constexpr (kSend) idle_driven_ = idle_driven_ && !(x.fill_offered || x.cpl_offered || x.credit_offered);
+    if constexpr (kSend)
+      idle_driven_ = !gate_ && !(x.head || x.grant_offered || x.fill_offered || x.cpl_offered || x.credit_offered);
   }
   wake = chain_wake(k);
   return out;

@@ -135,7 +135,7 @@ class PipelineBridgeOf : public PipelineBridge {
   bool attention() const;
   void idle_edge(Edge& x) const;
   // The ports hold what drive_edge writes with nothing offered (the last
-  // edge it drove offered nothing).
+  // edge it drove offered nothing); send pipelines only.
   bool idle_driven_ = false;
   uint64_t ctx_fill_wait_cycles_ = 0;
 };
