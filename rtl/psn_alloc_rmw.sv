@@ -28,6 +28,17 @@
 // (no read-modify-write open, no refill words waiting, rd_ok) and no
 // result waits for the output register; wb_*: the PSN write-back of the
 // previous cycle.
+//
+// Written for simulation cost as well (the same outputs as
+// rtl/v1/psn_alloc_rmw_v1.sv in every cycle): the RAM's read holds its word
+// until the cycle it is due (ram_sp), and the block's clock runs only in a
+// cycle in which one of its registers changes, so the READ_LATENCY cycles
+// of a read change nothing and may be skipped (rd_held, rd_due_at: a
+// bridge sleeps until the word). What the hardware's registers would do in
+// those cycles the outputs say from cfg_now: the port's busy-cycle count
+// adds the cycles since the block's last edge, and wb_entry / wb_psn (one
+// cycle behind the read-modify-write's entry and word) are those values
+// themselves once a cycle has passed without an edge.
 module psn_alloc_rmw #(
     parameter int TAG_W = 48,
     parameter int ENTRIES = 4096,
@@ -36,6 +47,7 @@ module psn_alloc_rmw #(
     parameter int TURNAROUND = 1,
     parameter int FILL_DEPTH = 8,
     parameter int CNT_W = 32,
+    parameter int T_W = 16,
     // derived (not set from outside)
     parameter int ENT_AW = $clog2(ENTRIES),
     parameter int PORT_W = PORT_BYTES * 8,
@@ -45,6 +57,7 @@ module psn_alloc_rmw #(
 ) (
     input  logic              clk,
     input  logic              rst,
+    input  logic [T_W-1:0]    cfg_now,            // the clock grid's cycle index of this cycle (low bits)
 
     input  logic              s_valid,
     output logic              s_ready,
@@ -68,7 +81,9 @@ module psn_alloc_rmw #(
     output logic [23:0]       wb_psn,
 
     output logic [7:0]        latency,            // constant: accept to m_valid, cycles
-    output logic              busy,
+    output logic              busy,               // it changes state at the next edge without an input, or holds a result (a read in flight aside: rd_*)
+    output logic              rd_held,            // a read of word 0 in flight ...
+    output logic [T_W-1:0]    rd_due_at,          // ... its word due in this cycle (cfg_now's value)
     output logic              fill_wait,          // the request at s_* waits while refill words hold the port
     output logic              port_busy,          // the RAM port is held (read-modify-write or refill)
     output logic [CNT_W-1:0]  cnt_reads,
@@ -90,14 +105,15 @@ module psn_alloc_rmw #(
     logic              en, we, rd_valid, rd_ok;
     logic [AW-1:0]     addr;
     logic [PORT_W-1:0] wdata, rd_data;
-    // this block's clock (and its RAM's), gated by its own activity
-    // (clock_gate.sv): a request or a refill offered, the port held, a
-    // result or write-back report waiting, and one edge after any
-    logic gclk, active, tick_q;
-    assign active = s_valid || s_fill_valid || busy || wb_valid;
-    clock_gate u_clock_gate (.clk, .en(rst || active || tick_q), .gclk);
-    ram_sp #(.WIDTH(PORT_W), .DEPTH(DEPTH), .READ_LATENCY(RAM_LATENCY), .TURNAROUND(TURNAROUND)) u_qpc_ram (
-        .clk(gclk), .rst, .en, .we, .addr, .wdata, .rd_data, .rd_valid, .rd_ok);
+    // this block's clock (and its RAM's), gated (clock_gate.sv) to the
+    // cycles in which one of its registers changes: a request accepted, the
+    // word back, a write (the write-back or a refill word) and the
+    // turnaround after it, the write-back report to clear, a result moving
+    // to or out of the output register
+    logic gclk, changes;
+    clock_gate u_clock_gate (.clk, .en(rst || changes), .gclk);
+    ram_sp #(.WIDTH(PORT_W), .DEPTH(DEPTH), .READ_LATENCY(RAM_LATENCY), .TURNAROUND(TURNAROUND), .T_W(T_W)) u_qpc_ram (
+        .clk(gclk), .rst, .cfg_now, .en, .we, .addr, .wdata, .rd_data, .rd_valid, .rd_ok, .rd_held, .rd_due_at);
 
     // ---------------- refill buffer ----------------
     logic [ENT_AW-1:0] fill_entry [FILL_DEPTH];
@@ -148,6 +164,8 @@ module psn_alloc_rmw #(
     assign s_ready  = !rmw_rd_q && !rmw_wb_q && fill_count == '0 && rd_ok && !res_v_q;
     assign accept   = s_valid && s_ready;
     assign fill_pop = fill_wr && fill_word_q == WA'(WORDS - 1);
+    assign changes  = accept || data_now || rmw_wb_q || wb_valid || !rd_ok || fill_wr
+                      || (out_free && (m_valid || res_v_q));
 
     // the port: the read of word 0, the write-back, or a refill word
     always_comb begin
@@ -191,8 +209,8 @@ module psn_alloc_rmw #(
             res_v_q  <= 1'b0;
             m_valid  <= 1'b0;
             wb_valid <= 1'b0;
-            tick_q <= 1'b1;   // one edge after reset: wb_entry / wb_psn take their values
-            cnt_reads <= '0; cnt_writebacks <= '0; cnt_port_busy_cycles <= '0;
+            last_now <= cfg_now;
+            cnt_reads <= '0; cnt_writebacks <= '0; busy_cycles_q <= '0;
         end else begin
             if (accept) begin
                 rmw_entry_q <= s_entry;
@@ -222,16 +240,33 @@ module psn_alloc_rmw #(
             end
             res_v_q <= res_v_q ? !out_free : (data_now && !out_free);
             if (data_now && !out_free) res_q <= {rd_dest_qpn, rd_next_psn, rmw_tag_q};
-            // write-back report and counters
+            // write-back report and counters (the busy cycles with the
+            // ones this clock skipped: a read in flight held the port in each)
             wb_valid <= rmw_wb_q;
-            tick_q   <= active;
-            wb_entry <= rmw_entry_q;
-            wb_psn   <= wb_word_q[23:0];
+            last_now <= cfg_now;
+            wb_entry_q <= rmw_entry_q;
+            wb_psn_q   <= wb_word_q[23:0];
             cnt_reads      <= cnt_reads + CNT_W'(en && !we);
             cnt_writebacks <= cnt_writebacks + CNT_W'(rmw_wb_q);
-            cnt_port_busy_cycles <= cnt_port_busy_cycles + CNT_W'(port_busy);
+            busy_cycles_q  <= cnt_port_busy_cycles + CNT_W'(port_busy);
         end
     end
+    // The cycles since the block's last edge: the hardware's registers
+    // moved in each of them (no input or register they follow changed, the
+    // clock being off), so the outputs that follow a register by one cycle
+    // show that register once a cycle has passed without an edge, and the
+    // busy-cycle count adds the skipped cycles, busy only with a read in
+    // flight (every other busy cycle clocks the block).
+    logic [T_W-1:0]    last_now;            // cfg_now of the block's last edge
+    logic [ENT_AW-1:0] wb_entry_q;
+    logic [23:0]       wb_psn_q;
+    logic [CNT_W-1:0]  busy_cycles_q;
+    logic              skipped;
+    assign skipped  = cfg_now != last_now + T_W'(1);
+    assign wb_entry = skipped ? rmw_entry_q : wb_entry_q;
+    assign wb_psn   = skipped ? wb_word_q[23:0] : wb_psn_q;
+    assign cnt_port_busy_cycles = busy_cycles_q + (rmw_rd_q ? CNT_W'(T_W'(cfg_now - last_now - T_W'(1))) : '0);
+
     // the port is the refill's: words still to write, or the turnaround after them
     logic last_write_fill_q;
     always_ff @(posedge gclk) begin
@@ -244,7 +279,8 @@ module psn_alloc_rmw #(
     // held: a read-modify-write open, a write this cycle, or the turnaround after one
     assign port_busy = rmw_rd_q || rmw_wb_q || en || !rd_ok;
     assign latency = 8'(RAM_LATENCY + 2);
-    assign busy = port_busy || res_v_q || m_valid || fill_count != '0;
+    // (a read in flight alone changes nothing until its word: rd_held)
+    assign busy = rmw_wb_q || en || !rd_ok || res_v_q || m_valid || fill_count != '0;
 
 `ifndef SYNTHESIS
     initial assert ($bits(ubsim_pkg::qp_context_t) == REC_BITS) else $error("psn_alloc_rmw: QP_CONTEXT_BITS is not the context's size");

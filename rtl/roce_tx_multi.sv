@@ -78,7 +78,10 @@ module roce_tx_multi #(
     logic [31:0] ctx_reads, ctx_writebacks, ctx_fill_words, ctx_port_busy_cycles;
     /* verilator lint_on UNUSEDSIGNAL */
     logic [ORDER_SLOTS-1:0] ord_held;
-    logic                   p_busy;
+    logic                   p_busy, p_ram_held;
+    /* verilator lint_off UNUSEDSIGNAL */  // (the read's due cycle: a bridge's, not the composite's)
+    logic [15:0]            p_ram_due_at;
+    /* verilator lint_on UNUSEDSIGNAL */
     roce_tx_pipeline #(.ID_W(ID_W), .CTX_W(12), .MAX_CHAIN(MAX_CHAIN), .CACHE_ENTRIES(CACHE_ENTRIES),
                        .CTX_PORT_BYTES(CTX_PORT_BYTES), .CTX_RAM_LATENCY(CTX_RAM_LATENCY),
                        .CTX_RAM_TURNAROUND(CTX_RAM_TURNAROUND), .FLIT_BYTES(FLIT_BYTES),
@@ -99,7 +102,8 @@ module roce_tx_multi #(
         .s_fill_valid(1'b0), .s_fill_ready, .s_fill_entry('0), .s_fill_data('0),
         .wb_valid, .wb_entry, .wb_psn, .ctx_port_busy, .ctx_reads, .ctx_writebacks, .ctx_fill_words,
         .ctx_port_busy_cycles,
-        .busy(p_busy), .quiet(p_quiet), .chain_held(p_chain_held), .chain_tap_at0(p_tap_at0), .chain_tap_at1(p_tap_at1), .fixed_depth);
+        .busy(p_busy), .quiet(p_quiet), .chain_held(p_chain_held), .chain_tap_at0(p_tap_at0), .chain_tap_at1(p_tap_at1),
+        .ram_held(p_ram_held), .ram_due_at(p_ram_due_at), .fixed_depth);
 
     logic [INIT_W-1:0] out_init;
     assign out_init = m_id[ID_W-1 -: INIT_W];
@@ -113,7 +117,7 @@ module roce_tx_multi #(
         end
     end
     assign qp_held = |ord_held;
-    assign busy = p_busy || p_chain_held != '0;   // anything in flight (the chains' items too)
+    assign busy = p_busy || p_chain_held != '0 || p_ram_held;   // anything in flight (the chains' items and a RAM read too)
     // One scope per initiator, so a waveform viewer can group its signals.
     /* verilator lint_off UNUSEDSIGNAL */  // observation only (waveforms)
     for (genvar i = 0; i < N_INIT; i++) begin : initiator

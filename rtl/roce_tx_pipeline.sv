@@ -126,6 +126,8 @@ module roce_tx_pipeline #(
     output logic [1:0]         chain_held,  // [0]: the header chain holds an item ... ([1]: no second chain)
     output logic [15:0]        chain_tap_at0,   // ... which reaches its tap in this cycle (cfg_now's low
     output logic [15:0]        chain_tap_at1,   //     $clog2(MAX_CHAIN) + 1 bits); 0: no second chain
+    output logic               ram_held,    // the QP-context RAM holds a read whose word comes back ...
+    output logic [15:0]        ram_due_at,  // ... in the cycle whose cfg_now this is (changing nothing before)
     output logic [DEPTH_W-1:0] fixed_depth
 );
     localparam int CL_W = $clog2(MAX_CHAIN + 1);
@@ -251,7 +253,7 @@ module roce_tx_pipeline #(
     psn_alloc_rmw #(.TAG_W(PTAG_W), .ENTRIES(CACHE_ENTRIES), .PORT_BYTES(CTX_PORT_BYTES),
                     .RAM_LATENCY(CTX_RAM_LATENCY), .TURNAROUND(CTX_RAM_TURNAROUND), .FILL_DEPTH(FILL_DEPTH))
         u_psn_alloc (
-        .clk, .rst,
+        .clk, .rst, .cfg_now,
         .s_valid(sg_valid), .s_ready(sg_ready),
         .s_tag({sg_bytes, sg_last, sg_pkt, sg_id}), .s_entry(sg_entry),
         .m_valid(psn_valid), .m_ready(psn_ready),
@@ -261,6 +263,7 @@ module roce_tx_pipeline #(
         .m_fields(psn_fields),
         .s_fill_valid, .s_fill_ready, .s_fill_entry, .s_fill_data,
         .wb_valid, .wb_entry, .wb_psn, .latency(psn_latency), .busy(psn_busy), .port_busy(ctx_port_busy),
+        .rd_held(ram_held), .rd_due_at(ram_due_at),
         .fill_wait(ctx_fill_wait),
         .cnt_reads(ctx_reads), .cnt_writebacks(ctx_writebacks), .cnt_fill_words(ctx_fill_words),
         .cnt_port_busy_cycles(ctx_port_busy_cycles));
@@ -296,9 +299,10 @@ module roce_tx_pipeline #(
     logic units_busy;
     assign units_busy = qo_busy || sg_busy || psn_busy || m_valid;
     assign busy  = bif_valid || units_busy;
-    assign quiet = ctx_gate_q && bif_valid && !units_busy;   // waiting at ctx_gate for a grant
-    // items in flight in the chain change nothing until they reach its tap:
-    // the bridge counts the cycles to it from its edge
+    assign quiet = ctx_gate_q && bif_valid && !units_busy && !ram_held;   // waiting at ctx_gate for a grant
+    // items in flight in the chain change nothing until they reach its tap,
+    // nor does a read in the QP-context RAM until its word (ram_*): the
+    // bridge counts the cycles to them from its edge
     assign chain_held[1] = 1'b0;
     assign chain_tap_at0 = 16'(tap_c);
     assign chain_tap_at1 = '0;

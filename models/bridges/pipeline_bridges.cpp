@@ -92,7 +92,8 @@ PipelineBridgeOf<Model>::PipelineBridgeOf(sc_core::sc_module_name name, const Co
   // next settle (clock_edge.h)
   static_assert(exact_after_edge<Model>("busy") && exact_after_edge<Model>("quiet") &&
                     exact_after_edge<Model>("chain_held") && exact_after_edge<Model>("chain_tap_at0") &&
-                    exact_after_edge<Model>("chain_tap_at1") && exact_after_edge<Model>("ctx_wait_id"),
+                    exact_after_edge<Model>("chain_tap_at1") && exact_after_edge<Model>("ctx_wait_id") &&
+                    exact_after_edge<Model>("ram_held") && exact_after_edge<Model>("ram_due_at"),
                 "a port this bridge reads after an edge is left to the next settle: make it a register's");
 }
 
@@ -178,15 +179,34 @@ void PipelineBridgeOf<Model>::idle_edge(Edge& x) const {
   }
 }
 
+namespace {
+// A pipeline whose context RAM reports its read in flight (ram_held,
+// ram_due_at: the RoCE pipeline's QP-context RAM): the cycles from edge k
+// to the word's (cfg_now's 16 bits); 0 without one. While a stimulus is
+// recorded, every edge of the read (1): the reference it is replayed into
+// moves the word through registers (rtl/v1/ram_sp_v1.sv), and a replay
+// has the recorded edges only.
+template <class R>
+auto ram_wake(const R& r, uint64_t k, bool every_edge, int) -> decltype(r.ram_held, uint64_t()) {
+  if (!r.ram_held) return 0;
+  return every_edge ? 1 : (r.ram_due_at - k) & 0xffffu;
+}
+template <class R>
+uint64_t ram_wake(const R&, uint64_t, bool, long) {
+  return 0;
+}
+}  // namespace
+
 template <class Model>
 uint64_t PipelineBridgeOf<Model>::chain_wake(uint64_t k) const {
   // the chains' time: cfg_now (the edge index) modulo 2 x MAX_CHAIN; a held
   // item's tap is never at or before the edge that last moved the chain
   constexpr uint64_t kMask = 2 * rtl_variant::kMaxChain - 1;
   const unsigned held = m_->chain_held;
-  if (held == 0) return 0;
-  uint64_t w = ~uint64_t{0};
-  if (held & 1u) w = (m_->chain_tap_at0 - k) & kMask;
+  uint64_t w = ram_wake(*m_, k, recording_, 0);
+  if (held == 0) return w;
+  if (w == 0) w = ~uint64_t{0};
+  if (held & 1u) w = std::min<uint64_t>(w, (m_->chain_tap_at0 - k) & kMask);
   if (held & 2u) w = std::min<uint64_t>(w, (m_->chain_tap_at1 - k) & kMask);
   return w;
 }

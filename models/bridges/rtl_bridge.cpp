@@ -20,7 +20,10 @@ RtlBridge::RtlBridge(sc_core::sc_module_name name, const Config& c, std::unique_
 void RtlBridge::end_of_elaboration() {
   configure();
   drive_idle();
-  if (const std::string path = stimulus_path(name()); !path.empty()) block_->record_to(path);
+  if (const std::string path = stimulus_path(name()); !path.empty()) {
+    block_->record_to(path);
+    recording_ = true;
+  }
   block_->reset(4);   // reset is applied before time 0, off the grid
 }
 

@@ -161,6 +161,10 @@ class RtlBridge : public StageComponent, private EdgeHooks {
 
   const Config& cfg_;
   const uint64_t period_fs_;
+  // The block's stimulus is recorded (UBSIM_STIMULUS_DIR): its replay into
+  // a reference that counts time by its registers (rtl/v1/) needs the
+  // edges a timestamped part lets the bridge skip (PipelineBridgeOf).
+  bool recording_ = false;
 
  private:
   // Configures and resets the block, once, when the system is elaborated:
