@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <cstdio>
 #include <functional>
 #include <map>
@@ -396,6 +397,98 @@ TEST_CASE("RoCE send pipeline: the PSN read-modify-write holds the single QP-con
     // the port is held for the whole read-modify-write of every request
     CHECK(m.ctx_port_busy_cycles >= static_cast<uint32_t>((n - 1) * kRoceInterval));
   }
+}
+
+// Isolated requests into the RoCE pipeline, stepped either at every cycle or
+// as a bridge steps it: an edge only where the pipeline is busy, a request
+// is offered, or a timed item is due (a chain's tap, the QP-context RAM's
+// word: chain_*, ram_*). What each request left as, the write-backs seen
+// and the counters at the end.
+struct IsolatedRun {
+  std::vector<std::array<uint64_t, 3>> out;   // per packet: cycle, PSN, destination QP
+  std::vector<std::array<uint32_t, 2>> wb;    // per write-back: entry, PSN written
+  uint64_t evaluated = 0;
+  std::vector<uint64_t> cycles, reads_at;   // the cycles stepped; those whose edge issued a QP-context read
+  uint32_t busy_cycles = 0, reads = 0, writebacks = 0;
+};
+IsolatedRun isolated_roce(bool as_bridge, int n, uint64_t gap) {
+  ubsim::VerilatedBlock<Vroce_tx_pipeline> b("roce");
+  auto& m = b.model();
+  m.cfg_depth = 12;
+  segmenter_defaults(m, 0);
+  m.s_valid = 0;
+  m.m_ready = 1;
+  b.reset(4);
+  IsolatedRun r;
+  constexpr uint64_t kMask = 2 * rv::kMaxChain - 1;
+  int next = 0;
+  uint64_t wake = 0;   // a bridge's next edge for a timed item (0: none)
+  bool held = false;
+  for (uint64_t c = 1; c < static_cast<uint64_t>(n + 2) * gap; ++c) {
+    const bool offered = next < n && c >= 1 + static_cast<uint64_t>(next) * gap;
+    if (as_bridge && !offered && !m.busy && c != wake) continue;
+    bool in_fire = false;
+    b.edge(c, 0, [&] {
+      m.s_valid = offered;
+      m.s_id = static_cast<uint32_t>(next);
+      m.s_ctx = static_cast<uint16_t>(next % 3);
+      m.s_len = 64;
+      m.s_data_pkts = 1;
+    }, [&] {
+      in_fire = m.s_valid && m.s_ready;
+      if (m.m_valid && m.m_ready && m.m_first) r.out.push_back({c, m.m_psn, m.m_dest_qpn});
+      if (m.wb_valid) r.wb.push_back({m.wb_entry, m.wb_psn});
+    });
+    ++r.evaluated;
+    r.cycles.push_back(c);
+    if (in_fire) ++next;
+    if (m.ram_held && !held) r.reads_at.push_back(c);
+    held = m.ram_held;
+    wake = 0;
+    if (m.ram_held) wake = c + ((m.ram_due_at - c) & 0xffffu);
+    if (m.chain_held & 1u) {
+      const uint64_t tap = c + ((m.chain_tap_at0 - c) & kMask);
+      wake = wake ? std::min(wake, tap) : tap;
+    }
+  }
+  r.busy_cycles = m.ctx_port_busy_cycles;
+  r.reads = m.ctx_reads;
+  r.writebacks = m.ctx_writebacks;
+  return r;
+}
+
+TEST_CASE("RoCE send pipeline: a QP-context read's cycles skipped as a bridge skips them change nothing", "[rtl]") {
+  // The RAM's word is held from the read's edge and flagged when cfg_now
+  // reaches its cycle (ram_sp.sv), so a bridge sleeps through the read.
+  const int n = 30;
+  const uint64_t gap = 40;   // every request alone in the pipeline
+  const IsolatedRun every = isolated_roce(false, n, gap);
+  const IsolatedRun bridge = isolated_roce(true, n, gap);
+  REQUIRE(every.out.size() == static_cast<size_t>(n));
+  CHECK(bridge.out == every.out);
+  CHECK(bridge.wb == every.wb);
+  for (int i = 0; i < n; ++i) {
+    const uint64_t psn = every.out[static_cast<size_t>(i)][1];
+    CHECK(psn == static_cast<uint64_t>(i / 3));   // per QP (i mod 3) in order, from 0
+    // the write-back: the QP's entry and the PSN after this one
+    CHECK(every.wb.at(static_cast<size_t>(i))[1] == psn + 1);
+  }
+  // the port is held 3 + read latency + turnaround cycles per
+  // read-modify-write (issue, latency, increment, write, turnaround),
+  // counted as much in the cycles the bridge skipped
+  CHECK(every.busy_cycles == static_cast<uint32_t>(n * kRoceInterval));
+  CHECK(bridge.busy_cycles == every.busy_cycles);
+  CHECK(bridge.reads == static_cast<uint32_t>(n));
+  CHECK(bridge.writebacks == static_cast<uint32_t>(n));
+  // none of a read's latency cycles is stepped: the word's cycle is the
+  // next edge after the read's own
+  REQUIRE(bridge.reads_at.size() == static_cast<size_t>(n));
+  for (uint64_t a : bridge.reads_at) {
+    const auto it = std::upper_bound(bridge.cycles.begin(), bridge.cycles.end(), a);
+    REQUIRE(it != bridge.cycles.end());
+    CHECK(*it == a + 1 + static_cast<uint64_t>(rv::kCtxRamLatency));
+  }
+  CHECK(bridge.evaluated < every.evaluated);
 }
 
 TEST_CASE("RoCE: PSNs in order per QP, and the header's destination QP comes from the context", "[rtl]") {
