@@ -209,7 +209,7 @@ module psn_alloc_rmw #(
             res_v_q  <= 1'b0;
             m_valid  <= 1'b0;
             wb_valid <= 1'b0;
-            last_now <= cfg_now;
+            next_now <= cfg_now + T_W'(1);
             cnt_reads <= '0; cnt_writebacks <= '0; busy_cycles_q <= '0;
         end else begin
             if (accept) begin
@@ -243,7 +243,7 @@ module psn_alloc_rmw #(
             // write-back report and counters (the busy cycles with the
             // ones this clock skipped: a read in flight held the port in each)
             wb_valid <= rmw_wb_q;
-            last_now <= cfg_now;
+            next_now <= cfg_now + T_W'(1);
             wb_entry_q <= rmw_entry_q;
             wb_psn_q   <= wb_word_q[23:0];
             cnt_reads      <= cnt_reads + CNT_W'(en && !we);
@@ -257,15 +257,15 @@ module psn_alloc_rmw #(
     // show that register once a cycle has passed without an edge, and the
     // busy-cycle count adds the skipped cycles, busy only with a read in
     // flight (every other busy cycle clocks the block).
-    logic [T_W-1:0]    last_now;            // cfg_now of the block's last edge
+    logic [T_W-1:0]    next_now;            // cfg_now of the cycle after the block's last edge
     logic [ENT_AW-1:0] wb_entry_q;
     logic [23:0]       wb_psn_q;
     logic [CNT_W-1:0]  busy_cycles_q;
     logic              skipped;
-    assign skipped  = cfg_now != last_now + T_W'(1);
+    assign skipped  = cfg_now != next_now;
     assign wb_entry = skipped ? rmw_entry_q : wb_entry_q;
     assign wb_psn   = skipped ? wb_word_q[23:0] : wb_psn_q;
-    assign cnt_port_busy_cycles = busy_cycles_q + (rmw_rd_q ? CNT_W'(T_W'(cfg_now - last_now - T_W'(1))) : '0);
+    assign cnt_port_busy_cycles = busy_cycles_q + (rmw_rd_q ? CNT_W'(T_W'(cfg_now - next_now)) : '0);
 
     // the port is the refill's: words still to write, or the turnaround after them
     logic last_write_fill_q;
