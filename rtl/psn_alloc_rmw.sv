@@ -141,7 +141,7 @@ module psn_alloc_rmw #(
     logic              rmw_rd_q, rmw_wb_q;
     logic [ENT_AW-1:0] rmw_entry_q;
     logic [TAG_W-1:0]  rmw_tag_q;
-    logic [PORT_W-1:0] wb_word_q;
+    logic [23:0]       wb_next_psn_q;      // the incremented next_psn the write-back carries
     logic              res_v_q;            // a result waits for the output register
     logic [TAG_W+48-1:0] res_q;
     // the output register, {dest_qpn, psn, tag}: m_fields whole (a next
@@ -171,7 +171,13 @@ module psn_alloc_rmw #(
     always_comb begin
         en = 1'b0; we = 1'b0; addr = '0; wdata = '0;
         if (rmw_wb_q) begin
-            en = 1'b1; we = 1'b1; addr = addr_of(rmw_entry_q, '0); wdata = wb_word_q;
+            // word 0 as it was read (the RAM's read register holds it: no
+            // access of the port since), its next_psn incremented (set as a
+            // part of the word: a concatenation would shift every word in
+            // simulation)
+            en = 1'b1; we = 1'b1; addr = addr_of(rmw_entry_q, '0);
+            wdata = rd_data;
+            wdata[23:0] = wb_next_psn_q;
         end else if (fill_wr) begin
             en = 1'b1; we = 1'b1; addr = addr_of(fill_entry[fill_head], fill_word_q);
             wdata = fill_data[fill_head][32'(fill_word_q)*PORT_W +: PORT_W];
@@ -217,14 +223,10 @@ module psn_alloc_rmw #(
                 rmw_tag_q   <= s_tag;
             end
             // the data is back: increment; the write-back goes out next cycle
-            // (next_psn set as a part of the word: in simulation a copy of
-            // each word; a concatenation would mask every word with a constant)
-            if (data_now) begin
-                logic [PORT_W-1:0] wb_word;
-                wb_word = rd_data;
-                wb_word[23:0] = rd_next_psn + 24'd1;
-                wb_word_q <= wb_word;
-            end
+            // with the rest of the word from the RAM's read register, which
+            // holds it until the port's next read (no second copy of the
+            // word: in simulation each copy is a copy of every word)
+            if (data_now) wb_next_psn_q <= rd_next_psn + 24'd1;
             // (the two flags written in every cycle: no shadow copy of either
             // in the generated C++)
             rmw_rd_q <= !data_now && (accept || rmw_rd_q);
@@ -245,7 +247,7 @@ module psn_alloc_rmw #(
             wb_valid <= rmw_wb_q;
             next_now <= cfg_now + T_W'(1);
             wb_entry_q <= rmw_entry_q;
-            wb_psn_q   <= wb_word_q[23:0];
+            wb_psn_q   <= wb_next_psn_q;
             cnt_reads      <= cnt_reads + CNT_W'(en && !we);
             cnt_writebacks <= cnt_writebacks + CNT_W'(rmw_wb_q);
             busy_cycles_q  <= cnt_port_busy_cycles + CNT_W'(port_busy);
@@ -264,7 +266,7 @@ module psn_alloc_rmw #(
     logic              skipped;
     assign skipped  = cfg_now != next_now;
     assign wb_entry = skipped ? rmw_entry_q : wb_entry_q;
-    assign wb_psn   = skipped ? wb_word_q[23:0] : wb_psn_q;
+    assign wb_psn   = skipped ? wb_next_psn_q : wb_psn_q;
     assign cnt_port_busy_cycles = busy_cycles_q + (rmw_rd_q ? CNT_W'(T_W'(cfg_now - next_now)) : '0);
 
     // the port is the refill's: words still to write, or the turnaround after them

@@ -8,6 +8,9 @@
 //    cycle c + 1 + READ_LATENCY, flagged by rd_valid (registered address,
 //    then READ_LATENCY cycles). One read in flight at a time (asserted):
 //    its owner presents the next read after the last word came back.
+//    rd_data keeps the word until the next read is presented (the read
+//    register of the macro's output), so an owner may write a word back
+//    from it.
 //  - A write (en, we) in cycle c is seen by a read presented after cycle c.
 //  - rd_ok: a read may be presented this cycle (TURNAROUND cycles have
 //    passed since the last write). A read without rd_ok is an error
