@@ -31,14 +31,16 @@
 //
 // Written for simulation cost as well (the same outputs as
 // rtl/v1/psn_alloc_rmw_v1.sv in every cycle): the RAM's read holds its word
-// until the cycle it is due (ram_sp), and the block's clock runs only in a
-// cycle in which one of its registers changes, so the READ_LATENCY cycles
+// until the cycle it is due (ram_sp), and the block's clocks run only in a
+// cycle in which one of their registers changes, so the READ_LATENCY cycles
 // of a read change nothing and may be skipped (rd_held, rd_due_at: a
-// bridge sleeps until the word). What the hardware's registers would do in
-// those cycles the outputs say from cfg_now: the port's busy-cycle count
-// adds the cycles since the block's last edge, and wb_entry / wb_psn (one
-// cycle behind the read-modify-write's entry and word) are those values
-// themselves once a cycle has passed without an edge.
+// bridge sleeps until the word), and a turnaround cycle clocks only the
+// write-back report, the busy-cycle count and the turnaround counter. What
+// the hardware's registers would do in the skipped cycles the outputs say
+// from cfg_now: the port's busy-cycle count adds the cycles since the
+// report's last edge, and wb_entry / wb_psn (one cycle behind the
+// read-modify-write's entry and word) are those values themselves once a
+// cycle has passed without an edge.
 module psn_alloc_rmw #(
     parameter int TAG_W = 48,
     parameter int ENTRIES = 4096,
@@ -105,15 +107,20 @@ module psn_alloc_rmw #(
     logic              en, we, rd_valid, rd_ok;
     logic [AW-1:0]     addr;
     logic [PORT_W-1:0] wdata, rd_data;
-    // this block's clock (and its RAM's), gated (clock_gate.sv) to the
-    // cycles in which one of its registers changes: a request accepted, the
-    // word back, a write (the write-back or a refill word) and the
-    // turnaround after it, the write-back report to clear, a result moving
-    // to or out of the output register
-    logic gclk, changes;
+    // The read-modify-write's clock (and the RAM array's), gated
+    // (clock_gate.sv) to the cycles in which one of its registers changes:
+    // a request accepted, the word back, a write (the write-back or a
+    // refill word), a result moving to or out of the output register. The
+    // write-back report, the busy-cycle count and the RAM's turnaround
+    // counter are a unit of their own clock, which runs in those cycles and
+    // also in the cycle after a write-back (the report to clear) and in the
+    // turnaround (the counter): a turnaround cycle clocks those registers
+    // alone.
+    logic gclk, changes, rep_gclk;
     clock_gate u_clock_gate (.clk, .en(rst || changes), .gclk);
+    clock_gate u_report_gate (.clk, .en(rst || changes || wb_valid || !rd_ok), .gclk(rep_gclk));
     ram_sp #(.WIDTH(PORT_W), .DEPTH(DEPTH), .READ_LATENCY(RAM_LATENCY), .TURNAROUND(TURNAROUND), .T_W(T_W)) u_qpc_ram (
-        .clk(gclk), .rst, .cfg_now, .en, .we, .addr, .wdata, .rd_data, .rd_valid, .rd_ok, .rd_held, .rd_due_at);
+        .clk(gclk), .ta_clk(rep_gclk), .rst, .cfg_now, .en, .we, .addr, .wdata, .rd_data, .rd_valid, .rd_ok, .rd_held, .rd_due_at);
 
     // ---------------- refill buffer ----------------
     logic [ENT_AW-1:0] fill_entry [FILL_DEPTH];
@@ -164,8 +171,7 @@ module psn_alloc_rmw #(
     assign s_ready  = !rmw_rd_q && !rmw_wb_q && fill_count == '0 && rd_ok && !res_v_q;
     assign accept   = s_valid && s_ready;
     assign fill_pop = fill_wr && fill_word_q == WA'(WORDS - 1);
-    assign changes  = accept || data_now || rmw_wb_q || wb_valid || !rd_ok || fill_wr
-                      || (out_free && (m_valid || res_v_q));
+    assign changes  = accept || data_now || rmw_wb_q || fill_wr || (out_free && (m_valid || res_v_q));
 
     // the port: the read of word 0, the write-back, or a refill word
     always_comb begin
@@ -214,9 +220,7 @@ module psn_alloc_rmw #(
             rmw_wb_q <= 1'b0;
             res_v_q  <= 1'b0;
             m_valid  <= 1'b0;
-            wb_valid <= 1'b0;
-            next_now <= cfg_now + T_W'(1);
-            cnt_reads <= '0; cnt_writebacks <= '0; busy_cycles_q <= '0;
+            cnt_reads <= '0; cnt_writebacks <= '0;
         end else begin
             if (accept) begin
                 rmw_entry_q <= s_entry;
@@ -242,24 +246,32 @@ module psn_alloc_rmw #(
             end
             res_v_q <= res_v_q ? !out_free : (data_now && !out_free);
             if (data_now && !out_free) res_q <= {rd_dest_qpn, rd_next_psn, rmw_tag_q};
-            // write-back report and counters (the busy cycles with the
-            // ones this clock skipped: a read in flight held the port in each)
+            cnt_reads      <= cnt_reads + CNT_W'(en && !we);
+            cnt_writebacks <= cnt_writebacks + CNT_W'(rmw_wb_q);
+        end
+    end
+    // the write-back report and the busy-cycle count (with the cycles this
+    // clock skipped: a read in flight held the port in each)
+    always_ff @(posedge rep_gclk) begin
+        if (rst) begin
+            wb_valid <= 1'b0;
+            next_now <= cfg_now + T_W'(1);
+            busy_cycles_q <= '0;
+        end else begin
             wb_valid <= rmw_wb_q;
             next_now <= cfg_now + T_W'(1);
             wb_entry_q <= rmw_entry_q;
             wb_psn_q   <= wb_next_psn_q;
-            cnt_reads      <= cnt_reads + CNT_W'(en && !we);
-            cnt_writebacks <= cnt_writebacks + CNT_W'(rmw_wb_q);
-            busy_cycles_q  <= cnt_port_busy_cycles + CNT_W'(port_busy);
+            busy_cycles_q <= cnt_port_busy_cycles + CNT_W'(port_busy);
         end
     end
-    // The cycles since the block's last edge: the hardware's registers
+    // The cycles since the report's last edge: the hardware's registers
     // moved in each of them (no input or register they follow changed, the
-    // clock being off), so the outputs that follow a register by one cycle
+    // clocks being off), so the outputs that follow a register by one cycle
     // show that register once a cycle has passed without an edge, and the
     // busy-cycle count adds the skipped cycles, busy only with a read in
-    // flight (every other busy cycle clocks the block).
-    logic [T_W-1:0]    next_now;            // cfg_now of the cycle after the block's last edge
+    // flight (every other busy cycle clocks the report).
+    logic [T_W-1:0]    next_now;            // cfg_now of the cycle after the report's last edge
     logic [ENT_AW-1:0] wb_entry_q;
     logic [23:0]       wb_psn_q;
     logic [CNT_W-1:0]  busy_cycles_q;

@@ -18,6 +18,10 @@
 //  - No reset of the contents: a RAM has none (simulation starts at zero).
 //  - rd_held / rd_due_at: a read is in flight, its word due in the cycle
 //    whose cfg_now is rd_due_at (registers).
+//  - ta_clk clocks the turnaround counter alone: the owner runs it in every
+//    cycle of a write and of the turnaround after it (!rd_ok), and may run
+//    clk (the array, the read) only in the cycles that present or return a
+//    read or write.
 // Written so that yosys infers a memory with one synchronous read port and
 // one write port on the same address.
 //
@@ -39,6 +43,9 @@ module ram_sp #(
     parameter int AW = $clog2(DEPTH)
 ) (
     input  logic             clk,
+    /* verilator lint_off UNUSEDSIGNAL */  // (TURNAROUND = 0: no counter)
+    input  logic             ta_clk,        // the turnaround counter's clock: clk in every cycle it counts or a write starts it
+    /* verilator lint_on UNUSEDSIGNAL */
     input  logic             rst,
     input  logic [T_W-1:0]   cfg_now,       // the clock grid's cycle index of this cycle (low bits)
     input  logic             en,
@@ -82,7 +89,7 @@ module ram_sp #(
     end else begin : g_turnaround
         localparam int TA_W = $clog2(TURNAROUND + 1);
         logic [TA_W-1:0] since_write_q;
-        always_ff @(posedge clk) begin
+        always_ff @(posedge ta_clk) begin
             if (rst) since_write_q <= TA_W'(TURNAROUND);
             else if (en && we) since_write_q <= '0;
             else if (since_write_q != TA_W'(TURNAROUND)) since_write_q <= since_write_q + 1'b1;
