@@ -49,6 +49,9 @@ module order_tracker #(
     parameter int WIN = 16,        // requests per queue in flight or held
     parameter int SEQ_W = 8,       // sequence numbers (wrap; WIN <= 2^(SEQ_W-1))
     parameter int PAY_W = 16,
+    parameter int LATE = 0,        // 1: s_late is used: a field of s_data the enclosing pipeline may supply apart
+    parameter int LATE_W = 1,      // ... its width
+    parameter int LATE_LSB = 0,    // ... its position in s_data
     parameter int SLOT_W = $clog2(SLOTS),
     parameter int WIN_W = $clog2(WIN)
 ) (
@@ -65,6 +68,14 @@ module order_tracker #(
     input  logic               s_present,
     output logic               s_ready,
     input  logic [W-1:0]       s_data,
+    // With LATE, while s_late_sel, the request's data is s_data with bits
+    // [LATE_LSB +: LATE_W] taken from s_late: a field an enclosing pipeline
+    // has only from one of its inputs (the NIC pipeline's granted context
+    // entry). Muxed into s_data outside, it would be input logic formed on
+    // every settle; here it is formed only where a register takes the
+    // request.
+    input  logic               s_late_sel,
+    input  logic [LATE_W-1:0]  s_late,
     input  logic [ID_W-1:0]    s_id,
     input  logic               s_track,        // a new request (0: a response, passed untracked)
     input  logic [QID_W-1:0]   s_queue,
@@ -137,6 +148,12 @@ module order_tracker #(
     logic [E-1:0]    e_held, e_done, e_rep;
 
     /* verilator lint_off UNUSEDSIGNAL */  // the window index is seq mod WIN
+    // the request's data with its late field (s_late_sel, s_late), formed
+    // where a register takes it (one mux in hardware, shared by both)
+    function automatic logic [W-1:0] in_data(input logic [W-1:0] d, input logic sel, input logic [LATE_W-1:0] f);
+        in_data = d;
+        if (sel) in_data[LATE_LSB +: LATE_W] = f;
+    endfunction
     function automatic logic [EI_W-1:0] ent(input logic [SLOT_W-1:0] slot, input logic [SEQ_W-1:0] seq);
         ent = {slot, seq[WIN_W-1:0]};
     endfunction
@@ -375,7 +392,7 @@ module order_tracker #(
 
                 // a new request: sequence number, window entry
                 if (take_new) begin
-                    e_data[new_e] <= s_data;
+                    e_data[new_e] <= LATE != 0 ? in_data(s_data, s_late_sel, s_late) : s_data;
                     e_id[new_e]   <= s_id;
                     e_attr[new_e] <= {s_mode == MODE_ROI, s_comp_order, s_fence, s_tag == TAG_SO, s_rdat, s_tag != TAG_NO};
                     e_held[new_e] <= take_hold;
@@ -427,7 +444,7 @@ module order_tracker #(
             end
             if (take_pass) begin
                 m_valid    <= 1'b1;
-                m_data     <= s_data;
+                m_data     <= LATE != 0 ? in_data(s_data, s_late_sel, s_late) : s_data;
                 m_id       <= s_id;
                 m_slot     <= in_slot;
                 m_seq      <= next_seq[(in_slot)*SEQ_W +: SEQ_W];
@@ -552,6 +569,7 @@ module order_tracker #(
     cp_queue_slot_freed: cover property (@(posedge gclk) disable iff (rst) cv_slot_freed);
 `endif
 `ifndef SYNTHESIS
+    initial assert (LATE_W >= 1 && LATE_LSB + LATE_W <= W) else $error("order_tracker: the late field lies outside s_data");
     initial assert (WIN <= (1 << (SEQ_W - 1)) && (1 << WIN_W) == WIN)
         else $error("order_tracker: WIN must be a power of two no larger than 2^(SEQ_W-1)");
     always_ff @(posedge gclk)

@@ -144,7 +144,6 @@ module roce_tx_pipeline #(
     assign fixed_depth = DEPTH_W'(3) + DEPTH_W'(psn_latency);
     localparam int ORD_W = 6;
     localparam int DW_IN = CTX_W + TAG_W;
-    localparam int DW = CTX_W + ENT_W + TAG_W;   // past the gate: QP, entry, tag
 
     logic [CL_W-1:0] len;
     assign len = CL_W'(cfg_depth - fixed_depth);
@@ -185,8 +184,9 @@ module roce_tx_pipeline #(
 
     logic                   bg_valid, bg_ready;
     logic [ORD_W+DW_IN-1:0] gate_data;
+    /* verilator lint_off UNUSEDSIGNAL */  // (the tracker takes the grant's entry itself: s_late)
     logic [ENT_W-1:0]       gate_entry;
-    logic [ORD_W+DW-1:0]    bg_data;
+    /* verilator lint_on UNUSEDSIGNAL */
     ctx_gate #(.W(ORD_W + DW_IN), .ID_W(ID_W), .ENT_W(ENT_W)) u_ctx_gate (
         .clk(gclk), .rst, .cfg_enable(ctx_gate_q),
         .s_valid(bif_valid), .s_ready(bif_ready), .s_data(bif_data), .s_id(bif_data[ID_W-1:0]),
@@ -194,13 +194,16 @@ module roce_tx_pipeline #(
         .s_grant_valid, .s_grant_ready, .s_grant_id, .s_grant_entry,
         .m_valid(bg_valid), .m_ready(bg_ready), .m_data(gate_data), .m_entry(gate_entry),
         .waiting(ctx_wait), .waiting_id(ctx_wait_id));
-    // past the gate the request carries its QP (the tracker's queue) and the entry of its context
-    assign bg_data = {gate_data[ORD_W+DW_IN-1 -: ORD_W + CTX_W], gate_entry, gate_data[TAG_W-1:0]};
+    // Past the gate the request carries its QP (the tracker's queue) and the
+    // entry of its context: the QP itself without a cache, else the entry
+    // the grant names. The tracker takes the granted entry as a field of
+    // its own (s_late): muxed into the request's data here, the grant, an
+    // input, would make the data input logic, formed on every settle.
 
     // RC ordering per QP (the QP is the context index)
     logic           o_track, o_fence, o_corder, o_rdat;
     logic [1:0]     o_tag;
-    assign {o_track, o_tag, o_fence, o_corder, o_rdat} = bg_data[ORD_W+DW-1:DW];
+    assign {o_track, o_tag, o_fence, o_corder, o_rdat} = gate_data[ORD_W+DW_IN-1 -: ORD_W];
     logic           qo_valid, qo_ready, qo_busy;
     localparam int QW = ENT_W + TAG_W;   // what the tracker hands on: entry, tag
     logic [QW-1:0]  qo_data;
@@ -214,10 +217,12 @@ module roce_tx_pipeline #(
     logic [31:0]    qo_stall_slots, qo_stall_window;
     /* verilator lint_on UNUSEDSIGNAL */
     order_tracker #(.W(QW), .ID_W(ID_W), .QID_W(CTX_W), .SLOTS(ORDER_SLOTS), .WIN(ORDER_WIN), .SEQ_W(8),
-                    .PAY_W(16)) u_qp_order (
+                    .PAY_W(16), .LATE(1), .LATE_W(ENT_W), .LATE_LSB(TAG_W)) u_qp_order (
         .clk, .rst, .cfg_strict(1'b1), .cfg_mtu(16'hffff),
-        .s_valid(bg_valid), .s_present(bif_valid), .s_ready(bg_ready), .s_data(bg_data[QW-1:0]), .s_id(bg_data[ID_W-1:0]),
-        .s_track(o_track), .s_queue(bg_data[TAG_W + ENT_W +: CTX_W]), .s_mode(2'(ubsim_pkg::MODE_ROI)), .s_tag(o_tag),
+        .s_valid(bg_valid), .s_present(bif_valid), .s_ready(bg_ready),
+        .s_data({ENT_W'(gate_data[TAG_W +: CTX_W]), gate_data[TAG_W-1:0]}), .s_late_sel(ctx_gate_q), .s_late(s_grant_entry),
+        .s_id(gate_data[ID_W-1:0]),
+        .s_track(o_track), .s_queue(gate_data[TAG_W +: CTX_W]), .s_mode(2'(ubsim_pkg::MODE_ROI)), .s_tag(o_tag),
         .s_fence(o_fence), .s_comp_order(o_corder), .s_rdat(o_rdat), .s_payload(16'd0),
         .m_valid(qo_valid), .m_ready(qo_ready), .m_data(qo_data), .m_id(ord_issue_id), .m_slot(qo_slot),
         .m_seq(qo_seq), .m_released(qo_released), .m_tracked(qo_tracked),
@@ -231,7 +236,7 @@ module roce_tx_pipeline #(
     assign ord_issue_slot = qo_slot;
     assign ord_issue_seq  = qo_seq;
     assign ord_issue_released = qo_released;
-    assign ord_in_id      = bg_data[ID_W-1:0];
+    assign ord_in_id      = gate_data[ID_W-1:0];
 
     // segmentation: packets from here on
     logic              sg_valid, sg_ready, sg_busy, sg_last;

@@ -261,7 +261,8 @@ module ub_tx_pipeline #(
     order_tracker #(.W(DW), .ID_W(ID_W), .QID_W(12), .SLOTS(ORDER_SLOTS), .WIN(ORDER_WIN), .SEQ_W(8),
                     .PAY_W(LEN_W)) u_order_tracker (
         .clk, .rst, .cfg_strict(1'b0), .cfg_mtu(LEN_W'(mtu_q)),
-        .s_valid(js_valid), .s_present(js_valid), .s_ready(oc_ready), .s_data(js_data[DW-1:0]), .s_id(js_data[ID_W-1:0]),
+        .s_valid(js_valid), .s_present(js_valid), .s_ready(oc_ready), .s_data(js_data[DW-1:0]),
+        .s_late_sel(1'b0), .s_late(1'b0), .s_id(js_data[ID_W-1:0]),
         .s_track(o_track), .s_queue(o_jetty), .s_mode(o_mode), .s_tag(o_tag), .s_fence(o_fence),
         .s_comp_order(o_corder), .s_rdat(o_rdat), .s_payload(o_payload),
         .m_valid(oc_valid), .m_ready(ca_ready), .m_data(oc_data), .m_id(ord_issue_id), .m_slot(oc_slot),

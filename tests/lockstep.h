@@ -12,6 +12,7 @@
 // s_present) is named by the caller, which drives it.
 #pragma once
 #include <cstring>
+#include <functional>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -72,8 +73,11 @@ class Lockstep {
   }
   // The two halves of cycle(), for a driver that reacts to the settled
   // handshakes before the edge.
-  std::string settle() {
+  // (adjust: run after the reference's inputs are copied, for an input of
+  // the new block's own that changes how it reads another)
+  std::string settle(const std::function<void()>& adjust = {}) {
     copy_inputs();
+    if (adjust) adjust();
     ++cycles_;
     n_.clk = 0;
     o_.clk = 0;

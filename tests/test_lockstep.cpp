@@ -47,9 +47,16 @@ void random_order_tracker(uint64_t run, uint64_t cycles) {
   auto& o = *o_owned;
   // s_present (the new block's alone): with s_valid, and in a quarter of
   // the other cycles too (a request waiting upstream), from a generator of
-  // its own so that the reference's stimulus stays as it was
-  Lockstep<Vorder_tracker, Vorder_tracker_v1> ls(n, o, fmt::format("order_tracker run {}", run), {"s_present"});
+  // its own so that the reference's stimulus stays as it was. The late
+  // field (s_late_sel, s_late: the new block's alone, LATE_W = 1 at bit 0
+  // as blocks.json builds it): in about half the cycles the request's bit
+  // 0 comes from s_late, and the new block's s_data has that bit inverted,
+  // so a late field not taken, or taken where it is not selected, shows on
+  // m_data.
+  Lockstep<Vorder_tracker, Vorder_tracker_v1> ls(n, o, fmt::format("order_tracker run {}", run),
+                                                 {"s_present", "s_late_sel", "s_late"});
   std::mt19937_64 present_rng(99 + run);
+  uint64_t late_taken = 0;
   auto& rng = rng_for(7 + run);
   std::uniform_real_distribution<double> u(0, 1);
   o.cfg_strict = run % 2;
@@ -85,7 +92,12 @@ void random_order_tracker(uint64_t run, uint64_t cycles) {
       in_flight.erase(in_flight.begin() + static_cast<std::ptrdiff_t>(k));
     }
     n.s_present = o.s_valid || present_rng() % 4 == 0;
-    std::string d = ls.settle();
+    n.s_late_sel = present_rng() % 2;
+    n.s_late = static_cast<uint8_t>(o.s_data & 1u);
+    std::string d = ls.settle([&] {
+      if (n.s_late_sel) n.s_data ^= 1u;
+    });
+    late_taken += n.s_late_sel && o.s_valid && o.s_ready;
     if (d.empty()) {
       taken = !o.s_valid || o.s_ready;
       if (o.m_valid && o.m_ready && o.m_tracked) {
@@ -101,6 +113,7 @@ void random_order_tracker(uint64_t run, uint64_t cycles) {
   }
   // the traffic reached what the restructuring touched
   CHECK(issued > cycles / 10);
+  CHECK(late_taken > 100);
   CHECK(holds > 100);
   CHECK(releases > 100);
   if (queues > ubsim::rtl_variant::kOrderSlots) CHECK(o.stall_slots > 0);
