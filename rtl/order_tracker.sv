@@ -147,13 +147,13 @@ module order_tracker #(
     // changing flags, one bit per entry
     logic [E-1:0]    e_held, e_done, e_rep;
 
-    /* verilator lint_off UNUSEDSIGNAL */  // the window index is seq mod WIN
     // the request's data with its late field (s_late_sel, s_late), formed
     // where a register takes it (one mux in hardware, shared by both)
     function automatic logic [W-1:0] in_data(input logic [W-1:0] d, input logic sel, input logic [LATE_W-1:0] f);
         in_data = d;
         if (sel) in_data[LATE_LSB +: LATE_W] = f;
     endfunction
+    /* verilator lint_off UNUSEDSIGNAL */  // the window index is seq mod WIN
     function automatic logic [EI_W-1:0] ent(input logic [SLOT_W-1:0] slot, input logic [SEQ_W-1:0] seq);
         ent = {slot, seq[WIN_W-1:0]};
     endfunction
