@@ -59,23 +59,32 @@ BurstTrace drive_burst(VerilatedBlock<Model>& b, uint32_t n, Drive drive, Ready 
   b.reset(4);
   uint32_t next = 0;
   uint32_t driven = ~0u;   // the request whose inputs are on the ports (none yet)
-  for (uint64_t c = 1; c < max_cycles && t.delivered < total; ++c) {
+  // (the loop's state in locals: the stores to the model's byte-wide ports
+  // cannot alias them, so nothing is reloaded from `t` per cycle)
+  uint64_t delivered = 0, flits = 0;
+  bool offered = false;
+  for (uint64_t c = 1; c < max_cycles && delivered < total; ++c) {
     if (next != driven) {   // (the ports hold them until the next request)
-      r.s_valid = next < n;
+      offered = next < n;
+      r.s_valid = offered;
       r.s_id = next;
       drive(m, next);
       driven = next;
     }
-    r.m_ready = ready(c);
+    const bool out_ready = ready(c);
+    r.m_ready = out_ready;
     bool in_fire = false, out_fire = false;
     uint32_t out_id = 0, out_pkt = 0;
     b.cycle([&] {
-      in_fire = r.s_valid && r.s_ready;
-      out_fire = r.m_valid && r.m_ready && r.m_first;
-      t.flits += r.m_valid && r.m_ready;
-      out_id = r.m_id;
-      out_pkt = output_packet(r, 0);
-      if (out_fire) observe(m);
+      in_fire = offered && r.s_ready;
+      const bool flit = out_ready && r.m_valid;
+      flits += flit;
+      out_fire = flit && r.m_first;
+      if (out_fire) {
+        out_id = r.m_id;
+        out_pkt = output_packet(r, 0);
+        observe(m);
+      }
     }, c, period_ps);
     if (in_fire) t.in_cycle[next++] = c;
     if (out_fire) {
@@ -86,9 +95,11 @@ BurstTrace drive_burst(VerilatedBlock<Model>& b, uint32_t n, Drive drive, Ready 
       }
       t.out_cycle[k] = c;
       t.out_order.push_back(static_cast<uint32_t>(k));
-      ++t.delivered;
+      ++delivered;
     }
   }
+  t.delivered = delivered;
+  t.flits = flits;
   return t;
 }
 
