@@ -12,10 +12,12 @@
 # their functions in SETTLE_OUT).
 # (also with the input valids low, and with the block's quiet registers,
 # SETTLE_QUIET, as 0 as well; and with every valid but one of SETTLE_ALONE
-# low: copies the settle takes while they are).
+# low: copies the settle takes while they are; and with every valid but
+# SETTLE_DRIVEN low: a copy a caller takes where it drove that valid alone,
+# with no test of the ports).
 # Run as: cmake -DHEADER=.../Vx.h -DOUT=.../Vx_ports.h [-DSETTLE_OUT=.../Vx_settle.cpp
 #   -DCLOCK_EDGES=.../clock_edges.h] [-DSETTLE_QUIET=reg,reg] [-DSETTLE_ALONE=s_a_valid,s_b_valid]
-#   -DMODEL=Vx -P gen_ports.cmake
+#   [-DSETTLE_DRIVEN=s_valid] -DMODEL=Vx -P gen_ports.cmake
 cmake_policy(SET CMP0057 NEW)   # if(IN_LIST)
 file(STRINGS "${HEADER}" decls REGEX "^[ \t]*VL_(IN|OUT)(8|16|64|W)?\\(&[A-Za-z_0-9]+,")
 set(rows "")
@@ -144,6 +146,12 @@ if(DEFINED SETTLE_ALONE AND NOT SETTLE_ALONE STREQUAL "")
       message(FATAL_ERROR "gen_ports: settle_alone ${v} is not an input valid of ${MODEL} (rtl/blocks.json)")
     endif()
   endforeach()
+endif()
+# the input valid a caller may drive alone and say so (-DSETTLE_DRIVEN:
+# blocks.json settle_driven): a copy with every other valid low, called
+# without a test (SettleIco<M>::run_clock_low_driven)
+if(DEFINED SETTLE_DRIVEN AND NOT SETTLE_DRIVEN STREQUAL "" AND NOT SETTLE_DRIVEN IN_LIST idle_valids)
+  message(FATAL_ERROR "gen_ports: settle_driven ${SETTLE_DRIVEN} is not an input valid of ${MODEL} (rtl/blocks.json)")
 endif()
 set(vcmake "${dir}/${MODEL}.cmake")
 if(EXISTS "${vcmake}")
@@ -510,6 +518,7 @@ ${body}
     without_activity(ico_direct "${ico_direct}")
     called(ico_direct_fns "${ico_direct}")
     set(ico_direct_low "${ico_direct}")
+    set(ico_driven_low "${ico_direct}")
     set(ico_decls "")
     foreach(f IN LISTS ico_direct_fns)
       string(APPEND ico_decls "void ${MODEL}___024root___${f}(${MODEL}___024root*);\n")
@@ -561,6 +570,21 @@ ${body}
           endforeach()
           set(settle_call "if (!(${any_valid})) { ${idle_call} } else ${settle_call}")
         endif()
+        # and, for a block that names one (blocks.json settle_driven), a copy
+        # with every other valid low (settle_driven__<f>), which a caller
+        # that drove that valid alone takes without testing the ports
+        if(DEFINED SETTLE_DRIVEN AND NOT SETTLE_DRIVEN STREQUAL "")
+          set(others "${idle_valids}")
+          list(REMOVE_ITEM others ${SETTLE_DRIVEN})
+          set(driven_call "${MODEL}___024root___settle_low__${f}(vlSelf);")
+          add_further_copy(driven_body settle_driven ${f} "${b}" "clk;rst" "${others}" "${low_body}")
+          if(NOT driven_body STREQUAL "")
+            set(driven_call "${MODEL}___024root___settle_driven__${f}(vlSelf);")
+          endif()
+          string(REPLACE "${MODEL}___024root___${f}(vlSelf);"
+                 "if (VL_LIKELY(!vlSelf->rst)) { ${driven_call} } else ${MODEL}___024root___${f}(vlSelf);"
+                 ico_driven_low "${ico_driven_low}")
+        endif()
         string(REPLACE "${MODEL}___024root___${f}(vlSelf);"
                "if (VL_LIKELY(!vlSelf->rst)) { ${settle_call} } else ${MODEL}___024root___${f}(vlSelf);"
                ico_direct_low "${ico_direct_low}")
@@ -569,6 +593,22 @@ ${body}
                ico_direct "${ico_direct}")
       endif()
     endforeach()
+    set(driven_entry "  static constexpr bool kDriven = false;")
+    if(DEFINED SETTLE_DRIVEN AND NOT SETTLE_DRIVEN STREQUAL "")
+      set(others "${idle_valids}")
+      list(REMOVE_ITEM others ${SETTLE_DRIVEN})
+      list(TRANSFORM others PREPEND "vlSelf->")
+      list(JOIN others " | " others_any)
+      set(driven_entry "  static constexpr bool kDriven = true;
+  // the same where the caller has driven ${SETTLE_DRIVEN} alone of the input valids
+  static void run_clock_low_driven(${MODEL}___024root* vlSelf) {
+${ico_driven_low}
+  }
+  // whether the ports hold that case (for a test that checks a caller's word)
+  static bool drove_alone(const ${MODEL}___024root* vlSelf) {
+    return vlSelf->${SETTLE_DRIVEN} && !(${others_any});
+  }")
+    endif()
     set(settle_ico "
 // The clock-low settle's input region: _eval_ico with its one trigger set,
 // its functions taken with the clock and the reset low where generated
@@ -583,6 +623,7 @@ ${ico_direct}
   static void run_clock_low(${MODEL}___024root* vlSelf) {
 ${ico_direct_low}
   }
+${driven_entry}
 };
 ")
   endif()

@@ -165,6 +165,12 @@ foreach(b ${UBSIM_RTL_BLOCKS})
     # the input valids it may settle with alone (blocks.json settle_alone)
     ubsim_block_list(${b} settle_alone alone)
     list(JOIN alone "," alone)
+    # the input valid a caller may say it drove alone (blocks.json settle_driven)
+    ubsim_block_list(${b} settle_driven driven)
+    list(LENGTH driven n_driven)
+    if(n_driven GREATER 1)
+      message(FATAL_ERROR "rtl/blocks.json: ${b}: settle_driven names one input valid, not ${n_driven}")
+    endif()
     # and those functions for the settle and the edge (V${b}_settle.cpp).
     # The script rewrites an output only when its text changes, so that an
     # unchanged one recompiles nothing; the stamp, touched at every run, is
@@ -173,7 +179,7 @@ foreach(b ${UBSIM_RTL_BLOCKS})
     add_custom_command(OUTPUT ${vdir}/V${b}_gen.stamp ${vdir}/V${b}_ports.h ${vdir}/V${b}_settle.cpp
                        COMMAND ${CMAKE_COMMAND} -DHEADER=${vdir}/V${b}.h -DOUT=${vdir}/V${b}_ports.h
                                -DSETTLE_OUT=${vdir}/V${b}_settle.cpp -DCLOCK_EDGES=${UBSIM_CLOCK_EDGES_H}
-                               -DSETTLE_QUIET=${quiet} -DSETTLE_ALONE=${alone}
+                               -DSETTLE_QUIET=${quiet} -DSETTLE_ALONE=${alone} -DSETTLE_DRIVEN=${driven}
                                -DMODEL=V${b} -P ${UBSIM_RTL_DIR}/gen_ports.cmake
                        COMMAND ${CMAKE_COMMAND} -E touch ${vdir}/V${b}_gen.stamp
                        DEPENDS ${vdir}/V${b}.cmake ${UBSIM_RTL_DIR}/gen_ports.cmake ${UBSIM_CLOCK_EDGES_H}

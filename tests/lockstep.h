@@ -81,7 +81,18 @@ class Lockstep {
     ++cycles_;
     n_.clk = 0;
     o_.clk = 0;
-    ClockEdge<New>::settle_clock_low(n_);   // as the bridges settle it (clock_edge.h)
+    // as the bridges settle it (clock_edge.h): where the request's valid is
+    // high alone, the copy a bridge that drove it alone takes
+    if constexpr (SettleIco<New>::kDriven) {
+      if (SettleIco<New>::drove_alone(n_.rootp)) {
+        ++driven_settles_;
+        ClockEdge<New>::settle_clock_low_driven(n_);
+      } else {
+        ClockEdge<New>::settle_clock_low(n_);
+      }
+    } else {
+      ClockEdge<New>::settle_clock_low(n_);
+    }
     o_.eval();
     return difference();
   }
@@ -123,6 +134,8 @@ class Lockstep {
   }
   uint64_t cycles() const { return cycles_; }
   uint64_t resets() const { return resets_; }
+  // settles that took the block's settle_driven copy (its valid high alone)
+  uint64_t driven_settles() const { return driven_settles_; }
 
  private:
   template <class M>
@@ -156,7 +169,7 @@ class Lockstep {
   Old& o_;
   std::string what_;
   std::vector<std::pair<const PortInfo*, const PortInfo*>> inputs_, outputs_, after_edge_;   // (new, reference)
-  uint64_t cycles_ = 0, resets_ = 0;
+  uint64_t cycles_ = 0, resets_ = 0, driven_settles_ = 0;
 };
 
 }  // namespace ubsim::test

@@ -253,6 +253,7 @@ void random_ub_tx(uint64_t run, uint64_t cycles) {
   CHECK(side.fills > 100);
   CHECK(o.ctx_forwards > 0);
   if (o.cfg_ctx_gate) CHECK(o.ctx_hazard_cycles > 0);
+  CHECK(ls.driven_settles() > cycles / 20);   // the request's valid high alone: the copy a bridge takes then
 }
 
 // ---------------- the NIC send pipeline ----------------
@@ -304,6 +305,7 @@ void random_roce_tx(uint64_t run, uint64_t cycles) {
   CHECK(side.issued > cycles / 100);
   CHECK(side.credits > 100);
   CHECK(side.fills > 100);
+  CHECK(ls.driven_settles() > cycles / 20);   // the request's valid high alone: the copy a bridge takes then
 }
 
 // ---------------- the receive pipeline ----------------

@@ -126,7 +126,18 @@ bool PipelineBridgeOf<Model>::step_block(uint64_t k, uint64_t& wake) {
     });
     out = seen && apply_edge(x, e);
   } else {
-    b.edge(k, period_fs_, [&] { drive_edge(x, e); }, [&] { sample_edge(x, e); });
+    // (a send pipeline's drive says when it offered the request alone of its
+    // input handshakes: the settle then takes the copy for that case,
+    // rtl/blocks.json settle_driven, without testing the ports)
+    b.edge(k, period_fs_,
+           [&] {
+             drive_edge(x, e);
+             if constexpr (kSend)
+               return x.head && !(x.grant_offered || x.fill_offered || x.cpl_offered || x.credit_offered);
+             else
+               return false;
+           },
+           [&] { sample_edge(x, e); });
     out = apply_edge(x, e);
     // (with nothing offered the only port drive_edge writes from the
     // bridge's state is s_credit_id, the message the segmenter waits for:

@@ -63,6 +63,7 @@ BurstTrace drive_burst(VerilatedBlock<Model>& b, uint32_t n, Drive drive, Ready 
   // cannot alias them, so nothing is reloaded from `t` per cycle)
   uint64_t delivered = 0, flits = 0;
   bool offered = false;
+  bool alone = false;   // the request's valid the only input valid high (asked once per request)
   for (uint64_t c = 1; c < max_cycles && delivered < total; ++c) {
     if (next != driven) {   // (the ports hold them until the next request)
       offered = next < n;
@@ -70,12 +71,15 @@ BurstTrace drive_burst(VerilatedBlock<Model>& b, uint32_t n, Drive drive, Ready 
       r.s_id = next;
       drive(m, next);
       driven = next;
+      if constexpr (SettleIco<Model>::kDriven) alone = SettleIco<Model>::drove_alone(&r);
     }
     const bool out_ready = ready(c);
     r.m_ready = out_ready;
     bool in_fire = false, out_fire = false;
     uint32_t out_id = 0, out_pkt = 0;
-    b.cycle([&] {
+    // (the settle's copy for the request's valid alone, where the block has
+    // one and the ports hold that case)
+    b.cycle_driven(alone, [&] {
       in_fire = offered && r.s_ready;
       const bool flit = out_ready && r.m_valid;
       flits += flit;
@@ -85,7 +89,7 @@ BurstTrace drive_burst(VerilatedBlock<Model>& b, uint32_t n, Drive drive, Ready 
         out_pkt = output_packet(r, 0);
         observe(m);
       }
-    }, c, period_ps);
+    }, period_ps);
     if (in_fire) t.in_cycle[next++] = c;
     if (out_fire) {
       const uint64_t k = static_cast<uint64_t>(out_id) * pkts + out_pkt;

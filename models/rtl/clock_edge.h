@@ -62,6 +62,7 @@ struct ClockEdge {
   }
   static void settle(Model& m) { m.eval(); }
   static void settle_clock_low(Model& m) { m.eval(); }
+  static void settle_clock_low_driven(Model& m) { m.eval(); }
 };
 
 // The active / NBA loop of Verilator 5.006's generated _eval for one clock.
@@ -115,10 +116,14 @@ inline void settle_low(Root* r) {
 // kClockLow: the caller has just set clk low (the input region's functions
 // with the clock and the reset low, where generated, taken without testing
 // clk; rst is tested: SettleIco<M>::run_clock_low).
-template <class M, class Root, void (*Ico)(Root*), void (*RecordLow)(Root*), bool kRecord = true, bool kClockLow = false>
+// kDriven: the caller drove the block's settle_driven valid alone of its
+// input valids (SettleIco<M>::run_clock_low_driven, where generated).
+template <class M, class Root, void (*Ico)(Root*), void (*RecordLow)(Root*), bool kRecord = true, bool kClockLow = false,
+          bool kDriven = false>
 inline void settle_low_of(Root* r) {
   if constexpr (SettleIco<M>::kDirect) {
-    if constexpr (kClockLow) SettleIco<M>::run_clock_low(r);
+    if constexpr (kClockLow && kDriven && SettleIco<M>::kDriven) SettleIco<M>::run_clock_low_driven(r);
+    else if constexpr (kClockLow) SettleIco<M>::run_clock_low(r);
     else SettleIco<M>::run(r);
     if constexpr (kRecord) RecordLow(r);
   } else {
@@ -213,6 +218,10 @@ inline void rise_one_pass(Root* r) {
       settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
                     !(ClockLowTriggers<M>::kCount == 1 && enable_mask<M>(AT_SETTLE)), true>(m.rootp);      \
     }                                                                                                      \
+    static void settle_clock_low_driven(M& m) {                                                            \
+      settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
+                    !(ClockLowTriggers<M>::kCount == 1 && enable_mask<M>(AT_SETTLE)), true, true>(m.rootp); \
+    }                                                                                                      \
   };                                                                                                       \
   }
 #define UBSIM_CLOCK_EDGE_WITHOUT_INPUT_REGION(M) \
@@ -244,6 +253,10 @@ inline void rise_one_pass(Root* r) {
       static_assert(ClockLowTriggers<M>::kCount > 0, #M " has no edge trigger");                            \
       settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
                     !enable_mask<M>(AT_SETTLE), true>(m.rootp);                                            \
+    }                                                                                                      \
+    static void settle_clock_low_driven(M& m) {                                                            \
+      settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
+                    !enable_mask<M>(AT_SETTLE), true, true>(m.rootp);                                      \
     }                                                                                                      \
   };                                                                                                       \
   }

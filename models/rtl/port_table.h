@@ -73,6 +73,7 @@ struct EdgeTriggers {
 template <class Model>
 struct SettleIco {
   static constexpr bool kDirect = false;
+  static constexpr bool kDriven = false;   // run_clock_low_driven(): blocks.json settle_driven
 };
 
 // Every port of M, in declaration order.

@@ -161,14 +161,19 @@ class VerilatedBlock final : public ClockedModel {
   // period before the edge, the settled handshakes read (sample), then the
   // rising edge and its dump. Without a waveform or a stimulus recording
   // (the usual case) the same steps without a question per edge about
-  // either.
+  // either. A drive that returns bool says whether it drove the block's
+  // settle_driven valid alone of its input valids (rtl/blocks.json): the
+  // settle then takes that copy without testing the ports.
   template <class Drive, class Sample>
   void edge(uint64_t k, uint64_t period_fs, Drive&& drive, Sample&& sample) {
     set_now(k);
     model_->clk = 0;
-    drive();
+    bool driven_alone = false;   // (a constant where drive returns nothing)
+    if constexpr (std::is_same_v<decltype(drive()), bool>) driven_alone = drive();
+    else drive();
     if (plain_) {
-      ClockEdge<Model>::settle_clock_low(*model_);
+      if (driven_alone) ClockEdge<Model>::settle_clock_low_driven(*model_);
+      else ClockEdge<Model>::settle_clock_low(*model_);
       sample();
       ClockEdge<Model>::rise(*model_);
       return;
@@ -245,6 +250,12 @@ class VerilatedBlock final : public ClockedModel {
   template <class Sample>
   void cycle(Sample&& sample, uint64_t /*cycle_index*/ = 0, uint64_t period_ps = 0) {
     edge(now_ + 1, period_ps * 1000, [] {}, sample);
+  }
+  // The same for a caller that says whether it drove the block's
+  // settle_driven valid alone of its input valids (edge()).
+  template <class Sample>
+  void cycle_driven(bool driven_alone, Sample&& sample, uint64_t period_ps = 0) {
+    edge(now_ + 1, period_ps * 1000, [driven_alone] { return driven_alone; }, sample);
   }
   void open_trace(const std::string& path) override {
     trace_ = std::make_unique<VerilatedFstC>();
