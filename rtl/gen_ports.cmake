@@ -149,7 +149,8 @@ if(DEFINED SETTLE_ALONE AND NOT SETTLE_ALONE STREQUAL "")
 endif()
 # the input valid a caller may drive alone and say so (-DSETTLE_DRIVEN:
 # blocks.json settle_driven): a copy with every other valid low, called
-# without a test (SettleIco<M>::run_clock_low_driven)
+# without a test (SettleIco<M>::run_clock_low_driven); and the idle copies'
+# choice for a caller that says it drove no valid (run_clock_low_nothing)
 if(DEFINED SETTLE_DRIVEN AND NOT SETTLE_DRIVEN STREQUAL "" AND NOT SETTLE_DRIVEN IN_LIST idle_valids)
   message(FATAL_ERROR "gen_ports: settle_driven ${SETTLE_DRIVEN} is not an input valid of ${MODEL} (rtl/blocks.json)")
 endif()
@@ -519,6 +520,7 @@ ${body}
     called(ico_direct_fns "${ico_direct}")
     set(ico_direct_low "${ico_direct}")
     set(ico_driven_low "${ico_direct}")
+    set(ico_nothing_low "${ico_direct}")
     set(ico_decls "")
     foreach(f IN LISTS ico_direct_fns)
       string(APPEND ico_decls "void ${MODEL}___024root___${f}(${MODEL}___024root*);\n")
@@ -538,6 +540,7 @@ ${body}
         # (settle_idle__<f>), which the edge takes in a cycle that offers
         # nothing: most of a pipeline's settles
         set(settle_call "${MODEL}___024root___settle_low__${f}(vlSelf);")
+        set(nothing_call "${settle_call}")   # (what a caller that drove no valid takes)
         add_further_copy(idle_body settle_idle ${f} "${b}" "clk;rst" "${idle_valids}" "${low_body}")
         if(NOT idle_body STREQUAL "")
           set(idle_call "${MODEL}___024root___settle_idle__${f}(vlSelf);")
@@ -569,6 +572,7 @@ ${body}
             add_guarded_copy(settle_call settle_alone_${v} ${f} "${b}" "clk;rst" "${others}" "${low_body}")
           endforeach()
           set(settle_call "if (!(${any_valid})) { ${idle_call} } else ${settle_call}")
+          set(nothing_call "${idle_call}")
         endif()
         # and, for a block that names one (blocks.json settle_driven), a copy
         # with every other valid low (settle_driven__<f>), which a caller
@@ -584,6 +588,11 @@ ${body}
           string(REPLACE "${MODEL}___024root___${f}(vlSelf);"
                  "if (VL_LIKELY(!vlSelf->rst)) { ${driven_call} } else ${MODEL}___024root___${f}(vlSelf);"
                  ico_driven_low "${ico_driven_low}")
+          # and the idle copies' choice without the test of the valids, for
+          # a caller that drove none
+          string(REPLACE "${MODEL}___024root___${f}(vlSelf);"
+                 "if (VL_LIKELY(!vlSelf->rst)) { ${nothing_call} } else ${MODEL}___024root___${f}(vlSelf);"
+                 ico_nothing_low "${ico_nothing_low}")
         endif()
         string(REPLACE "${MODEL}___024root___${f}(vlSelf);"
                "if (VL_LIKELY(!vlSelf->rst)) { ${settle_call} } else ${MODEL}___024root___${f}(vlSelf);"
@@ -604,9 +613,16 @@ ${body}
   static void run_clock_low_driven(${MODEL}___024root* vlSelf) {
 ${ico_driven_low}
   }
-  // whether the ports hold that case (for a test that checks a caller's word)
+  // the same where the caller has driven none of the input valids
+  static void run_clock_low_nothing(${MODEL}___024root* vlSelf) {
+${ico_nothing_low}
+  }
+  // whether the ports hold either case (for a test that checks a caller's word)
   static bool drove_alone(const ${MODEL}___024root* vlSelf) {
     return vlSelf->${SETTLE_DRIVEN} && !(${others_any});
+  }
+  static bool drove_nothing(const ${MODEL}___024root* vlSelf) {
+    return !(${any_valid});
   }")
     endif()
     set(settle_ico "

@@ -82,11 +82,14 @@ class Lockstep {
     n_.clk = 0;
     o_.clk = 0;
     // as the bridges settle it (clock_edge.h): where the request's valid is
-    // high alone, the copy a bridge that drove it alone takes
+    // high alone, or no valid is, the copy a bridge that drove that takes
     if constexpr (SettleIco<New>::kDriven) {
       if (SettleIco<New>::drove_alone(n_.rootp)) {
         ++driven_settles_;
-        ClockEdge<New>::settle_clock_low_driven(n_);
+        ClockEdge<New>::template settle_clock_low_as<Driven::RequestAlone>(n_);
+      } else if (SettleIco<New>::drove_nothing(n_.rootp)) {
+        ++nothing_settles_;
+        ClockEdge<New>::template settle_clock_low_as<Driven::Nothing>(n_);
       } else {
         ClockEdge<New>::settle_clock_low(n_);
       }
@@ -134,8 +137,10 @@ class Lockstep {
   }
   uint64_t cycles() const { return cycles_; }
   uint64_t resets() const { return resets_; }
-  // settles that took the block's settle_driven copy (its valid high alone)
+  // settles that took the block's settle_driven copy (its valid high alone),
+  // and its choice for no valid high
   uint64_t driven_settles() const { return driven_settles_; }
+  uint64_t nothing_settles() const { return nothing_settles_; }
 
  private:
   template <class M>
@@ -169,7 +174,7 @@ class Lockstep {
   Old& o_;
   std::string what_;
   std::vector<std::pair<const PortInfo*, const PortInfo*>> inputs_, outputs_, after_edge_;   // (new, reference)
-  uint64_t cycles_ = 0, resets_ = 0, driven_settles_ = 0;
+  uint64_t cycles_ = 0, resets_ = 0, driven_settles_ = 0, nothing_settles_ = 0;
 };
 
 }  // namespace ubsim::test

@@ -254,6 +254,7 @@ void random_ub_tx(uint64_t run, uint64_t cycles) {
   CHECK(o.ctx_forwards > 0);
   if (o.cfg_ctx_gate) CHECK(o.ctx_hazard_cycles > 0);
   CHECK(ls.driven_settles() > cycles / 20);   // the request's valid high alone: the copy a bridge takes then
+  CHECK(ls.nothing_settles() > cycles / 200);   // no valid high: the choice a bridge's quiet edge takes
 }
 
 // ---------------- the NIC send pipeline ----------------
@@ -306,6 +307,7 @@ void random_roce_tx(uint64_t run, uint64_t cycles) {
   CHECK(side.credits > 100);
   CHECK(side.fills > 100);
   CHECK(ls.driven_settles() > cycles / 20);   // the request's valid high alone: the copy a bridge takes then
+  CHECK(ls.nothing_settles() > cycles / 200);   // no valid high: the choice a bridge's quiet edge takes
 }
 
 // ---------------- the receive pipeline ----------------

@@ -117,7 +117,7 @@ bool PipelineBridgeOf<Model>::step_block(uint64_t k, uint64_t& wake) {
     // apply (most edges of a request's pass through a send pipeline; a
     // receive pipeline has too few for the flag to pay: docs/performance.md).
     bool seen = false;
-    b.edge(k, period_fs_, [] {}, [&] {
+    b.edge(k, period_fs_, [] { return Driven::Nothing; }, [&] {
       seen = attention();
       if (seen) {
         idle_edge(x);
@@ -133,9 +133,11 @@ bool PipelineBridgeOf<Model>::step_block(uint64_t k, uint64_t& wake) {
            [&] {
              drive_edge(x, e);
              if constexpr (kSend)
-               return x.head && !(x.grant_offered || x.fill_offered || x.cpl_offered || x.credit_offered);
+               return x.head && !(x.grant_offered || x.fill_offered || x.cpl_offered || x.credit_offered)
+                          ? Driven::RequestAlone
+                          : Driven::Unknown;
              else
-               return false;
+               return Driven::Unknown;
            },
            [&] { sample_edge(x, e); });
     out = apply_edge(x, e);

@@ -63,7 +63,7 @@ BurstTrace drive_burst(VerilatedBlock<Model>& b, uint32_t n, Drive drive, Ready 
   // cannot alias them, so nothing is reloaded from `t` per cycle)
   uint64_t delivered = 0, flits = 0;
   bool offered = false;
-  bool alone = false;   // the request's valid the only input valid high (asked once per request)
+  Driven driven_as = Driven::Unknown;   // what the ports hold (asked once per request)
   for (uint64_t c = 1; c < max_cycles && delivered < total; ++c) {
     if (next != driven) {   // (the ports hold them until the next request)
       offered = next < n;
@@ -71,15 +71,18 @@ BurstTrace drive_burst(VerilatedBlock<Model>& b, uint32_t n, Drive drive, Ready 
       r.s_id = next;
       drive(m, next);
       driven = next;
-      if constexpr (SettleIco<Model>::kDriven) alone = SettleIco<Model>::drove_alone(&r);
+      if constexpr (SettleIco<Model>::kDriven)
+        driven_as = SettleIco<Model>::drove_alone(&r)     ? Driven::RequestAlone
+                    : SettleIco<Model>::drove_nothing(&r) ? Driven::Nothing
+                                                          : Driven::Unknown;
     }
     const bool out_ready = ready(c);
     r.m_ready = out_ready;
     bool in_fire = false, out_fire = false;
     uint32_t out_id = 0, out_pkt = 0;
-    // (the settle's copy for the request's valid alone, where the block has
-    // one and the ports hold that case)
-    b.cycle_driven(alone, [&] {
+    // (the settle's copy for the request's valid alone, or for no valid,
+    // where the block has them and the ports hold that case)
+    b.cycle_driven(driven_as, [&] {
       in_fire = offered && r.s_ready;
       const bool flit = out_ready && r.m_valid;
       flits += flit;

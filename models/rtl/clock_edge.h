@@ -44,12 +44,22 @@
 // The copies also take the context's assertion switch as on, as ubsim
 // always runs (shared_verilated_context()).
 #pragma once
+#include <cstdint>
 #include <type_traits>
 
 #include "port_table.h"
 #include "verilated_compat.h"
 
 namespace ubsim {
+
+// What the caller of a clock-low settle says it drove (VerilatedBlock::edge):
+// a block with a settle_driven valid (SettleIco<M>::kDriven, rtl/blocks.json)
+// then takes the copy for that case without testing its ports.
+enum class Driven : uint8_t {
+  Unknown,        // the ports tell
+  RequestAlone,   // the block's settle_driven valid, no other input valid
+  Nothing,        // no input valid
+};
 
 // Specialized (below) for the blocks whose edge skips the input region.
 template <class Model>
@@ -62,7 +72,10 @@ struct ClockEdge {
   }
   static void settle(Model& m) { m.eval(); }
   static void settle_clock_low(Model& m) { m.eval(); }
-  static void settle_clock_low_driven(Model& m) { m.eval(); }
+  template <Driven>
+  static void settle_clock_low_as(Model& m) {
+    m.eval();
+  }
 };
 
 // The active / NBA loop of Verilator 5.006's generated _eval for one clock.
@@ -116,13 +129,14 @@ inline void settle_low(Root* r) {
 // kClockLow: the caller has just set clk low (the input region's functions
 // with the clock and the reset low, where generated, taken without testing
 // clk; rst is tested: SettleIco<M>::run_clock_low).
-// kDriven: the caller drove the block's settle_driven valid alone of its
-// input valids (SettleIco<M>::run_clock_low_driven, where generated).
+// kAs: what the caller drove (SettleIco<M>::run_clock_low_driven and
+// run_clock_low_nothing, where generated).
 template <class M, class Root, void (*Ico)(Root*), void (*RecordLow)(Root*), bool kRecord = true, bool kClockLow = false,
-          bool kDriven = false>
+          Driven kAs = Driven::Unknown>
 inline void settle_low_of(Root* r) {
   if constexpr (SettleIco<M>::kDirect) {
-    if constexpr (kClockLow && kDriven && SettleIco<M>::kDriven) SettleIco<M>::run_clock_low_driven(r);
+    if constexpr (kClockLow && kAs == Driven::RequestAlone && SettleIco<M>::kDriven) SettleIco<M>::run_clock_low_driven(r);
+    else if constexpr (kClockLow && kAs == Driven::Nothing && SettleIco<M>::kDriven) SettleIco<M>::run_clock_low_nothing(r);
     else if constexpr (kClockLow) SettleIco<M>::run_clock_low(r);
     else SettleIco<M>::run(r);
     if constexpr (kRecord) RecordLow(r);
@@ -218,9 +232,10 @@ inline void rise_one_pass(Root* r) {
       settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
                     !(ClockLowTriggers<M>::kCount == 1 && enable_mask<M>(AT_SETTLE)), true>(m.rootp);      \
     }                                                                                                      \
-    static void settle_clock_low_driven(M& m) {                                                            \
+    template <Driven kAs>                                                                                   \
+    static void settle_clock_low_as(M& m) {                                                                \
       settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
-                    !(ClockLowTriggers<M>::kCount == 1 && enable_mask<M>(AT_SETTLE)), true, true>(m.rootp); \
+                    !(ClockLowTriggers<M>::kCount == 1 && enable_mask<M>(AT_SETTLE)), true, kAs>(m.rootp); \
     }                                                                                                      \
   };                                                                                                       \
   }
@@ -254,9 +269,10 @@ inline void rise_one_pass(Root* r) {
       settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
                     !enable_mask<M>(AT_SETTLE), true>(m.rootp);                                            \
     }                                                                                                      \
-    static void settle_clock_low_driven(M& m) {                                                            \
+    template <Driven kAs>                                                                                   \
+    static void settle_clock_low_as(M& m) {                                                                \
       settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
-                    !enable_mask<M>(AT_SETTLE), true, true>(m.rootp);                                      \
+                    !enable_mask<M>(AT_SETTLE), true, kAs>(m.rootp);                                       \
     }                                                                                                      \
   };                                                                                                       \
   }

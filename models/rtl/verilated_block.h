@@ -161,18 +161,19 @@ class VerilatedBlock final : public ClockedModel {
   // period before the edge, the settled handshakes read (sample), then the
   // rising edge and its dump. Without a waveform or a stimulus recording
   // (the usual case) the same steps without a question per edge about
-  // either. A drive that returns bool says whether it drove the block's
-  // settle_driven valid alone of its input valids (rtl/blocks.json): the
-  // settle then takes that copy without testing the ports.
+  // either. A drive that returns a Driven says what it drove (the block's
+  // settle_driven valid alone, or no input valid; clock_edge.h): the settle
+  // then takes the copy for that case without testing the ports.
   template <class Drive, class Sample>
   void edge(uint64_t k, uint64_t period_fs, Drive&& drive, Sample&& sample) {
     set_now(k);
     model_->clk = 0;
-    bool driven_alone = false;   // (a constant where drive returns nothing)
-    if constexpr (std::is_same_v<decltype(drive()), bool>) driven_alone = drive();
+    Driven as = Driven::Unknown;   // (a constant where drive returns nothing)
+    if constexpr (std::is_same_v<decltype(drive()), Driven>) as = drive();
     else drive();
     if (plain_) {
-      if (driven_alone) ClockEdge<Model>::settle_clock_low_driven(*model_);
+      if (as == Driven::RequestAlone) ClockEdge<Model>::template settle_clock_low_as<Driven::RequestAlone>(*model_);
+      else if (as == Driven::Nothing) ClockEdge<Model>::template settle_clock_low_as<Driven::Nothing>(*model_);
       else ClockEdge<Model>::settle_clock_low(*model_);
       sample();
       ClockEdge<Model>::rise(*model_);
@@ -251,11 +252,10 @@ class VerilatedBlock final : public ClockedModel {
   void cycle(Sample&& sample, uint64_t /*cycle_index*/ = 0, uint64_t period_ps = 0) {
     edge(now_ + 1, period_ps * 1000, [] {}, sample);
   }
-  // The same for a caller that says whether it drove the block's
-  // settle_driven valid alone of its input valids (edge()).
+  // The same for a caller that says what it drove (edge()).
   template <class Sample>
-  void cycle_driven(bool driven_alone, Sample&& sample, uint64_t period_ps = 0) {
-    edge(now_ + 1, period_ps * 1000, [driven_alone] { return driven_alone; }, sample);
+  void cycle_driven(Driven as, Sample&& sample, uint64_t period_ps = 0) {
+    edge(now_ + 1, period_ps * 1000, [as] { return as; }, sample);
   }
   void open_trace(const std::string& path) override {
     trace_ = std::make_unique<VerilatedFstC>();
