@@ -632,6 +632,7 @@ ${ico_nothing_low}
 ${ico_decls}template <>
 struct ubsim::SettleIco<${MODEL}> {
   static constexpr bool kDirect = true;
+  static constexpr bool kMask = false;   // run*() return the edge's trigger mask (below)
   static void run(${MODEL}___024root* vlSelf) {
 ${ico_direct}
   }
@@ -859,6 +860,7 @@ ${run_masked}
         set(rise_body "")
         set(rise_const 0)
         set(n_gated 0)
+        set(latch_bits "")
         foreach(st IN LISTS trig_stmts)
           string(REGEX MATCH "at\\(([0-9a-fx]+)U\\) = (.*)" _ "${st}")
           set(bit ${CMAKE_MATCH_1})
@@ -871,6 +873,7 @@ ${run_masked}
                  AND CMAKE_MATCH_1 STREQUAL CMAKE_MATCH_2 AND CMAKE_MATCH_1 IN_LIST gate_nets)
             set(latch ${gate_latch_${CMAKE_MATCH_1}})
             string(APPEND rise_body "    t |= static_cast<uint32_t>(r->${latch}) << ${bit}U;\n")
+            list(APPEND latch_bits "${latch}=${bit}")
             math(EXPR n_gated "${n_gated} + 1")
           else()
             set(from_enables false)
@@ -900,6 +903,95 @@ ${rise_body}    return t;
     endif()
   endif()
 endif()
+# Where the edge's triggers come from the latches (EdgeTriggers<M> above,
+# used by a block registered with its input logic at the settle; any
+# other's edge compares the nets with their record), a gated clock's net
+# is read only by the trigger evaluation and its record, which the fast
+# edge never runs: the copies leave its stores out (the settle's with the
+# clock low, the edge's). Checked per net: every other mention in the
+# model's code is a store.
+if(mask_from_enables AND edge_from_latches)
+  string(REGEX REPLACE "vlSelf->__VactTriggered\\.at\\([0-9a-fx]+U\\) = [^;]*;" "" rest_code "${code}")
+  string(REGEX REPLACE "vlSelf->__Vtrigrprev__TOP__[A-Za-z0-9_]+[ \n]*= [^;]*;" "" rest_code "${rest_code}")
+  foreach(net IN LISTS gate_nets)
+    string(REGEX MATCHALL "vlSelf->${net}[^A-Za-z0-9_]" all_uses "${rest_code}")
+    string(REGEX MATCHALL "vlSelf->${net}[ \n]*=[^=]" stores "${rest_code}")
+    list(LENGTH all_uses n_uses)
+    list(LENGTH stores n_stores)
+    if(n_uses EQUAL n_stores)
+      string(REGEX REPLACE "\n[ ]*vlSelf->${net}[ \n]*=[^=][^;]*;" "" settle_low_cpp "${settle_low_cpp}")
+    endif()
+  endforeach()
+endif()
+# The settle copies return the edge's trigger mask (SettleIco<M>::kMask)
+# where the edge takes it from the latches (EdgeTriggers<M>, a block
+# registered with its input logic at the settle) and the input region is
+# one function: each copy adds each latch's enable to the mask where it
+# would have stored it, and stores it only where it reads it again. So the
+# edge does not load the latches back (a load, a shift and an or per gated
+# clock per cycle). The latches themselves are read only by their gated
+# clocks' nets, whose stores the copies leave out (above), and by the
+# trigger evaluation the fast edge does not run; a settle through the
+# model's own functions (the reset, eval()) stores them all, and the mask
+# is then read from them. Each copy must assign each latch exactly once:
+# otherwise no copy returns a mask.
+set(settle_mask FALSE)
+if(mask_from_enables AND edge_from_latches AND settle_low_wanted AND NOT settle_ico STREQUAL "")
+  list(LENGTH ico_direct_fns n_ico_fns)
+  if(n_ico_fns EQUAL 1)
+    set(settle_mask TRUE)
+    set(masked_cpp "")
+    set(rest "${settle_low_cpp}")
+    set(copy_head "\nvoid ${MODEL}___024root___settle_")
+    foreach(i RANGE 0 1000)   # (a bound, not a while())
+      string(FIND "${rest}" "${copy_head}" at)
+      if(at EQUAL -1)
+        break()
+      endif()
+      string(SUBSTRING "${rest}" 0 ${at} before)
+      string(APPEND masked_cpp "${before}")
+      string(SUBSTRING "${rest}" ${at} -1 rest)
+      string(FIND "${rest}" "\n}\n" end)
+      math(EXPR end "${end} + 3")
+      string(SUBSTRING "${rest}" 0 ${end} fn)
+      string(SUBSTRING "${rest}" ${end} -1 rest)
+      foreach(lb IN LISTS latch_bits)
+        string(REPLACE "=" ";" lb "${lb}")
+        list(GET lb 0 latch)
+        list(GET lb 1 bit)
+        string(REGEX MATCHALL "vlSelf->${latch}[ \n]*=[^=]" stores "${fn}")
+        string(REGEX MATCHALL "vlSelf->${latch}[^A-Za-z0-9_]" uses "${fn}")
+        list(LENGTH stores n_stores)
+        list(LENGTH uses n_uses)
+        if(NOT n_stores EQUAL 1)
+          set(settle_mask FALSE)
+        elseif(n_uses EQUAL 1)
+          string(REGEX REPLACE "vlSelf->${latch}[ \n]*=[ \n]*([^;]*);"
+                 "__Vedge_mask |= static_cast<uint32_t>(\\1) << ${bit}U;" fn "${fn}")
+        else()
+          string(REGEX REPLACE "(vlSelf->${latch}[ \n]*=[ \n]*[^;]*;)"
+                 "\\1 __Vedge_mask |= static_cast<uint32_t>(vlSelf->${latch}) << ${bit}U;" fn "${fn}")
+        endif()
+      endforeach()
+      string(REGEX REPLACE "^\nvoid ([^\n]*{\n)" "\nuint32_t \\1    uint32_t __Vedge_mask = ${rise_const}U;\n" fn "${fn}")
+      string(REGEX REPLACE "\n}\n$" "\n    return __Vedge_mask;\n}\n" fn "${fn}")
+      string(APPEND masked_cpp "${fn}")
+    endforeach()
+    string(APPEND masked_cpp "${rest}")
+    if(settle_mask)
+      set(settle_low_cpp "${masked_cpp}")
+      list(GET ico_direct_fns 0 f)
+      set(own "${MODEL}___024root___${f}(vlSelf);")
+      string(REGEX REPLACE "\nvoid (${MODEL}___024root___settle_[A-Za-z0-9_]+\\(${MODEL}___024root\\*\\);)"
+             "\nuint32_t \\1" settle_ico "${settle_ico}")
+      string(REGEX REPLACE "(${MODEL}___024root___settle_[A-Za-z0-9_]+__${f}\\(vlSelf\\);)" "return \\1"
+             settle_ico "${settle_ico}")
+      string(REPLACE "${own}" "{ ${own} return ubsim::EdgeTriggers<${MODEL}>::rise(vlSelf); }" settle_ico "${settle_ico}")
+      string(REGEX REPLACE "\n  static void (run[a-z_]*\\()" "\n  static uint32_t \\1" settle_ico "${settle_ico}")
+      string(REPLACE "  static constexpr bool kMask = false;" "  static constexpr bool kMask = true; " settle_ico "${settle_ico}")
+    endif()
+  endif()
+endif()
 file(WRITE "${OUT}.tmp" "// Generated by rtl/gen_ports.cmake from ${MODEL}.h: the model's ports in declaration order.
 #pragma once
 #include \"${MODEL}.h\"
@@ -918,26 +1010,6 @@ file(REMOVE "${OUT}.tmp")
 # edge's NBA functions with the reset low (SettleIco<M>, EdgeNba<M> above),
 # compiled with the model's own options.
 if(DEFINED SETTLE_OUT)
-  # Where the edge's triggers come from the latches (EdgeTriggers<M> above,
-  # used by a block registered with its input logic at the settle; any
-  # other's edge compares the nets with their record), a gated clock's net
-  # is read only by the trigger evaluation and its record, which the fast
-  # edge never runs: the copies leave its stores out (the settle's with the
-  # clock low, the edge's). Checked per net: every other mention in the
-  # model's code is a store.
-  if(mask_from_enables AND edge_from_latches)
-    string(REGEX REPLACE "vlSelf->__VactTriggered\\.at\\([0-9a-fx]+U\\) = [^;]*;" "" rest_code "${code}")
-    string(REGEX REPLACE "vlSelf->__Vtrigrprev__TOP__[A-Za-z0-9_]+[ \n]*= [^;]*;" "" rest_code "${rest_code}")
-    foreach(net IN LISTS gate_nets)
-      string(REGEX MATCHALL "vlSelf->${net}[^A-Za-z0-9_]" all_uses "${rest_code}")
-      string(REGEX MATCHALL "vlSelf->${net}[ \n]*=[^=]" stores "${rest_code}")
-      list(LENGTH all_uses n_uses)
-      list(LENGTH stores n_stores)
-      if(n_uses EQUAL n_stores)
-        string(REGEX REPLACE "\n[ ]*vlSelf->${net}[ \n]*=[^=][^;]*;" "" settle_low_cpp "${settle_low_cpp}")
-      endif()
-    endforeach()
-  endif()
   # The copies run only on the fast path, and ubsim never turns the
   # context's assertion switch off (every experiment runs with its
   # assertions): an immediate assertion in a copy tests its condition

@@ -86,21 +86,21 @@ class Lockstep {
     if constexpr (SettleIco<New>::kDriven) {
       if (SettleIco<New>::drove_alone(n_.rootp)) {
         ++driven_settles_;
-        ClockEdge<New>::template settle_clock_low_as<Driven::RequestAlone>(n_);
+        settled_ = ClockEdge<New>::template settle_clock_low_as<Driven::RequestAlone>(n_);
       } else if (SettleIco<New>::drove_nothing(n_.rootp)) {
         ++nothing_settles_;
-        ClockEdge<New>::template settle_clock_low_as<Driven::Nothing>(n_);
+        settled_ = ClockEdge<New>::template settle_clock_low_as<Driven::Nothing>(n_);
       } else {
-        ClockEdge<New>::settle_clock_low(n_);
+        settled_ = ClockEdge<New>::settle_clock_low(n_);
       }
     } else {
-      ClockEdge<New>::settle_clock_low(n_);
+      settled_ = ClockEdge<New>::settle_clock_low(n_);
     }
     o_.eval();
     return difference();
   }
   std::string edge() {
-    ClockEdge<New>::rise(n_);
+    ClockEdge<New>::template rise<true>(n_, settled_);
     o_.clk = 1;
     o_.eval();
     for (const auto& [q, p] : after_edge_)
@@ -175,6 +175,7 @@ class Lockstep {
   std::string what_;
   std::vector<std::pair<const PortInfo*, const PortInfo*>> inputs_, outputs_, after_edge_;   // (new, reference)
   uint64_t cycles_ = 0, resets_ = 0, driven_settles_ = 0, nothing_settles_ = 0;
+  uint32_t settled_ = 0;   // what the last settle returned: the edge's trigger mask (ClockEdge::rise)
 };
 
 }  // namespace ubsim::test

@@ -66,15 +66,23 @@ template <class Model>
 struct ClockEdge {
   static constexpr bool kFast = false;
   static constexpr bool kInputLogicAtSettle = false;   // the edge leaves the input logic to the settle
-  static void rise(Model& m) {
+  // rise<true>(m, settled): the rising edge after a settle that returned
+  // `settled` (the registered blocks take their trigger mask from it where
+  // their settle computes one, SettleIco<M>::kMask); rise(m): after any
+  // settle that left the latches stored (eval(), the reset).
+  template <bool kGiven = false>
+  static void rise(Model& m, uint32_t /*settled*/ = 0) {
     m.clk = 1;
     m.eval();
   }
-  static void settle(Model& m) { m.eval(); }
-  static void settle_clock_low(Model& m) { m.eval(); }
-  template <Driven>
-  static void settle_clock_low_as(Model& m) {
+  static uint32_t settle(Model& m) {
     m.eval();
+    return 0;
+  }
+  static uint32_t settle_clock_low(Model& m) { return settle(m); }
+  template <Driven>
+  static uint32_t settle_clock_low_as(Model& m) {
+    return settle(m);
   }
 };
 
@@ -131,17 +139,28 @@ inline void settle_low(Root* r) {
 // clk; rst is tested: SettleIco<M>::run_clock_low).
 // kAs: what the caller drove (SettleIco<M>::run_clock_low_driven and
 // run_clock_low_nothing, where generated).
+// Returns the edge's trigger mask where the input region's copies compute
+// it (SettleIco<M>::kMask), else 0 (the edge then reads it from the latches).
 template <class M, class Root, void (*Ico)(Root*), void (*RecordLow)(Root*), bool kRecord = true, bool kClockLow = false,
           Driven kAs = Driven::Unknown>
-inline void settle_low_of(Root* r) {
+inline uint32_t settle_low_of(Root* r) {
   if constexpr (SettleIco<M>::kDirect) {
-    if constexpr (kClockLow && kAs == Driven::RequestAlone && SettleIco<M>::kDriven) SettleIco<M>::run_clock_low_driven(r);
-    else if constexpr (kClockLow && kAs == Driven::Nothing && SettleIco<M>::kDriven) SettleIco<M>::run_clock_low_nothing(r);
-    else if constexpr (kClockLow) SettleIco<M>::run_clock_low(r);
-    else SettleIco<M>::run(r);
+    uint32_t t = 0;
+    auto take = [&t](auto run) {
+      if constexpr (SettleIco<M>::kMask) t = run();
+      else run();
+    };
+    if constexpr (kClockLow && kAs == Driven::RequestAlone && SettleIco<M>::kDriven)
+      take([r] { return SettleIco<M>::run_clock_low_driven(r); });
+    else if constexpr (kClockLow && kAs == Driven::Nothing && SettleIco<M>::kDriven)
+      take([r] { return SettleIco<M>::run_clock_low_nothing(r); });
+    else if constexpr (kClockLow) take([r] { return SettleIco<M>::run_clock_low(r); });
+    else take([r] { return SettleIco<M>::run(r); });
     if constexpr (kRecord) RecordLow(r);
+    return t;
   } else {
     settle_low<Root, Ico, RecordLow>(r);
+    return 0;
   }
 }
 
@@ -185,12 +204,17 @@ constexpr bool enable_mask(bool at_settle) {
 }
 // One pass of the active / NBA regions at a fast rising edge (clk already
 // high) of a gated block (kGated) or of a block whose only trigger is clk.
+// given: the mask the settle returned, where its copies compute it
+// (SettleIco<M>::kMask) and kGiven; else the edge reads it from the latches.
 template <class M, class Root, void (*TriggersAct)(Root*), void (*Act)(Root*), void (*Nba)(Root*), bool kAtSettle,
-          bool kGated>
-inline void rise_one_pass(Root* r) {
+          bool kGated, bool kGiven>
+inline void rise_one_pass(Root* r, [[maybe_unused]] uint32_t given) {
   if constexpr (enable_mask<M>(kAtSettle)) {
     if constexpr (kGated) static_assert(EdgeTriggers<M>::kGated == GatedClocks<M>::kCount, "a gated clock without its trigger");
-    if (const uint32_t t = EdgeTriggers<M>::rise(r)) EdgeNba<M>::run_masked(r, t);
+    uint32_t t;
+    if constexpr (kGiven && SettleIco<M>::kMask) t = given;
+    else t = EdgeTriggers<M>::rise(r);
+    if (t) EdgeNba<M>::run_masked(r, t);
   } else {
     if constexpr (kGated) GatedClocks<M>::rise(r);
     rise_gated<Root, TriggersAct, Act, Nba>(r);
@@ -213,28 +237,29 @@ inline void rise_one_pass(Root* r) {
   struct ClockEdge<M> {                                                                                    \
     static constexpr bool kFast = true;                                                                    \
     static constexpr bool kInputLogicAtSettle = AT_SETTLE;                                                 \
-    static void rise(M& m) {                                                                               \
+    template <bool kGiven = false>                                                                         \
+    static void rise(M& m, [[maybe_unused]] uint32_t settled = 0) {                                        \
       m.clk = 1;                                                                                           \
       if constexpr (ClockLowTriggers<M>::kCount == 1)                                                      \
         rise_one_pass<M, M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, NBA,  \
-                      AT_SETTLE, false>(m.rootp);                                                            \
+                      AT_SETTLE, false, kGiven>(m.rootp, settled);                                           \
       else                                                                                                 \
         rise_without_input_region<M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, \
                                   NBA>(m.rootp);                                     \
     }                                                                                                      \
-    static void settle(M& m) {                                                                             \
+    static uint32_t settle(M& m) {                                                                         \
       static_assert(ClockLowTriggers<M>::kCount > 0, #M " has no edge trigger");                            \
-      settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
+      return settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
                     !(ClockLowTriggers<M>::kCount == 1 && enable_mask<M>(AT_SETTLE))>(m.rootp);            \
     }                                                                                                      \
-    static void settle_clock_low(M& m) {                                                                   \
+    static uint32_t settle_clock_low(M& m) {                                                               \
       static_assert(ClockLowTriggers<M>::kCount > 0, #M " has no edge trigger");                            \
-      settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
+      return settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
                     !(ClockLowTriggers<M>::kCount == 1 && enable_mask<M>(AT_SETTLE)), true>(m.rootp);      \
     }                                                                                                      \
     template <Driven kAs>                                                                                   \
-    static void settle_clock_low_as(M& m) {                                                                \
-      settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
+    static uint32_t settle_clock_low_as(M& m) {                                                            \
+      return settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
                     !(ClockLowTriggers<M>::kCount == 1 && enable_mask<M>(AT_SETTLE)), true, kAs>(m.rootp); \
     }                                                                                                      \
   };                                                                                                       \
@@ -253,25 +278,26 @@ inline void rise_one_pass(Root* r) {
   struct ClockEdge<M> {                                                                                    \
     static constexpr bool kFast = true;                                                                    \
     static constexpr bool kInputLogicAtSettle = AT_SETTLE;                                                 \
-    static void rise(M& m) {                                                                               \
+    template <bool kGiven = false>                                                                         \
+    static void rise(M& m, [[maybe_unused]] uint32_t settled = 0) {                                        \
       static_assert(GatedClocks<M>::kCount > 0, #M " gates no clock");                                    \
       m.clk = 1;                                                                                           \
       rise_one_pass<M, M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, NBA,    \
-                    AT_SETTLE, true>(m.rootp);                                                             \
+                    AT_SETTLE, true, kGiven>(m.rootp, settled);                                            \
     }                                                                                                      \
-    static void settle(M& m) {                                                                             \
+    static uint32_t settle(M& m) {                                                                         \
       static_assert(ClockLowTriggers<M>::kCount > 0, #M " has no edge trigger");                            \
-      settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
+      return settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
                     !enable_mask<M>(AT_SETTLE)>(m.rootp);                                                  \
     }                                                                                                      \
-    static void settle_clock_low(M& m) {                                                                   \
+    static uint32_t settle_clock_low(M& m) {                                                               \
       static_assert(ClockLowTriggers<M>::kCount > 0, #M " has no edge trigger");                            \
-      settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
+      return settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
                     !enable_mask<M>(AT_SETTLE), true>(m.rootp);                                            \
     }                                                                                                      \
     template <Driven kAs>                                                                                   \
-    static void settle_clock_low_as(M& m) {                                                                \
-      settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
+    static uint32_t settle_clock_low_as(M& m) {                                                            \
+      return settle_low_of<M, M##___024root, &M##___024root___eval_ico, &ClockLowTriggers<M>::record,              \
                     !enable_mask<M>(AT_SETTLE), true, kAs>(m.rootp);                                       \
     }                                                                                                      \
   };                                                                                                       \

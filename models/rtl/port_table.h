@@ -74,6 +74,7 @@ template <class Model>
 struct SettleIco {
   static constexpr bool kDirect = false;
   static constexpr bool kDriven = false;   // run_clock_low_driven(): blocks.json settle_driven
+  static constexpr bool kMask = false;     // run*() return the edge's trigger mask (EdgeTriggers)
 };
 
 // Every port of M, in declaration order.

@@ -172,11 +172,12 @@ class VerilatedBlock final : public ClockedModel {
     if constexpr (std::is_same_v<decltype(drive()), Driven>) as = drive();
     else drive();
     if (plain_) {
-      if (as == Driven::RequestAlone) ClockEdge<Model>::template settle_clock_low_as<Driven::RequestAlone>(*model_);
-      else if (as == Driven::Nothing) ClockEdge<Model>::template settle_clock_low_as<Driven::Nothing>(*model_);
-      else ClockEdge<Model>::settle_clock_low(*model_);
+      uint32_t settled;   // (the edge's trigger mask, where the settle computes it)
+      if (as == Driven::RequestAlone) settled = ClockEdge<Model>::template settle_clock_low_as<Driven::RequestAlone>(*model_);
+      else if (as == Driven::Nothing) settled = ClockEdge<Model>::template settle_clock_low_as<Driven::Nothing>(*model_);
+      else settled = ClockEdge<Model>::settle_clock_low(*model_);
       sample();
-      ClockEdge<Model>::rise(*model_);
+      ClockEdge<Model>::template rise<true>(*model_, settled);
       return;
     }
     record_cycle();
@@ -192,7 +193,7 @@ class VerilatedBlock final : public ClockedModel {
   // reset has initialized the model, unless a waveform is written (its
   // writer reads the activity flag the wrapper sets); see clock_edge.h.
   void eval() override {
-    if (fast_edge_) ClockEdge<Model>::settle(*model_);
+    if (fast_edge_) settled_ = ClockEdge<Model>::settle(*model_);
     else model_->eval();
   }
   // A traced block rises through eval(): the waveform writer dumps only what
@@ -200,7 +201,7 @@ class VerilatedBlock final : public ClockedModel {
   // that wrapper would leave every register's change out of the FST.
   void rise() override {
     if (fast_edge_) {
-      ClockEdge<Model>::rise(*model_);
+      ClockEdge<Model>::template rise<true>(*model_, settled_);
     } else {
       model_->clk = 1;
       model_->eval();
@@ -281,6 +282,7 @@ class VerilatedBlock final : public ClockedModel {
   bool fast_edge_ = false;   // reset done, no waveform: both halves of a cycle without eval_step()
   bool plain_ = false;       // fast_edge_ and no stimulus recording: edge() takes its short sequence
   uint64_t now_ = 0;
+  uint32_t settled_ = 0;     // what the last eval() returned: the edge's trigger mask (ClockEdge::rise)
 };
 
 template <class Model>
