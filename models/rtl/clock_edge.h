@@ -66,10 +66,11 @@ template <class Model>
 struct ClockEdge {
   static constexpr bool kFast = false;
   static constexpr bool kInputLogicAtSettle = false;   // the edge leaves the input logic to the settle
-  // rise<true>(m, settled): the rising edge after a settle that returned
-  // `settled` (the registered blocks take their trigger mask from it where
-  // their settle computes one, SettleIco<M>::kMask); rise(m): after any
-  // settle that left the latches stored (eval(), the reset).
+  // rise<true>(m, settled): the rising edge after a fast settle (out of
+  // reset: rst low) that returned `settled` (the registered blocks take
+  // their trigger mask from it where their settle computes one,
+  // SettleIco<M>::kMask); rise(m): after any settle that left the latches
+  // stored (eval(), the reset).
   template <bool kGiven = false>
   static void rise(Model& m, uint32_t /*settled*/ = 0) {
     m.clk = 1;
@@ -214,6 +215,10 @@ inline void rise_one_pass(Root* r, [[maybe_unused]] uint32_t given) {
     uint32_t t;
     if constexpr (kGiven && SettleIco<M>::kMask) t = given;
     else t = EdgeTriggers<M>::rise(r);
+    // (a given mask comes from a fast settle: out of reset, rst low, which
+    // the NBA region's entry then need not test; UBSan checks it)
+    if constexpr (kGiven)
+      if (r->rst) __builtin_unreachable();
     if (t) EdgeNba<M>::run_masked(r, t);
   } else {
     if constexpr (kGated) GatedClocks<M>::rise(r);
