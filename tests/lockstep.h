@@ -83,19 +83,14 @@ class Lockstep {
     o_.clk = 0;
     // as the bridges settle it (clock_edge.h): where the request's valid is
     // high alone, or no valid is, the copy a bridge that drove that takes
+    Driven as = Driven::Unknown;
     if constexpr (SettleIco<New>::kDriven) {
-      if (SettleIco<New>::drove_alone(n_.rootp)) {
-        ++driven_settles_;
-        settled_ = ClockEdge<New>::template settle_clock_low_as<Driven::RequestAlone>(n_);
-      } else if (SettleIco<New>::drove_nothing(n_.rootp)) {
-        ++nothing_settles_;
-        settled_ = ClockEdge<New>::template settle_clock_low_as<Driven::Nothing>(n_);
-      } else {
-        settled_ = ClockEdge<New>::settle_clock_low(n_);
-      }
-    } else {
-      settled_ = ClockEdge<New>::settle_clock_low(n_);
+      if (SettleIco<New>::drove_alone(n_.rootp)) as = Driven::RequestAlone;
+      else if (SettleIco<New>::drove_nothing(n_.rootp)) as = Driven::Nothing;
     }
+    driven_settles_ += as == Driven::RequestAlone;
+    nothing_settles_ += as == Driven::Nothing;
+    settled_ = settle_clock_low_for(n_, as);
     o_.eval();
     return difference();
   }

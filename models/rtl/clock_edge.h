@@ -322,6 +322,17 @@ inline void rise_one_pass(Root* r, [[maybe_unused]] uint32_t given) {
 #endif
 
 namespace ubsim {
+// The clock-low settle for what the caller drove (VerilatedBlock::edge, the
+// lockstep pairs): the copy for that case where the block has one
+// (settle_clock_low_as), else the settle that tests the ports. Returns the
+// settle's result (the edge's trigger mask, where computed).
+template <class M>
+inline uint32_t settle_clock_low_for(M& m, Driven as) {
+  if (as == Driven::RequestAlone) return ClockEdge<M>::template settle_clock_low_as<Driven::RequestAlone>(m);
+  if (as == Driven::Nothing) return ClockEdge<M>::template settle_clock_low_as<Driven::Nothing>(m);
+  return ClockEdge<M>::settle_clock_low(m);
+}
+
 constexpr bool same_name(const char* a, const char* b) {
   while (*a && *a == *b) ++a, ++b;
   return *a == *b;

@@ -173,12 +173,8 @@ class VerilatedBlock final : public ClockedModel {
     else drive();
     if (plain_) {
       out_of_reset();
-      uint32_t settled;   // (the edge's trigger mask, where the settle computes it)
-      if (as == Driven::RequestAlone) settled = ClockEdge<Model>::template settle_clock_low_as<Driven::RequestAlone>(*model_);
-      else if (as == Driven::Nothing) settled = ClockEdge<Model>::template settle_clock_low_as<Driven::Nothing>(*model_);
-      else settled = ClockEdge<Model>::settle_clock_low(*model_);
+      const uint32_t settled = settle_clock_low_for(*model_, as);   // (the edge's trigger mask, where computed)
       sample();
-      out_of_reset();
       ClockEdge<Model>::template rise<true>(*model_, settled);
       return;
     }
