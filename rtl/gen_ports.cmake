@@ -701,6 +701,108 @@ ${driven_entry}
       if(masked_body MATCHES "__VnbaTriggered")
         message(FATAL_ERROR "gen_ports: cannot read ${MODEL}'s _eval_nba")
       endif()
+      # The activity outputs (busy, quiet: whether a bridge may let the block
+      # sleep; no logic of the block reads them) leave the masked region for
+      # EdgeNba<M>::activity(t), which the edge runs after it unless its
+      # caller reads neither (ClockEdge<M>::rise<kGiven, false>: a driver
+      # that steps every cycle, models/drivers/burst.h). A function moves
+      # when it is plain assignments and each member it assigns is an
+      # activity output or an internal signal that no other function of the
+      # fast path (the input region, which the settle copies come from, and
+      # the NBA region) mentions, found to a fixed point: the combinational
+      # OR of the units' busy flags that only busy and quiet read. Each
+      # keeps its trigger test, in the region's order.
+      set(activity_ports busy quiet)
+      set(activity_fns "")
+      set(fast_fns ${ico_fns} ${nba_fns})
+      list(REMOVE_DUPLICATES fast_fns)
+      foreach(g IN LISTS fast_fns)
+        fn_body(fast_body_${g} ${g})
+      endforeach()
+      called(masked_calls "${masked_body}")
+      foreach(pass RANGE 0 20)   # (a bound, not a while())
+        set(grew FALSE)
+        foreach(f IN LISTS masked_calls)
+          if(f IN_LIST activity_fns)
+            continue()
+          endif()
+          set(b "${fast_body_${f}}")
+          if(b STREQUAL "" OR b MATCHES "\n[ ]*[A-Za-z_][A-Za-z0-9_]*\\(" OR b MATCHES "vlSymsp|ConstPool")
+            continue()
+          endif()
+          assigned(a "${b}")
+          set(ok TRUE)
+          if(NOT a)
+            set(ok FALSE)
+          endif()
+          foreach(sig IN LISTS a)
+            if(sig IN_LIST activity_ports)
+              continue()
+            endif()
+            if(NOT sig MATCHES "__DOT__|^__V")
+              set(ok FALSE)
+              break()
+            endif()
+            foreach(g IN LISTS fast_fns)
+              if(g STREQUAL f OR g IN_LIST activity_fns)
+                continue()
+              endif()
+              if("${fast_body_${g}}" MATCHES "vlSelf->${sig}([^A-Za-z0-9_]|$)")
+                set(ok FALSE)
+                break()
+              endif()
+            endforeach()
+            if(NOT ok)
+              break()
+            endif()
+          endforeach()
+          if(ok)
+            list(APPEND activity_fns ${f})
+            set(grew TRUE)
+          endif()
+        endforeach()
+        if(NOT grew)
+          break()
+        endif()
+      endforeach()
+      set(activity_body "")
+      set(activity_names "")
+      foreach(f IN LISTS masked_calls)   # (in the region's order)
+        if(NOT f IN_LIST activity_fns)
+          continue()
+        endif()
+        set(call "${MODEL}___024root___${f}(vlSelf);")
+        string(FIND "${masked_body}" "${call}" at)
+        string(SUBSTRING "${masked_body}" 0 ${at} before)
+        string(FIND "${before}" "\n    if (" open REVERSE)
+        string(SUBSTRING "${before}" ${open} -1 head)
+        if(NOT head MATCHES "^\n    if \\(([^{}]*)\\) {[^{}]*$")
+          message(FATAL_ERROR "gen_ports: cannot find the trigger test of ${f} in ${MODEL}'s _eval_nba")
+        endif()
+        set(cond "${CMAKE_MATCH_1}")
+        string(REGEX REPLACE "\n[ ]*${MODEL}___024root___${f}\\(vlSelf\\);" "" masked_body "${masked_body}")
+        string(REGEX REPLACE "(^|\n)[ ]*if \\(false && vlSelf\\) {}[^\n]*" "" b "${fast_body_${f}}")
+        string(REGEX REPLACE "(^|\n)[ ]*// Body[^\n]*" "" b "${b}")
+        string(REPLACE "\n" "\n    " b "${b}")
+        string(APPEND activity_body "    if (${cond}) {  // ${f}${b}
+    }
+")
+        string(APPEND activity_names " ${f}")
+      endforeach()
+      # (a test left with no call: gone)
+      string(REGEX REPLACE "\n[ ]*if \\([^{}]*\\) {[ \n]*}" "" masked_body "${masked_body}")
+      if(activity_body STREQUAL "")
+        set(activity_def "  static constexpr bool kActivity = false;")
+      else()
+        set(activity_def "  // The activity outputs' logic (${activity_names} ), left out of run_masked:
+  // run after it with the same trigger mask (ClockEdge<M>::rise), or not at
+  // all by a caller that reads neither busy nor quiet; refresh_activity()
+  // recomputes them whatever the edges since.
+  static constexpr bool kActivity = true;
+  static void activity(${MODEL}___024root* vlSelf, uint32_t t) {
+${activity_body}  }
+  static void refresh_activity(${MODEL}___024root* vlSelf) { activity(vlSelf, ~0U); }")
+      endif()
       # Its functions with the reset low (edge_low__<f>, in V*_settle.cpp),
       # where the fast edge finds rst low (after the reset, always), and the
       # clock high: each register's reset branch and each latch's update
@@ -828,6 +930,7 @@ ${decls}${edge_low_decls}template <>
 struct ubsim::EdgeNba<${MODEL}> {
   static constexpr int kSkipped = ${n_skipped};
   static constexpr const char* kStale[] = {${stale}};   // ports left as they were before the edge
+${activity_def}
   static void run(${MODEL}___024root* vlSelf) {
 ${nba_body}
   }

@@ -82,7 +82,8 @@ BurstTrace drive_burst(VerilatedBlock<Model>& b, uint32_t n, Drive drive, Ready 
     uint32_t out_id = 0, out_pkt = 0;
     // (the settle's copy for the request's valid alone, or for no valid,
     // where the block has them and the ports hold that case)
-    b.cycle_driven(driven_as, [&] {
+    // (neither busy nor quiet read: the edge may leave them, clock_edge.h)
+    b.template cycle_driven<false>(driven_as, [&] {
       in_fire = offered && r.s_ready;
       const bool flit = out_ready && r.m_valid;
       flits += flit;

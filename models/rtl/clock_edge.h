@@ -70,8 +70,9 @@ struct ClockEdge {
   // reset: rst low) that returned `settled` (the registered blocks take
   // their trigger mask from it where their settle computes one,
   // SettleIco<M>::kMask); rise(m): after any settle that left the latches
-  // stored (eval(), the reset).
-  template <bool kGiven = false>
+  // stored (eval(), the reset). rise<kGiven, false>: the activity outputs
+  // left as they were (rise_one_pass).
+  template <bool kGiven = false, bool kActivity = true>
   static void rise(Model& m, uint32_t /*settled*/ = 0) {
     m.clk = 1;
     m.eval();
@@ -207,8 +208,12 @@ constexpr bool enable_mask(bool at_settle) {
 // high) of a gated block (kGated) or of a block whose only trigger is clk.
 // given: the mask the settle returned, where its copies compute it
 // (SettleIco<M>::kMask) and kGiven; else the edge reads it from the latches.
+// kActivity false: the edge leaves the activity outputs (busy, quiet) as
+// they were, where the block's NBA region has them apart (EdgeNba<M>::
+// kActivity): for a caller that reads neither (a driver that steps every
+// cycle); refresh_activity() recomputes them.
 template <class M, class Root, void (*TriggersAct)(Root*), void (*Act)(Root*), void (*Nba)(Root*), bool kAtSettle,
-          bool kGated, bool kGiven>
+          bool kGated, bool kGiven, bool kActivity = true>
 inline void rise_one_pass(Root* r, [[maybe_unused]] uint32_t given) {
   if constexpr (enable_mask<M>(kAtSettle)) {
     if constexpr (kGated) static_assert(EdgeTriggers<M>::kGated == GatedClocks<M>::kCount, "a gated clock without its trigger");
@@ -219,7 +224,10 @@ inline void rise_one_pass(Root* r, [[maybe_unused]] uint32_t given) {
     // the NBA region's entry then need not test; UBSan checks it)
     if constexpr (kGiven)
       if (r->rst) __builtin_unreachable();
-    if (t) EdgeNba<M>::run_masked(r, t);
+    if (t) {
+      EdgeNba<M>::run_masked(r, t);
+      if constexpr (kActivity && EdgeNba<M>::kActivity) EdgeNba<M>::activity(r, t);
+    }
   } else {
     if constexpr (kGated) GatedClocks<M>::rise(r);
     rise_gated<Root, TriggersAct, Act, Nba>(r);
@@ -242,12 +250,12 @@ inline void rise_one_pass(Root* r, [[maybe_unused]] uint32_t given) {
   struct ClockEdge<M> {                                                                                    \
     static constexpr bool kFast = true;                                                                    \
     static constexpr bool kInputLogicAtSettle = AT_SETTLE;                                                 \
-    template <bool kGiven = false>                                                                         \
+    template <bool kGiven = false, bool kActivity = true>                                                  \
     static void rise(M& m, [[maybe_unused]] uint32_t settled = 0) {                                        \
       m.clk = 1;                                                                                           \
       if constexpr (ClockLowTriggers<M>::kCount == 1)                                                      \
         rise_one_pass<M, M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, NBA,  \
-                      AT_SETTLE, false, kGiven>(m.rootp, settled);                                           \
+                      AT_SETTLE, false, kGiven, kActivity>(m.rootp, settled);                                \
       else                                                                                                 \
         rise_without_input_region<M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, \
                                   NBA>(m.rootp);                                     \
@@ -283,12 +291,12 @@ inline void rise_one_pass(Root* r, [[maybe_unused]] uint32_t given) {
   struct ClockEdge<M> {                                                                                    \
     static constexpr bool kFast = true;                                                                    \
     static constexpr bool kInputLogicAtSettle = AT_SETTLE;                                                 \
-    template <bool kGiven = false>                                                                         \
+    template <bool kGiven = false, bool kActivity = true>                                                  \
     static void rise(M& m, [[maybe_unused]] uint32_t settled = 0) {                                        \
       static_assert(GatedClocks<M>::kCount > 0, #M " gates no clock");                                    \
       m.clk = 1;                                                                                           \
       rise_one_pass<M, M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, NBA,    \
-                    AT_SETTLE, true, kGiven>(m.rootp, settled);                                            \
+                    AT_SETTLE, true, kGiven, kActivity>(m.rootp, settled);                                 \
     }                                                                                                      \
     static uint32_t settle(M& m) {                                                                         \
       static_assert(ClockLowTriggers<M>::kCount > 0, #M " has no edge trigger");                            \
@@ -331,6 +339,14 @@ inline uint32_t settle_clock_low_for(M& m, Driven as) {
   if (as == Driven::RequestAlone) return ClockEdge<M>::template settle_clock_low_as<Driven::RequestAlone>(m);
   if (as == Driven::Nothing) return ClockEdge<M>::template settle_clock_low_as<Driven::Nothing>(m);
   return ClockEdge<M>::settle_clock_low(m);
+}
+
+// The activity outputs (busy, quiet) recomputed from the block's state,
+// after edges that left them as they were (rise<kGiven, false>); nothing
+// for a block whose edge always computes them.
+template <class M>
+inline void refresh_activity(M& m) {
+  if constexpr (EdgeNba<M>::kActivity) EdgeNba<M>::refresh_activity(m.rootp);
 }
 
 constexpr bool same_name(const char* a, const char* b) {

@@ -51,9 +51,12 @@ struct ClockLowTriggers {
 // found. kStale lists the ports among them (null-terminated): after such an
 // edge they keep their values from before it, so a bridge that reads one
 // after the edge must not take it (clock_edges.h opts blocks in).
+// kActivity: the logic of the activity outputs (busy, quiet) is left out of
+// run_masked, in activity(t) and refresh_activity() (ClockEdge<M>::rise).
 template <class Model>
 struct EdgeNba {
   static constexpr int kSkipped = 0;
+  static constexpr bool kActivity = false;
 };
 
 // The rising edge's triggers as a bit mask (bit n: trigger n of the
