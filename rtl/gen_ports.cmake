@@ -703,15 +703,20 @@ ${driven_entry}
       endif()
       # The activity outputs (busy, quiet: whether a bridge may let the block
       # sleep; no logic of the block reads them) leave the masked region for
-      # EdgeNba<M>::activity(t), which the edge runs after it unless its
+      # EdgeNba<M>::activity(), which the edge runs after it unless its
       # caller reads neither (ClockEdge<M>::rise<kGiven, false>: a driver
       # that steps every cycle, models/drivers/burst.h). A function moves
-      # when it is plain assignments and each member it assigns is an
-      # activity output or an internal signal that no other function of the
-      # fast path (the input region, which the settle copies come from, and
-      # the NBA region) mentions, found to a fixed point: the combinational
-      # OR of the units' busy flags that only busy and quiet read. Each
-      # keeps its trigger test, in the region's order.
+      # when it is plain assignments, each member it assigns is an activity
+      # output or an internal signal that no other function of the fast path
+      # (the input region, which the settle copies come from, and the NBA
+      # region) mentions (found to a fixed point: the combinational OR of
+      # the units' busy flags that only busy and quiet read), and it reads
+      # nothing the input region assigns. What it reads is then registers
+      # and the NBA region's own combinational signals, which hold their
+      # values for the new state once the region has run, whichever
+      # functions it ran: so activity() runs its functions without their
+      # trigger tests (cheaper than the tests, measured), in the region's
+      # order, after any edge and as a refresh.
       set(activity_ports busy quiet)
       set(activity_fns "")
       set(fast_fns ${ico_fns} ${nba_fns})
@@ -735,7 +740,16 @@ ${driven_entry}
           if(NOT a)
             set(ok FALSE)
           endif()
+          foreach(sig IN LISTS ico_set)
+            if(b MATCHES "vlSelf->${sig}([^A-Za-z0-9_]|$)")
+              set(ok FALSE)
+              break()
+            endif()
+          endforeach()
           foreach(sig IN LISTS a)
+            if(NOT ok)
+              break()
+            endif()
             if(sig IN_LIST activity_ports)
               continue()
             endif()
@@ -752,9 +766,6 @@ ${driven_entry}
                 break()
               endif()
             endforeach()
-            if(NOT ok)
-              break()
-            endif()
           endforeach()
           if(ok)
             list(APPEND activity_fns ${f})
@@ -771,22 +782,10 @@ ${driven_entry}
         if(NOT f IN_LIST activity_fns)
           continue()
         endif()
-        set(call "${MODEL}___024root___${f}(vlSelf);")
-        string(FIND "${masked_body}" "${call}" at)
-        string(SUBSTRING "${masked_body}" 0 ${at} before)
-        string(FIND "${before}" "\n    if (" open REVERSE)
-        string(SUBSTRING "${before}" ${open} -1 head)
-        if(NOT head MATCHES "^\n    if \\(([^{}]*)\\) {[^{}]*$")
-          message(FATAL_ERROR "gen_ports: cannot find the trigger test of ${f} in ${MODEL}'s _eval_nba")
-        endif()
-        set(cond "${CMAKE_MATCH_1}")
         string(REGEX REPLACE "\n[ ]*${MODEL}___024root___${f}\\(vlSelf\\);" "" masked_body "${masked_body}")
         string(REGEX REPLACE "(^|\n)[ ]*if \\(false && vlSelf\\) {}[^\n]*" "" b "${fast_body_${f}}")
         string(REGEX REPLACE "(^|\n)[ ]*// Body[^\n]*" "" b "${b}")
-        string(REPLACE "\n" "\n    " b "${b}")
-        string(APPEND activity_body "    if (${cond}) {  // ${f}${b}
-    }
-")
+        string(APPEND activity_body "    // ${f}${b}\n")
         string(APPEND activity_names " ${f}")
       endforeach()
       # (a test left with no call: gone)
@@ -795,13 +794,11 @@ ${driven_entry}
         set(activity_def "  static constexpr bool kActivity = false;")
       else()
         set(activity_def "  // The activity outputs' logic (${activity_names} ), left out of run_masked:
-  // run after it with the same trigger mask (ClockEdge<M>::rise), or not at
-  // all by a caller that reads neither busy nor quiet; refresh_activity()
-  // recomputes them whatever the edges since.
+  // run after it (ClockEdge<M>::rise), or not at all by a caller that reads
+  // neither busy nor quiet; run again, it recomputes them from the state.
   static constexpr bool kActivity = true;
-  static void activity(${MODEL}___024root* vlSelf, uint32_t t) {
-${activity_body}  }
-  static void refresh_activity(${MODEL}___024root* vlSelf) { activity(vlSelf, ~0U); }")
+  static void activity(${MODEL}___024root* vlSelf) {
+${activity_body}  }")
       endif()
       # Its functions with the reset low (edge_low__<f>, in V*_settle.cpp),
       # where the fast edge finds rst low (after the reset, always), and the

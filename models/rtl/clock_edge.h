@@ -226,7 +226,7 @@ inline void rise_one_pass(Root* r, [[maybe_unused]] uint32_t given) {
       if (r->rst) __builtin_unreachable();
     if (t) {
       EdgeNba<M>::run_masked(r, t);
-      if constexpr (kActivity && EdgeNba<M>::kActivity) EdgeNba<M>::activity(r, t);
+      if constexpr (kActivity && EdgeNba<M>::kActivity) EdgeNba<M>::activity(r);
     }
   } else {
     if constexpr (kGated) GatedClocks<M>::rise(r);
@@ -346,7 +346,7 @@ inline uint32_t settle_clock_low_for(M& m, Driven as) {
 // for a block whose edge always computes them.
 template <class M>
 inline void refresh_activity(M& m) {
-  if constexpr (EdgeNba<M>::kActivity) EdgeNba<M>::refresh_activity(m.rootp);
+  if constexpr (EdgeNba<M>::kActivity) EdgeNba<M>::activity(m.rootp);
 }
 
 constexpr bool same_name(const char* a, const char* b) {

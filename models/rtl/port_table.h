@@ -52,7 +52,7 @@ struct ClockLowTriggers {
 // edge they keep their values from before it, so a bridge that reads one
 // after the edge must not take it (clock_edges.h opts blocks in).
 // kActivity: the logic of the activity outputs (busy, quiet) is left out of
-// run_masked, in activity(t) and refresh_activity() (ClockEdge<M>::rise).
+// run_masked, in activity() (ClockEdge<M>::rise, refresh_activity()).
 template <class Model>
 struct EdgeNba {
   static constexpr int kSkipped = 0;
