@@ -236,6 +236,17 @@ ${gate_body}  }
     list(REMOVE_DUPLICATES names)
     set(${out} "${names}" PARENT_SCOPE)
   endfunction()
+  # whether a body is only assignments `assigned` reads in full: FALSE for
+  # an empty body, a statement other than an assignment (a call: a wide
+  # operation's macro), or an assignment whose index holds an "=" (which
+  # `assigned` would not see)
+  function(plain_assignments out body)
+    if(body STREQUAL "" OR body MATCHES "\n[ ]*[A-Za-z_][A-Za-z0-9_]*\\(" OR body MATCHES "\\[[^]\n]*=[^]\n]*\\][ \n]*=[^=]")
+      set(${out} FALSE PARENT_SCOPE)
+    else()
+      set(${out} TRUE PARENT_SCOPE)
+    endif()
+  endfunction()
   # the generated functions a body calls
   function(called out body)
     captures(names "${body}" "${MODEL}___024root___([A-Za-z0-9_]+)\\(vlSelf\\)")
@@ -660,10 +671,8 @@ ${driven_entry}
     foreach(f IN LISTS nba_fns)
       string(APPEND decls "void ${MODEL}___024root___${f}(${MODEL}___024root*);\n")
       fn_body(b ${f})
-      # statements other than assignments (a call: a wide operation's macro),
-      # or an assignment whose index holds an "=" (which `assigned` would
-      # not see): kept, as anything this parser cannot read in full
-      if(b STREQUAL "" OR b MATCHES "\n[ ]*[A-Za-z_][A-Za-z0-9_]*\\(" OR b MATCHES "\\[[^]\n]*=[^]\n]*\\][ \n]*=[^=]")
+      plain_assignments(plain "${b}")
+      if(NOT plain)
         continue()
       endif()
       assigned(a "${b}")
@@ -732,7 +741,8 @@ ${driven_entry}
             continue()
           endif()
           set(b "${fast_body_${f}}")
-          if(b STREQUAL "" OR b MATCHES "\n[ ]*[A-Za-z_][A-Za-z0-9_]*\\(" OR b MATCHES "vlSymsp|ConstPool")
+          plain_assignments(plain "${b}")
+          if(NOT plain OR b MATCHES "vlSymsp|ConstPool")
             continue()
           endif()
           assigned(a "${b}")

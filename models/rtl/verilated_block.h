@@ -165,8 +165,8 @@ class VerilatedBlock final : public ClockedModel {
   // settle_driven valid alone, or no input valid; clock_edge.h): the settle
   // then takes the copy for that case without testing the ports.
   // kActivity false: a caller that reads neither busy nor quiet (after this
-  // edge or any later one, unless it calls refresh_activity() first) lets
-  // the fast edge leave them as they were (clock_edge.h, rise_one_pass).
+  // edge or any later one, unless it calls refresh_activity(model()) first)
+  // lets the fast edge leave them as they were (clock_edge.h, rise_one_pass).
   template <bool kActivity = true, class Drive, class Sample>
   void edge(uint64_t k, uint64_t period_fs, Drive&& drive, Sample&& sample) {
     set_now(k);
@@ -259,8 +259,6 @@ class VerilatedBlock final : public ClockedModel {
   void cycle_driven(Driven as, Sample&& sample, uint64_t period_ps = 0) {
     edge<kActivity>(now_ + 1, period_ps * 1000, [as] { return as; }, sample);
   }
-  // busy and quiet recomputed after edges that left them (kActivity false).
-  void refresh_activity() { ubsim::refresh_activity(*model_); }
   void open_trace(const std::string& path) override {
     trace_ = std::make_unique<VerilatedFstC>();
     fast_edge_ = false;
