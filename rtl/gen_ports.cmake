@@ -14,13 +14,15 @@
 # SETTLE_QUIET, as 0 as well; and with every valid but one of SETTLE_ALONE
 # low: copies the settle takes while they are; and with every valid but
 # SETTLE_DRIVEN low: a copy a caller takes where it drove that valid alone,
-# with no test of the ports).
+# with no test of the ports; and the same without the stores of the outputs
+# other than SETTLE_READS, for a caller that reads no other).
 # Run as: cmake -DHEADER=.../Vx.h -DOUT=.../Vx_ports.h [-DSETTLE_OUT=.../Vx_settle.cpp
 #   -DCLOCK_EDGES=.../clock_edges.h] [-DSETTLE_QUIET=reg,reg] [-DSETTLE_ALONE=s_a_valid,s_b_valid]
-#   [-DSETTLE_DRIVEN=s_valid] -DMODEL=Vx -P gen_ports.cmake
+#   [-DSETTLE_DRIVEN=s_valid [-DSETTLE_READS=s_ready,m_valid]] -DMODEL=Vx -P gen_ports.cmake
 cmake_policy(SET CMP0057 NEW)   # if(IN_LIST)
 file(STRINGS "${HEADER}" decls REGEX "^[ \t]*VL_(IN|OUT)(8|16|64|W)?\\(&[A-Za-z_0-9]+,")
 set(rows "")
+set(outputs "")
 set(idle_valids "")
 set(any_valid "")   # (any of them set, as a C++ expression)
 foreach(d IN LISTS decls)
@@ -43,6 +45,7 @@ foreach(d IN LISTS decls)
     endif()
   else()
     set(input false)
+    list(APPEND outputs ${name})
   endif()
   string(APPEND rows "    {\"${name}\", ${input}, ${bits}, sizeof(M::${name}), [](void* m) -> void* { return &static_cast<M*>(m)->${name}; }},\n")
 endforeach()
@@ -158,6 +161,19 @@ endif()
 set(driven_others "${idle_valids}")
 if(DEFINED SETTLE_DRIVEN AND NOT SETTLE_DRIVEN STREQUAL "")
   list(REMOVE_ITEM driven_others ${SETTLE_DRIVEN})
+endif()
+# the outputs a caller that drove SETTLE_DRIVEN alone reads before the edge,
+# where it says so (-DSETTLE_READS: blocks.json settle_driven_reads): a
+# copy of the driven one without the stores of the other outputs
+# (SettleIco<M>::run_clock_low_driven_bare)
+set(settle_reads "")
+if(DEFINED SETTLE_READS AND NOT SETTLE_READS STREQUAL "")
+  string(REPLACE "," ";" settle_reads "${SETTLE_READS}")
+  foreach(o IN LISTS settle_reads)
+    if(NOT o IN_LIST outputs)
+      message(FATAL_ERROR "gen_ports: settle_driven_reads ${o} is not an output of ${MODEL} (rtl/blocks.json)")
+    endif()
+  endforeach()
 endif()
 set(vcmake "${dir}/${MODEL}.cmake")
 if(EXISTS "${vcmake}")
@@ -421,6 +437,45 @@ ${body}
     endif()
     set(${out} "${copy}" PARENT_SCOPE)
   endfunction()
+  # `body` (a copy of generated function <f>) without its stores of the
+  # outputs a caller has said it does not read (every output but those of
+  # settle_reads and the activity outputs): each such output that nothing
+  # of the model's fast code reads (the generated root functions: every
+  # mention of it there a store `vlSelf-><out> = ...`) and that the copy
+  # stores only in plain statements `vlSelf-><out> = <expression>;`, so
+  # that nothing is left to name it. An output left out holds a stale value
+  # until a settle that stores it (any other copy) or an edge that does.
+  # `out`: the body ("" when no store is left out), `dropped_var`: the
+  # outputs left out.
+  function(without_unread_stores out dropped_var f body)
+    set(${out} "" PARENT_SCOPE)
+    set(${dropped_var} "" PARENT_SCOPE)
+    set(dropped "")
+    string(REPLACE ";" "," code_text "${code}")   # (a match must not hold a list separator)
+    foreach(o IN LISTS outputs)
+      if(o IN_LIST settle_reads OR o MATCHES "^(busy|quiet|wake_in)$")
+        continue()
+      endif()
+      set(ref "vlSelf->${o}([^A-Za-z0-9_]|$)")
+      string(REGEX MATCHALL "${ref}" mentions "${code_text}")
+      string(REGEX MATCHALL "vlSelf->${o}[ \n]*=[^=]" stores "${code_text}")
+      list(LENGTH mentions n_mentions)
+      list(LENGTH stores n_stores)
+      if(NOT n_mentions EQUAL n_stores)
+        continue()
+      endif()
+      string(REGEX REPLACE "\n[ ]*vlSelf->${o}[ \n]*= [^;]*;" "" without "${body}")
+      if(without STREQUAL body OR without MATCHES "${ref}")
+        continue()
+      endif()
+      set(body "${without}")
+      list(APPEND dropped ${o})
+    endforeach()
+    if(dropped)
+      set(${out} "${body}" PARENT_SCOPE)
+      set(${dropped_var} "${dropped}" PARENT_SCOPE)
+    endif()
+  endfunction()
   # A copy <prefix>__<f> of `body` with `fixed` and `zeros` low, taken
   # while `zeros` are: `call_var` (the call the settle makes otherwise)
   # becomes that call guarded by them, falling back to it.
@@ -537,6 +592,8 @@ ${body}
     set(ico_direct_low "${ico_direct}")
     set(ico_driven_low "${ico_direct}")
     set(ico_nothing_low "${ico_direct}")
+    set(ico_bare_low "${ico_direct}")
+    set(bare_dropped "")
     set(ico_decls "")
     foreach(f IN LISTS ico_direct_fns)
       string(APPEND ico_decls "void ${MODEL}___024root___${f}(${MODEL}___024root*);\n")
@@ -596,12 +653,28 @@ ${body}
         if(DEFINED SETTLE_DRIVEN AND NOT SETTLE_DRIVEN STREQUAL "")
           set(driven_call "${MODEL}___024root___settle_low__${f}(vlSelf);")
           add_further_copy(driven_body settle_driven ${f} "${b}" "clk;rst" "${driven_others}" "${low_body}")
+          set(bare_call "${driven_call}")
           if(NOT driven_body STREQUAL "")
             set(driven_call "${MODEL}___024root___settle_driven__${f}(vlSelf);")
+            set(bare_call "${driven_call}")
+            # and, for a block that names the outputs such a caller reads
+            # (blocks.json settle_driven_reads), that copy without the
+            # stores of the others (settle_bare__<f>)
+            if(settle_reads)
+              without_unread_stores(bare_body dropped ${f} "${driven_body}")
+              if(NOT bare_body STREQUAL "")
+                add_low_copy(settle_bare ${f} "${bare_body}" ico_decls)
+                set(bare_call "${MODEL}___024root___settle_bare__${f}(vlSelf);")
+                list(APPEND bare_dropped ${dropped})
+              endif()
+            endif()
           endif()
           string(REPLACE "${MODEL}___024root___${f}(vlSelf);"
                  "if (VL_LIKELY(!vlSelf->rst)) { ${driven_call} } else ${MODEL}___024root___${f}(vlSelf);"
                  ico_driven_low "${ico_driven_low}")
+          string(REPLACE "${MODEL}___024root___${f}(vlSelf);"
+                 "if (VL_LIKELY(!vlSelf->rst)) { ${bare_call} } else ${MODEL}___024root___${f}(vlSelf);"
+                 ico_bare_low "${ico_bare_low}")
           # and the idle copies' choice without the test of the valids, for
           # a caller that drove none
           string(REPLACE "${MODEL}___024root___${f}(vlSelf);"
@@ -616,10 +689,25 @@ ${body}
                ico_direct "${ico_direct}")
       endif()
     endforeach()
-    set(driven_entry "  static constexpr bool kDriven = false;")
+    set(driven_entry "  static constexpr bool kDriven = false;
+  static constexpr bool kBare = false;")
     if(DEFINED SETTLE_DRIVEN AND NOT SETTLE_DRIVEN STREQUAL "")
       list(TRANSFORM driven_others PREPEND "vlSelf->" OUTPUT_VARIABLE others)
       list(JOIN others " | " others_any)
+      set(bare_entry "  static constexpr bool kBare = false;")
+      if(bare_dropped)
+        list(REMOVE_DUPLICATES bare_dropped)
+        list(JOIN bare_dropped "\", \"" dropped_names)
+        string(REPLACE ";" ", " reads_names "${settle_reads}")
+        set(bare_entry "  // the same for a caller that reads, before the edge, no output but
+  // ${reads_names} (blocks.json settle_driven_reads): the stores of
+  // kBareLeft are left out, which hold stale values until another settle
+  static constexpr bool kBare = true;
+  static constexpr const char* kBareLeft[] = {\"${dropped_names}\", nullptr};
+  static void run_clock_low_driven_bare(${MODEL}___024root* vlSelf) {
+${ico_bare_low}
+  }")
+      endif()
       set(driven_entry "  static constexpr bool kDriven = true;
   // the same where the caller has driven ${SETTLE_DRIVEN} alone of the input valids
   static void run_clock_low_driven(${MODEL}___024root* vlSelf) {
@@ -629,6 +717,7 @@ ${ico_driven_low}
   static void run_clock_low_nothing(${MODEL}___024root* vlSelf) {
 ${ico_nothing_low}
   }
+${bare_entry}
   // whether the ports hold either case (for a test that checks a caller's word)
   static bool drove_alone(const ${MODEL}___024root* vlSelf) {
     return vlSelf->${SETTLE_DRIVEN} && !(${others_any});

@@ -171,6 +171,9 @@ foreach(b ${UBSIM_RTL_BLOCKS})
     if(n_driven GREATER 1)
       message(FATAL_ERROR "rtl/blocks.json: ${b}: settle_driven names one input valid, not ${n_driven}")
     endif()
+    # the outputs such a caller reads (blocks.json settle_driven_reads)
+    ubsim_block_list(${b} settle_driven_reads reads)
+    list(JOIN reads "," reads)
     # and those functions for the settle and the edge (V${b}_settle.cpp).
     # The script rewrites an output only when its text changes, so that an
     # unchanged one recompiles nothing; the stamp, touched at every run, is
@@ -179,7 +182,7 @@ foreach(b ${UBSIM_RTL_BLOCKS})
     add_custom_command(OUTPUT ${vdir}/V${b}_gen.stamp ${vdir}/V${b}_ports.h ${vdir}/V${b}_settle.cpp
                        COMMAND ${CMAKE_COMMAND} -DHEADER=${vdir}/V${b}.h -DOUT=${vdir}/V${b}_ports.h
                                -DSETTLE_OUT=${vdir}/V${b}_settle.cpp -DCLOCK_EDGES=${UBSIM_CLOCK_EDGES_H}
-                               -DSETTLE_QUIET=${quiet} -DSETTLE_ALONE=${alone} -DSETTLE_DRIVEN=${driven}
+                               -DSETTLE_QUIET=${quiet} -DSETTLE_ALONE=${alone} -DSETTLE_DRIVEN=${driven} -DSETTLE_READS=${reads}
                                -DMODEL=V${b} -P ${UBSIM_RTL_DIR}/gen_ports.cmake
                        COMMAND ${CMAKE_COMMAND} -E touch ${vdir}/V${b}_gen.stamp
                        DEPENDS ${vdir}/V${b}.cmake ${UBSIM_RTL_DIR}/gen_ports.cmake ${UBSIM_CLOCK_EDGES_H}

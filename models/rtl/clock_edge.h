@@ -59,6 +59,10 @@ enum class Driven : uint8_t {
   Unknown,        // the ports tell
   RequestAlone,   // the block's settle_driven valid, no other input valid
   Nothing,        // no input valid
+  // RequestAlone, and the caller reads before the edge no output but the
+  // block's settle_driven_reads: the settle may leave the others stale
+  // (SettleIco<M>::kBareLeft) until a settle of another kind
+  RequestAloneReadsFew,
 };
 
 // Specialized (below) for the blocks whose edge skips the input region.
@@ -139,8 +143,8 @@ inline void settle_low(Root* r) {
 // kClockLow: the caller has just set clk low (the input region's functions
 // with the clock and the reset low, where generated, taken without testing
 // clk; rst is tested: SettleIco<M>::run_clock_low).
-// kAs: what the caller drove (SettleIco<M>::run_clock_low_driven and
-// run_clock_low_nothing, where generated).
+// kAs: what the caller drove (SettleIco<M>::run_clock_low_driven, its
+// _bare copy and run_clock_low_nothing, where generated).
 // Returns the edge's trigger mask where the input region's copies compute
 // it (SettleIco<M>::kMask), else 0 (the edge then reads it from the latches).
 template <class M, class Root, void (*Ico)(Root*), void (*RecordLow)(Root*), bool kRecord = true, bool kClockLow = false,
@@ -152,7 +156,10 @@ inline uint32_t settle_low_of(Root* r) {
       if constexpr (SettleIco<M>::kMask) t = run();
       else run();
     };
-    if constexpr (kClockLow && kAs == Driven::RequestAlone && SettleIco<M>::kDriven)
+    if constexpr (kClockLow && kAs == Driven::RequestAloneReadsFew && SettleIco<M>::kBare)
+      take([r] { return SettleIco<M>::run_clock_low_driven_bare(r); });
+    else if constexpr (kClockLow && (kAs == Driven::RequestAlone || kAs == Driven::RequestAloneReadsFew) &&
+                       SettleIco<M>::kDriven)
       take([r] { return SettleIco<M>::run_clock_low_driven(r); });
     else if constexpr (kClockLow && kAs == Driven::Nothing && SettleIco<M>::kDriven)
       take([r] { return SettleIco<M>::run_clock_low_nothing(r); });
@@ -336,6 +343,8 @@ namespace ubsim {
 // settle's result (the edge's trigger mask, where computed).
 template <class M>
 inline uint32_t settle_clock_low_for(M& m, Driven as) {
+  if (as == Driven::RequestAloneReadsFew)
+    return ClockEdge<M>::template settle_clock_low_as<Driven::RequestAloneReadsFew>(m);
   if (as == Driven::RequestAlone) return ClockEdge<M>::template settle_clock_low_as<Driven::RequestAlone>(m);
   if (as == Driven::Nothing) return ClockEdge<M>::template settle_clock_low_as<Driven::Nothing>(m);
   return ClockEdge<M>::settle_clock_low(m);
@@ -361,6 +370,17 @@ template <class M>
 constexpr bool exact_after_edge(const char* port) {
   if constexpr (ClockEdge<M>::kInputLogicAtSettle)
     for (const char* const* n = EdgeNba<M>::kStale; *n; ++n)
+      if (same_name(*n, port)) return false;
+  return true;
+}
+
+// Whether output `port` is exact at a settle for a caller that says
+// Driven::RequestAloneReadsFew (SettleIco<M>::kBareLeft: those it leaves
+// stale). The burst driver static_asserts it for every port it reads.
+template <class M>
+constexpr bool exact_reading_few(const char* port) {
+  if constexpr (SettleIco<M>::kBare)
+    for (const char* const* n = SettleIco<M>::kBareLeft; *n; ++n)
       if (same_name(*n, port)) return false;
   return true;
 }

@@ -77,6 +77,7 @@ template <class Model>
 struct SettleIco {
   static constexpr bool kDirect = false;
   static constexpr bool kDriven = false;   // run_clock_low_driven(): blocks.json settle_driven
+  static constexpr bool kBare = false;     // run_clock_low_driven_bare(): blocks.json settle_driven_reads
   static constexpr bool kMask = false;     // run*() return the edge's trigger mask (EdgeTriggers)
 };
 
