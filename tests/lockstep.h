@@ -184,12 +184,7 @@ class Lockstep {
     m.clk = 0;
     m.eval();
   }
-  static bool left_by_bare(const char* name) {
-    if constexpr (SettleIco<New>::kBare)
-      for (const char* const* n = SettleIco<New>::kBareLeft; *n; ++n)
-        if (std::strcmp(*n, name) == 0) return true;
-    return false;
-  }
+  static bool left_by_bare(const char* name) { return !exact_reading_few<New>(name); }
   std::string difference() {
     for (const auto& [q, p] : outputs_)
       if (bare_ && left_by_bare(p->name)) continue;

@@ -362,15 +362,19 @@ constexpr bool same_name(const char* a, const char* b) {
   while (*a && *a == *b) ++a, ++b;
   return *a == *b;
 }
+// Whether a generated list of port names (nullptr-terminated) holds `port`.
+constexpr bool names_port(const char* const* list, const char* port) {
+  for (const char* const* n = list; *n; ++n)
+    if (same_name(*n, port)) return true;
+  return false;
+}
 // Whether output `port` of M holds its value for the new state right after
 // an edge: false only for a port the edge leaves to the next settle (a
 // block opted in above, the port in EdgeNba<M>::kStale). A bridge
 // static_asserts it for every port it reads after an edge.
 template <class M>
 constexpr bool exact_after_edge(const char* port) {
-  if constexpr (ClockEdge<M>::kInputLogicAtSettle)
-    for (const char* const* n = EdgeNba<M>::kStale; *n; ++n)
-      if (same_name(*n, port)) return false;
+  if constexpr (ClockEdge<M>::kInputLogicAtSettle) return !names_port(EdgeNba<M>::kStale, port);
   return true;
 }
 
@@ -379,9 +383,7 @@ constexpr bool exact_after_edge(const char* port) {
 // stale). The burst driver static_asserts it for every port it reads.
 template <class M>
 constexpr bool exact_reading_few(const char* port) {
-  if constexpr (SettleIco<M>::kBare)
-    for (const char* const* n = SettleIco<M>::kBareLeft; *n; ++n)
-      if (same_name(*n, port)) return false;
+  if constexpr (SettleIco<M>::kBare) return !names_port(SettleIco<M>::kBareLeft, port);
   return true;
 }
 }  // namespace ubsim
