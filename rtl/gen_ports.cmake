@@ -955,6 +955,49 @@ ${activity_body}  }")
       set(masked_attr "")
       string(REGEX MATCHALL "\n      case " case_labels "${switched_low}")
       list(LENGTH case_labels n_cases)
+      set(chain_def "  static constexpr bool kChain = false;")
+      # For such a block that a driver clocks in every cycle at saturation
+      # (one that names settle_driven_reads: the burst driver's UB send
+      # pipeline), the same region as its chain of trigger tests with each
+      # function's body inline (<model>___024root___edge_chain in
+      # V<block>_settle.cpp, EdgeNba<M>::run_chain): no call per function,
+      # a test per block of the chain. Cheaper than the switch's calls
+      # where most units are clocked (-119 per ub packet), dearer where few
+      # are (+586 per ub-async read through the bridges), so taken only by
+      # such a driver (EdgeCaller::EveryCycle, clock_edge.h). Not for a
+      # switch that takes its short functions inline (below: the RoCE
+      # pipeline's, +51 per roce packet with the chain; measured,
+      # docs/performance.md).
+      if(n_cases GREATER 1024 AND settle_reads AND settle_low_wanted AND DEFINED SETTLE_OUT)
+        set(chain_body "${masked_body_low}")
+        foreach(f IN LISTS masked_fns)
+          string(REPLACE "${MODEL}___024root___${edge_call_${f}}(vlSelf);" "{ // ${f}
+${edge_body_${f}}
+    }" chain_body "${chain_body}")
+        endforeach()
+        called(chain_left "${chain_body}")
+        if(chain_left)
+          message(FATAL_ERROR "gen_ports: ${MODEL}'s edge chain still calls ${chain_left}")
+        endif()
+        string(APPEND settle_low_cpp "
+// the edge's NBA region as its chain of trigger tests, each function's body inline (EdgeNba<M>::run_chain)
+void ${MODEL}___024root___edge_chain(${MODEL}___024root* vlSelf, uint32_t t) {
+    ${MODEL}__Syms* const __restrict vlSymsp VL_ATTR_UNUSED = vlSelf->vlSymsp;
+${chain_body}
+}
+")
+        string(APPEND edge_low_decls "void ${MODEL}___024root___edge_chain(${MODEL}___024root*, uint32_t);\n")
+        set(chain_def "  // the same as its chain of trigger tests, each function inline, for a
+  // driver that clocks the block in every cycle (EdgeCaller::EveryCycle)
+  static constexpr bool kChain = true;
+  static void run_chain(${MODEL}___024root* vlSelf, uint32_t t) {
+    if (VL_UNLIKELY(vlSelf->rst)) {
+      run_masked(vlSelf, t);
+      return;
+    }
+    ${MODEL}___024root___edge_chain(vlSelf, t);
+  }")
+      endif()
       if(n_cases GREATER 1024)
         set(masked_attr "[[gnu::noinline]] ")
       elseif(n_cases GREATER 256 AND settle_low_wanted AND DEFINED SETTLE_OUT)
@@ -1029,6 +1072,7 @@ ${activity_def}
 ${nba_body}
   }
 ${run_masked}
+${chain_def}
 };
 ")
       # The edge's triggers as a bit mask, for a model whose active region

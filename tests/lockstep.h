@@ -104,7 +104,7 @@ class Lockstep {
     if (refresh_every_ == 0) {
       ClockEdge<New>::template rise<true>(n_, settled_);
     } else {
-      ClockEdge<New>::template rise<true, false>(n_, settled_);
+      ClockEdge<New>::template rise<true, EdgeCaller::EveryCycle>(n_, settled_);
       if (activity_exact) refresh_activity(n_);
     }
     o_.clk = 1;
@@ -119,11 +119,12 @@ class Lockstep {
     }
     return {};
   }
-  // The new block's edges leave the activity outputs (busy, quiet) as they
-  // were, as for a driver that reads neither (rise<true, false>); every
-  // `refresh_every` cycles they are recomputed (refresh_activity) and
-  // compared with the rest. Every other output is compared as before: the
-  // logic left out of such an edge feeds nothing else.
+  // The new block's edges are stepped as a driver that clocks it in every
+  // cycle steps them (EdgeCaller::EveryCycle: the NBA region's chain where
+  // generated, the activity outputs, busy and quiet, left as they were);
+  // every `refresh_every` cycles those are recomputed (refresh_activity)
+  // and compared with the rest. Every other output is compared as before:
+  // the logic left out of such an edge feeds nothing else.
   void skip_activity(uint64_t refresh_every) { refresh_every_ = refresh_every; }
   // Where the new block's request valid is high alone, its settle takes the
   // copy for a caller that reads no output but the block's

@@ -198,9 +198,12 @@ void random_ub_tx(uint64_t run, uint64_t cycles) {
   ubsim::SharedContextModel<Vub_tx_pipeline_v1> o_owned("ref_ub");
   auto& o = *o_owned;
   Lockstep<Vub_tx_pipeline, Vub_tx_pipeline_v1> ls(n, o, fmt::format("ub_tx_pipeline run {}", run));
-  // (odd runs: its settles with the request alone as the burst driver's,
-  // leaving the outputs that driver does not read)
-  if (run % 2) ls.read_few();
+  // (odd runs: its settles with the request alone and its edges as the
+  // burst driver's, leaving the outputs that driver does not read)
+  if (run % 2) {
+    ls.read_few();
+    ls.skip_activity(7);
+  }
   auto& rng = rng_for(100 + run);
   std::uniform_real_distribution<double> u(0, 1);
   const uint32_t mtu = run % 2 ? 1024 : 4096;
@@ -268,9 +271,12 @@ void random_roce_tx(uint64_t run, uint64_t cycles) {
   ubsim::SharedContextModel<Vroce_tx_pipeline_v1> o_owned("ref_roce");
   auto& o = *o_owned;
   Lockstep<Vroce_tx_pipeline, Vroce_tx_pipeline_v1> ls(n, o, fmt::format("roce_tx_pipeline run {}", run));
-  // (odd runs: its settles with the request alone as the burst driver's,
-  // leaving the outputs that driver does not read)
-  if (run % 2) ls.read_few();
+  // (odd runs: its settles with the request alone and its edges as the
+  // burst driver's, leaving the outputs that driver does not read)
+  if (run % 2) {
+    ls.read_few();
+    ls.skip_activity(7);
+  }
   auto& rng = rng_for(200 + run);
   std::uniform_real_distribution<double> u(0, 1);
   const uint32_t mtu = run % 2 ? 1024 : 4096;
@@ -646,6 +652,10 @@ static_assert(ubsim::EdgeNba<Vub_tx_pipeline>::kActivity && ubsim::EdgeNba<Vroce
 // and their settles for that driver leave outputs it does not read, none
 // that it reads (burst.h static_asserts the same)
 static_assert(ubsim::SettleIco<Vub_tx_pipeline>::kBare && ubsim::SettleIco<Vroce_tx_pipeline>::kBare);
+// and the UB pipeline's edges for it take the NBA region's chain (the
+// replays with the activity left and the odd random runs step them so)
+static_assert(ubsim::EdgeNba<Vub_tx_pipeline>::kChain && !ubsim::EdgeNba<Vroce_tx_pipeline>::kChain &&
+              !ubsim::EdgeNba<Vrx_pipeline>::kChain);
 static_assert(!ubsim::exact_reading_few<Vub_tx_pipeline>("ctx_wait") &&
               ubsim::exact_reading_few<Vub_tx_pipeline>("s_ready") &&
               ubsim::exact_reading_few<Vroce_tx_pipeline>("m_valid"));

@@ -91,7 +91,7 @@ BurstTrace drive_burst(VerilatedBlock<Model>& b, uint32_t n, Drive drive, Ready 
     // outputs read nowhere here where nothing observes them, or for no
     // valid, where the block has them and the ports hold that case)
     // (neither busy nor quiet read: the edge may leave them, clock_edge.h)
-    b.template cycle_driven<false>(driven_as, [&] {
+    b.template cycle_driven<EdgeCaller::EveryCycle>(driven_as, [&] {
       in_fire = offered && r.s_ready;
       const bool flit = out_ready && r.m_valid;
       flits += flit;

@@ -65,6 +65,19 @@ enum class Driven : uint8_t {
   RequestAloneReadsFew,
 };
 
+// Who steps a fast rising edge (ClockEdge<M>::rise): a bridge, which reads
+// the activity outputs (busy, quiet) after every edge and clocks a block
+// mostly while few of its units work; or a driver that clocks a saturated
+// block in every cycle and reads neither (the burst driver,
+// models/drivers/burst.h). The latter's edges leave the activity outputs as
+// they were, where the block's NBA region has them apart
+// (EdgeNba<M>::kActivity; refresh_activity() recomputes them), and take the
+// NBA region as its chain of trigger tests with each function inline, where
+// generated (EdgeNba<M>::kChain): no call per function, a test per block
+// of the chain, cheaper than the switch where most units are clocked and
+// dearer where few are (docs/performance.md).
+enum class EdgeCaller : uint8_t { Bridge, EveryCycle };
+
 // Specialized (below) for the blocks whose edge skips the input region.
 template <class Model>
 struct ClockEdge {
@@ -74,9 +87,8 @@ struct ClockEdge {
   // reset: rst low) that returned `settled` (the registered blocks take
   // their trigger mask from it where their settle computes one,
   // SettleIco<M>::kMask); rise(m): after any settle that left the latches
-  // stored (eval(), the reset). rise<kGiven, false>: the activity outputs
-  // left as they were (rise_one_pass).
-  template <bool kGiven = false, bool kActivity = true>
+  // stored (eval(), the reset). kCaller: who steps it (EdgeCaller).
+  template <bool kGiven = false, EdgeCaller kCaller = EdgeCaller::Bridge>
   static void rise(Model& m, uint32_t /*settled*/ = 0) {
     m.clk = 1;
     m.eval();
@@ -215,12 +227,10 @@ constexpr bool enable_mask(bool at_settle) {
 // high) of a gated block (kGated) or of a block whose only trigger is clk.
 // given: the mask the settle returned, where its copies compute it
 // (SettleIco<M>::kMask) and kGiven; else the edge reads it from the latches.
-// kActivity false: the edge leaves the activity outputs (busy, quiet) as
-// they were, where the block's NBA region has them apart (EdgeNba<M>::
-// kActivity): for a caller that reads neither (a driver that steps every
-// cycle); refresh_activity() recomputes them.
+// kCaller: who steps it (EdgeCaller: the activity outputs and the NBA
+// region's form).
 template <class M, class Root, void (*TriggersAct)(Root*), void (*Act)(Root*), void (*Nba)(Root*), bool kAtSettle,
-          bool kGated, bool kGiven, bool kActivity = true>
+          bool kGated, bool kGiven, EdgeCaller kCaller = EdgeCaller::Bridge>
 inline void rise_one_pass(Root* r, [[maybe_unused]] uint32_t given) {
   if constexpr (enable_mask<M>(kAtSettle)) {
     if constexpr (kGated) static_assert(EdgeTriggers<M>::kGated == GatedClocks<M>::kCount, "a gated clock without its trigger");
@@ -232,8 +242,9 @@ inline void rise_one_pass(Root* r, [[maybe_unused]] uint32_t given) {
     if constexpr (kGiven)
       if (r->rst) __builtin_unreachable();
     if (t) {
-      EdgeNba<M>::run_masked(r, t);
-      if constexpr (kActivity && EdgeNba<M>::kActivity) EdgeNba<M>::activity(r);
+      if constexpr (kCaller == EdgeCaller::EveryCycle && EdgeNba<M>::kChain) EdgeNba<M>::run_chain(r, t);
+      else EdgeNba<M>::run_masked(r, t);
+      if constexpr (kCaller == EdgeCaller::Bridge && EdgeNba<M>::kActivity) EdgeNba<M>::activity(r);
     }
   } else {
     if constexpr (kGated) GatedClocks<M>::rise(r);
@@ -257,12 +268,12 @@ inline void rise_one_pass(Root* r, [[maybe_unused]] uint32_t given) {
   struct ClockEdge<M> {                                                                                    \
     static constexpr bool kFast = true;                                                                    \
     static constexpr bool kInputLogicAtSettle = AT_SETTLE;                                                 \
-    template <bool kGiven = false, bool kActivity = true>                                                  \
+    template <bool kGiven = false, EdgeCaller kCaller = EdgeCaller::Bridge>                               \
     static void rise(M& m, [[maybe_unused]] uint32_t settled = 0) {                                        \
       m.clk = 1;                                                                                           \
       if constexpr (ClockLowTriggers<M>::kCount == 1)                                                      \
         rise_one_pass<M, M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, NBA,  \
-                      AT_SETTLE, false, kGiven, kActivity>(m.rootp, settled);                                \
+                      AT_SETTLE, false, kGiven, kCaller>(m.rootp, settled);                                  \
       else                                                                                                 \
         rise_without_input_region<M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, \
                                   NBA>(m.rootp);                                     \
@@ -298,12 +309,12 @@ inline void rise_one_pass(Root* r, [[maybe_unused]] uint32_t given) {
   struct ClockEdge<M> {                                                                                    \
     static constexpr bool kFast = true;                                                                    \
     static constexpr bool kInputLogicAtSettle = AT_SETTLE;                                                 \
-    template <bool kGiven = false, bool kActivity = true>                                                  \
+    template <bool kGiven = false, EdgeCaller kCaller = EdgeCaller::Bridge>                               \
     static void rise(M& m, [[maybe_unused]] uint32_t settled = 0) {                                        \
       static_assert(GatedClocks<M>::kCount > 0, #M " gates no clock");                                    \
       m.clk = 1;                                                                                           \
       rise_one_pass<M, M##___024root, &M##___024root___eval_triggers__act, &M##___024root___eval_act, NBA,    \
-                    AT_SETTLE, true, kGiven, kActivity>(m.rootp, settled);                                 \
+                    AT_SETTLE, true, kGiven, kCaller>(m.rootp, settled);                                   \
     }                                                                                                      \
     static uint32_t settle(M& m) {                                                                         \
       static_assert(ClockLowTriggers<M>::kCount > 0, #M " has no edge trigger");                            \
@@ -351,7 +362,7 @@ inline uint32_t settle_clock_low_for(M& m, Driven as) {
 }
 
 // The activity outputs (busy, quiet) recomputed from the block's state,
-// after edges that left them as they were (rise<kGiven, false>); nothing
+// after edges that left them as they were (EdgeCaller::EveryCycle); nothing
 // for a block whose edge always computes them.
 template <class M>
 inline void refresh_activity(M& m) {

@@ -53,10 +53,13 @@ struct ClockLowTriggers {
 // after the edge must not take it (clock_edges.h opts blocks in).
 // kActivity: the logic of the activity outputs (busy, quiet) is left out of
 // run_masked, in activity() (ClockEdge<M>::rise, refresh_activity()).
+// kChain: run_chain(), the region as its chain of tests with each function
+// inline, for a driver that clocks the block in every cycle (EdgeCaller).
 template <class Model>
 struct EdgeNba {
   static constexpr int kSkipped = 0;
   static constexpr bool kActivity = false;
+  static constexpr bool kChain = false;
 };
 
 // The rising edge's triggers as a bit mask (bit n: trigger n of the

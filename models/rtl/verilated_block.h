@@ -164,10 +164,12 @@ class VerilatedBlock final : public ClockedModel {
   // either. A drive that returns a Driven says what it drove (the block's
   // settle_driven valid alone, or no input valid; clock_edge.h): the settle
   // then takes the copy for that case without testing the ports.
-  // kActivity false: a caller that reads neither busy nor quiet (after this
-  // edge or any later one, unless it calls refresh_activity(model()) first)
-  // lets the fast edge leave them as they were (clock_edge.h, rise_one_pass).
-  template <bool kActivity = true, class Drive, class Sample>
+  // kCaller EveryCycle: a driver that clocks the block in every cycle and
+  // reads neither busy nor quiet (after this edge or any later one, unless
+  // it calls refresh_activity(model()) first); the fast edge then leaves
+  // them as they were and takes the NBA region's chain (clock_edge.h,
+  // EdgeCaller).
+  template <EdgeCaller kCaller = EdgeCaller::Bridge, class Drive, class Sample>
   void edge(uint64_t k, uint64_t period_fs, Drive&& drive, Sample&& sample) {
     set_now(k);
     model_->clk = 0;
@@ -178,7 +180,7 @@ class VerilatedBlock final : public ClockedModel {
       out_of_reset();
       const uint32_t settled = settle_clock_low_for(*model_, as);   // (the edge's trigger mask, where computed)
       sample();
-      ClockEdge<Model>::template rise<true, kActivity>(*model_, settled);
+      ClockEdge<Model>::template rise<true, kCaller>(*model_, settled);
       return;
     }
     record_cycle();
@@ -254,10 +256,10 @@ class VerilatedBlock final : public ClockedModel {
   void cycle(Sample&& sample, uint64_t /*cycle_index*/ = 0, uint64_t period_ps = 0) {
     edge(now_ + 1, period_ps * 1000, [] {}, sample);
   }
-  // The same for a caller that says what it drove (edge(), also kActivity).
-  template <bool kActivity = true, class Sample>
+  // The same for a caller that says what it drove (edge(), also kCaller).
+  template <EdgeCaller kCaller = EdgeCaller::Bridge, class Sample>
   void cycle_driven(Driven as, Sample&& sample, uint64_t period_ps = 0) {
-    edge<kActivity>(now_ + 1, period_ps * 1000, [as] { return as; }, sample);
+    edge<kCaller>(now_ + 1, period_ps * 1000, [as] { return as; }, sample);
   }
   void open_trace(const std::string& path) override {
     trace_ = std::make_unique<VerilatedFstC>();
