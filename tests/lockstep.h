@@ -91,7 +91,7 @@ class Lockstep {
     driven_settles_ += as == Driven::RequestAlone;
     nothing_settles_ += as == Driven::Nothing;
     if constexpr (SettleIco<New>::kBare)
-      if (reading_few_ && as == Driven::RequestAlone) as = Driven::RequestAloneReadsFew;
+      if (refresh_every_ != 0 && as == Driven::RequestAlone) as = Driven::RequestAloneReadsFew;
     bare_ = as == Driven::RequestAloneReadsFew;
     bare_settles_ += bare_;
     settled_ = settle_clock_low_for(n_, as);
@@ -111,7 +111,7 @@ class Lockstep {
     o_.eval();
     for (const auto& [q, p] : after_edge_) {
       if (!activity_exact && kActivityOutputs.count(p->name)) continue;
-      if (bare_ && left_by_bare(p->name)) continue;
+      if (bare_ && !exact_reading_few<New>(p->name)) continue;
       if (std::memcmp(q->addr(&n_), p->addr(&o_), p->bytes) != 0)
         return fmt::format("{}: after the edge of cycle {}: port {} is {} in the block stepped as the bridges step "
                            "it, {} in the reference",
@@ -119,19 +119,17 @@ class Lockstep {
     }
     return {};
   }
-  // The new block's edges are stepped as a driver that clocks it in every
-  // cycle steps them (EdgeCaller::EveryCycle: the NBA region's chain where
-  // generated, the activity outputs, busy and quiet, left as they were);
-  // every `refresh_every` cycles those are recomputed (refresh_activity)
-  // and compared with the rest. Every other output is compared as before:
-  // the logic left out of such an edge feeds nothing else.
-  void skip_activity(uint64_t refresh_every) { refresh_every_ = refresh_every; }
-  // Where the new block's request valid is high alone, its settle takes the
-  // copy for a caller that reads no output but the block's
-  // settle_driven_reads (Driven::RequestAloneReadsFew, the burst driver's):
-  // the outputs it leaves (SettleIco<New>::kBareLeft) are compared only
-  // after a settle of another kind, every other output in every cycle.
-  void read_few() { reading_few_ = true; }
+  // The new block stepped as the burst driver steps it (a driver that
+  // clocks it in every cycle and reads few outputs): its edges as
+  // EdgeCaller::EveryCycle (the NBA region's chain where generated, the
+  // activity outputs, busy and quiet, left as they were), recomputed every
+  // `refresh_every` cycles (refresh_activity) and then compared with the
+  // rest; its settles where the request's valid is high alone as
+  // Driven::RequestAloneReadsFew, whose left outputs
+  // (SettleIco<New>::kBareLeft) are compared only after a settle of
+  // another kind. Every other output is compared as before: the logic
+  // left out feeds nothing else.
+  void step_as_every_cycle(uint64_t refresh_every) { refresh_every_ = refresh_every; }
   uint64_t bare_settles() const { return bare_settles_; }
   // For a pair of one block (New stepped as the bridges step it, Old the
   // same model by eval()): also compare right after every edge each output
@@ -185,10 +183,9 @@ class Lockstep {
     m.clk = 0;
     m.eval();
   }
-  static bool left_by_bare(const char* name) { return !exact_reading_few<New>(name); }
   std::string difference() {
     for (const auto& [q, p] : outputs_)
-      if (bare_ && left_by_bare(p->name)) continue;
+      if (bare_ && !exact_reading_few<New>(p->name)) continue;
       else if (std::memcmp(q->addr(&n_), p->addr(&o_), p->bytes) != 0)
         return fmt::format("{}: cycle {}: port {} is {} in the restructured block, {} in the reference", what_,
                            cycles_, p->name, port_hex(*q, &n_), port_hex(*p, &o_));
@@ -201,8 +198,7 @@ class Lockstep {
   std::vector<std::pair<const PortInfo*, const PortInfo*>> inputs_, outputs_, after_edge_;   // (new, reference)
   uint64_t cycles_ = 0, resets_ = 0, driven_settles_ = 0, nothing_settles_ = 0;
   uint32_t settled_ = 0;   // what the last settle returned: the edge's trigger mask (ClockEdge::rise)
-  uint64_t refresh_every_ = 0;   // skip_activity()
-  bool reading_few_ = false;     // read_few()
+  uint64_t refresh_every_ = 0;   // step_as_every_cycle(); 0: as the bridges step it
   bool bare_ = false;            // the last settle left SettleIco<New>::kBareLeft
   uint64_t bare_settles_ = 0;
 };

@@ -200,10 +200,7 @@ void random_ub_tx(uint64_t run, uint64_t cycles) {
   Lockstep<Vub_tx_pipeline, Vub_tx_pipeline_v1> ls(n, o, fmt::format("ub_tx_pipeline run {}", run));
   // (odd runs: its settles with the request alone and its edges as the
   // burst driver's, leaving the outputs that driver does not read)
-  if (run % 2) {
-    ls.read_few();
-    ls.skip_activity(7);
-  }
+  if (run % 2) ls.step_as_every_cycle(7);
   auto& rng = rng_for(100 + run);
   std::uniform_real_distribution<double> u(0, 1);
   const uint32_t mtu = run % 2 ? 1024 : 4096;
@@ -273,10 +270,7 @@ void random_roce_tx(uint64_t run, uint64_t cycles) {
   Lockstep<Vroce_tx_pipeline, Vroce_tx_pipeline_v1> ls(n, o, fmt::format("roce_tx_pipeline run {}", run));
   // (odd runs: its settles with the request alone and its edges as the
   // burst driver's, leaving the outputs that driver does not read)
-  if (run % 2) {
-    ls.read_few();
-    ls.skip_activity(7);
-  }
+  if (run % 2) ls.step_as_every_cycle(7);
   auto& rng = rng_for(200 + run);
   std::uniform_real_distribution<double> u(0, 1);
   const uint32_t mtu = run % 2 ? 1024 : 4096;
@@ -602,10 +596,7 @@ uint64_t replay(const fs::path& file) {
     Lockstep<New, std::remove_reference_t<decltype(o)>> ls(
         n, o, file.filename().string() + (skipping ? " (after the edges, activity and unread outputs left)" : " (after the edges)"));
     ls.compare_after_edges();
-    if (skipping) {
-      ls.skip_activity(7);
-      ls.read_few();
-    }
+    if (skipping) ls.step_as_every_cycle(7);
     const std::string d = ls.replay(file.string());
     if (!d.empty()) FAIL(d);
     if constexpr (ubsim::SettleIco<New>::kBare)

@@ -87,9 +87,9 @@ BurstTrace drive_burst(VerilatedBlock<Model>& b, uint32_t n, Drive drive, Ready 
     r.m_ready = out_ready;
     bool in_fire = false, out_fire = false;
     uint32_t out_id = 0, out_pkt = 0;
-    // (the settle's copy for the request's valid alone, without the
-    // outputs read nowhere here where nothing observes them, or for no
-    // valid, where the block has them and the ports hold that case)
+    // (the settle's copy for the request's valid alone, or for no valid,
+    // where the block has them and the ports hold that case; with nothing
+    // observing the outputs, the first one without those read nowhere here)
     // (neither busy nor quiet read: the edge may leave them, clock_edge.h)
     b.template cycle_driven<EdgeCaller::EveryCycle>(driven_as, [&] {
       in_fire = offered && r.s_ready;
