@@ -7,8 +7,14 @@
 // Contract: the first flit is offered 1 cycle after acceptance (a register
 // stage); a new packet is accepted as its predecessor's last flit leaves, so
 // a pipeline's issue interval is at least the flit count of its packets.
+//
+// The descriptor's register is the parent's: it loads the packet's fields
+// at the edges of m_gclk where m_load is high (the acceptance), into its own
+// output ports. (Written for simulation cost, the same hardware as
+// rtl/v1/flit_serializer_v1.sv with its m_data register: a parent's fields
+// as separate ports were copied out of that register at every edge of this
+// unit; written at the load, they change only there.)
 module flit_serializer #(
-    parameter int W = 32,           // descriptor bits carried to the output
     parameter int BYTES_W = 16,
     parameter int FLIT_BYTES = 256
 ) (
@@ -17,14 +23,14 @@ module flit_serializer #(
 
     input  logic               s_valid,
     output logic               s_ready,
-    input  logic [W-1:0]       s_data,
     input  logic [BYTES_W-1:0] s_bytes,
 
     output logic               m_valid,
     input  logic               m_ready,
-    output logic [W-1:0]       m_data,
     output logic               m_first,
-    output logic               m_last
+    output logic               m_last,
+    output logic               m_load,    // the descriptor register loads s_* at this edge
+    output logic               m_gclk     // ... on this unit's clock
 );
     localparam int FLIT_SHIFT = $clog2(FLIT_BYTES);
 
@@ -36,18 +42,17 @@ module flit_serializer #(
                    : BYTES_W'((32'(s_bytes) + FLIT_BYTES - 1) >> FLIT_SHIFT);
     assign m_last  = m_valid && flits_left_q == 0;
     assign s_ready = !m_valid || (m_ready && flits_left_q == 0);
+    assign m_load  = s_valid && s_ready;
 
     // this block's clock, gated by its own activity (clock_gate.sv): a packet offered or being sent
-    logic gclk;
-    clock_gate u_clock_gate (.clk, .en(rst || s_valid || m_valid), .gclk);
+    clock_gate u_clock_gate (.clk, .en(rst || s_valid || m_valid), .gclk(m_gclk));
 
-    always_ff @(posedge gclk) begin
+    always_ff @(posedge m_gclk) begin
         if (rst) begin
             m_valid <= 1'b0;
         end else if (s_ready) begin
             m_valid <= s_valid;
             if (s_valid) begin
-                m_data       <= s_data;
                 m_first      <= 1'b1;
                 flits_left_q <= s_flits - 1'b1;
             end
@@ -59,12 +64,9 @@ module flit_serializer #(
 
 `ifndef SYNTHESIS
     initial assert ((1 << FLIT_SHIFT) == FLIT_BYTES) else $error("flit_serializer: FLIT_BYTES must be a power of two");
-    logic held_q;
-    logic [W-1:0] held_data_q;
-    always_ff @(posedge gclk) begin
-        held_q <= !rst && m_valid && !m_ready;
-        if (m_valid && !m_ready) held_data_q <= m_data;   // copied only while held
-        if (held_q) assert (m_valid && m_data == held_data_q) else $error("flit_serializer: flit changed while stalled");
-    end
+    // a flit held on m_* keeps its descriptor: no load while it waits
+    // (the v1 block compared the held descriptor with the next cycle's)
+    always_ff @(posedge m_gclk)
+        if (!rst && m_valid && !m_ready) assert (!m_load) else $error("flit_serializer: flit changed while stalled");
 `endif
 endmodule

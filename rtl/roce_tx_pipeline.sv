@@ -287,15 +287,20 @@ module roce_tx_pipeline #(
         .s_valid(psn_valid), .s_ready(psn_ready), .s_data(psn_fields),
         .m_valid(hc_valid), .m_ready(hc_ready), .m_data(hc_data), .busy(chain_busy), .holding(chain_held[0]), .tap_at(tap_c));
 
-    // the packet header: ids and the fields of the QP context
-    localparam int HDR_W = ID_W + PKT_W + 1 + PSN_W + 24;
-    logic [HDR_W-1:0] flit_data;
-    flit_serializer #(.W(HDR_W), .BYTES_W(BYTES_W), .FLIT_BYTES(FLIT_BYTES)) u_flit_out (
-        .clk, .rst, .s_valid(hc_valid), .s_ready(hc_ready),
-        .s_data({hc_data[PTAG_W +: PSN_W + 24], hc_data[ID_W +: PKT_W + 1], hc_data[ID_W-1:0]}),
-        .s_bytes(hc_data[PTAG_W-1 -: BYTES_W]),
-        .m_valid, .m_ready, .m_data(flit_data), .m_first, .m_last);
-    assign {m_dest_qpn, m_psn, m_pkt_last, m_pkt, m_id} = flit_data;
+    // the packet header: ids and the fields of the QP context, in the
+    // output ports' registers, loaded as the serializer takes a packet (its
+    // m_load, on its clock): they change only there
+    logic flit_load, flit_gclk;
+    flit_serializer #(.BYTES_W(BYTES_W), .FLIT_BYTES(FLIT_BYTES)) u_flit_out (
+        .clk, .rst, .s_valid(hc_valid), .s_ready(hc_ready), .s_bytes(hc_data[PTAG_W-1 -: BYTES_W]),
+        .m_valid, .m_ready, .m_first, .m_last, .m_load(flit_load), .m_gclk(flit_gclk));
+    always_ff @(posedge flit_gclk) begin
+        if (!rst && flit_load) begin
+            {m_dest_qpn, m_psn} <= hc_data[PTAG_W +: PSN_W + 24];
+            {m_pkt_last, m_pkt} <= hc_data[ID_W +: PKT_W + 1];
+            m_id                <= hc_data[ID_W-1:0];
+        end
+    end
 
     // Activity, read by the bridge after an edge: registers only (no input,
     // no cfg_now), so the edge can leave the logic of the inputs to the next

@@ -344,17 +344,22 @@ module ub_tx_pipeline #(
 
     assign ctx_fill_wait_id = sg_id;
 
-    // the packet header: ids and the fields of the TP-channel record, in the
-    // lookup's entry order below the PSN (the EID in the low words, the tag
-    // word-aligned above it): the flit register loads them without shifts
-    localparam int HDR_W = ID_W + PKT_W + 1 + PSN_W + 24 + 128;
-    logic [HDR_W-1:0] flit_data;
-    flit_serializer #(.W(HDR_W), .BYTES_W(BYTES_W), .FLIT_BYTES(FLIT_BYTES)) u_flit_out (
-        .clk, .rst, .s_valid(tp_valid), .s_ready(tp_ready),
-        .s_data({tp_peer, tp_psn, tp_tag[ID_W +: PKT_W + 1], tp_tag[ID_W-1:0], tp_eid}),
-        .s_bytes(tp_tag[PTAG_W-1 -: BYTES_W]),
-        .m_valid, .m_ready, .m_data(flit_data), .m_first, .m_last);
-    assign {m_peer_tp, m_psn, m_pkt_last, m_pkt, m_id, m_remote_eid} = flit_data;
+    // the packet header: ids and the fields of the TP-channel record, in
+    // the output ports' registers, loaded as the serializer takes a packet
+    // (its m_load, on its clock): they change only there
+    logic flit_load, flit_gclk;
+    flit_serializer #(.BYTES_W(BYTES_W), .FLIT_BYTES(FLIT_BYTES)) u_flit_out (
+        .clk, .rst, .s_valid(tp_valid), .s_ready(tp_ready), .s_bytes(tp_tag[PTAG_W-1 -: BYTES_W]),
+        .m_valid, .m_ready, .m_first, .m_last, .m_load(flit_load), .m_gclk(flit_gclk));
+    always_ff @(posedge flit_gclk) begin
+        if (!rst && flit_load) begin
+            {m_pkt_last, m_pkt} <= tp_tag[ID_W +: PKT_W + 1];
+            m_id                <= tp_tag[ID_W-1:0];
+            m_psn               <= tp_psn;
+            m_peer_tp           <= tp_peer;
+            m_remote_eid        <= tp_eid;
+        end
+    end
 
     // Activity, read by the bridge after an edge: registers only (no input,
     // no cfg_now), so the edge can leave the logic of the inputs to the next
