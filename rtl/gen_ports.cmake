@@ -474,6 +474,41 @@ ${body}
       set(${dropped_var} "${dropped}" PARENT_SCOPE)
     endif()
   endfunction()
+  # body without its top-level stores of internal signals that the input
+  # region assigns too (ico_set), which the next clock-low settle
+  # recomputes from the new registers, as for the functions the edge leaves
+  # out whole (EdgeNba, below): Verilator merges such combinational updates
+  # into the end of a unit's sequential function, so the edge would compute
+  # them twice. Only whole statements `vlSelf-><sig>[<constant>] =
+  # <expression>;` at the body's top level, not ports (a bridge may read
+  # them after the edge), and only a signal that nothing of the edge
+  # mentions after its first store: not the rest of the body, nor `later`
+  # (the functions the edge may run after it). A register reads the values
+  # from before the edge, so its readers come before the store in the NBA
+  # region's order. `out`: the body, with them left out.
+  function(without_settled_stores out body later)
+    set(store "(\\[[0-9a-fxU]+\\])*[ \n]*= [^;]*;")
+    captures(tops "${body}" "\n    vlSelf->([A-Za-z0-9_]+)(\\[[0-9a-fxU]+\\])*[ \n]*=[^=]")
+    list(REMOVE_DUPLICATES tops)
+    foreach(n IN LISTS tops)
+      if(NOT n IN_LIST ico_set OR NOT n MATCHES "__DOT__")
+        continue()
+      endif()
+      set(ref "vlSelf->${n}([^A-Za-z0-9_]|$)")
+      if(later MATCHES "${ref}")
+        continue()
+      endif()
+      string(REGEX MATCH "\n    vlSelf->${n}${store}" first "${body}")
+      string(FIND "${body}" "${first}" at)
+      string(SUBSTRING "${body}" ${at} -1 rest)
+      string(REGEX REPLACE "\n    vlSelf->${n}${store}" "" rest "${rest}")
+      if(rest MATCHES "${ref}")
+        continue()
+      endif()
+      string(REGEX REPLACE "\n    vlSelf->${n}${store}" "" body "${body}")
+    endforeach()
+    set(${out} "${body}" PARENT_SCOPE)
+  endfunction()
   # A copy <prefix>__<f> of `body` with `fixed` and `zeros` low, taken
   # while `zeros` are: `call_var` (the call the settle makes otherwise)
   # becomes that call guarded by them, falling back to it.
@@ -913,7 +948,17 @@ ${activity_body}  }")
       if(settle_low_wanted)
         called(masked_fns "${masked_body}")
         foreach(f IN LISTS masked_fns)
-          fn_body(b ${f})
+          fn_body(masked_body_${f} ${f})
+        endforeach()
+        set(later_fns ${masked_fns})
+        foreach(f IN LISTS masked_fns)
+          set(b "${masked_body_${f}}")
+          # (what the edge may run after f: without_settled_stores)
+          list(REMOVE_AT later_fns 0)
+          set(later "")
+          foreach(g IN LISTS later_fns)
+            string(APPEND later "${masked_body_${g}}")
+          endforeach()
           string(REGEX MATCHALL "\n" nl "${b}")
           list(LENGTH nl n_lines)
           if(n_lines LESS_EQUAL ${edge_low_max_lines})
@@ -922,11 +967,16 @@ ${activity_body}  }")
             with_values(low_body "${b}" "rst=0U;clk=1U")
             if(low_body STREQUAL "")
               # (one that does not read rst: copied where the copy takes
-              # temporaries as locals, localized() below)
+              # temporaries as locals, localized() below, or leaves stores
+              # to the settle)
               localized(local_body ${f} "${b}")
-              if(NOT local_body STREQUAL b)
+              without_settled_stores(kept_body "${b}" "${later}")
+              if(NOT local_body STREQUAL b OR NOT kept_body STREQUAL b)
                 set(low_body "${b}")
               endif()
+            endif()
+            if(NOT low_body STREQUAL "")
+              without_settled_stores(low_body "${low_body}" "${later}")
             endif()
             if(NOT low_body STREQUAL "")
               add_low_copy(edge_low ${f} "${low_body}" edge_low_decls)
