@@ -490,6 +490,7 @@ ${body}
     set(store "(\\[[0-9a-fxU]+\\])*[ \n]*= [^;]*;")
     captures(tops "${body}" "\n    vlSelf->([A-Za-z0-9_]+)(\\[[0-9a-fxU]+\\])*[ \n]*=[^=]")
     list(REMOVE_DUPLICATES tops)
+    list(REVERSE tops)   # (the last first: a store read only by a later one goes with it)
     foreach(n IN LISTS tops)
       if(NOT n IN_LIST ico_set OR NOT n MATCHES "__DOT__")
         continue()
