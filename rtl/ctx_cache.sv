@@ -127,6 +127,18 @@ module ctx_cache #(
     // done with its records) clocks the pins alone.
     logic main_gclk, pin_gclk;
 
+    // The configuration, loaded at reset (the cfg_* inputs are held from
+    // before the reset on) on a clock of its own that runs only then:
+    // registered, so that the tag search's set geometry (a division) is not
+    // logic of the inputs, evaluated by a simulator in every cycle.
+    logic             cfg_gclk;
+    logic [ENT_W-1:0] entries_q, ways_q;
+    clock_gate u_cfg_gate (.clk, .en(rst), .gclk(cfg_gclk));
+    always_ff @(posedge cfg_gclk) begin
+        entries_q <= cfg_entries;
+        ways_q    <= cfg_ways;
+    end
+
     // ---------------- tag search (combinational) ----------------
     logic [1:0]       found, pend, evicts, can_go, need;
     logic [IDX_W-1:0] choice [2];
@@ -135,14 +147,14 @@ module ctx_cache #(
     assign choice[1] = choice1;
     if (CAM_SEARCH != 0) begin : g_cam
         ctx_cache_tags_cam #(.MAX_ENTRIES(MAX_ENTRIES), .KEY_W(KEY_W), .STAMP_W(STAMP_W)) u_tags (
-            .clk(main_gclk), .cfg_entries, .cfg_ways, .tag_valid, .tag_pend, .tag_pin,
+            .clk(main_gclk), .cfg_entries(entries_q), .cfg_ways(ways_q), .tag_valid, .tag_pend, .tag_pin,
             .s_valid, .s_keys, .s_key0, .s_key1,
             .found, .pend, .evicts, .can_go, .choice0, .choice1,
             .evict_key0(lk_evict_key0), .evict_key1(lk_evict_key1),
             .upd_fire(lk_fire), .upd_need(need), .upd_stamp(stamp_ctr));
     end else begin : g_loop
         ctx_cache_tags_loop #(.MAX_ENTRIES(MAX_ENTRIES), .KEY_W(KEY_W), .STAMP_W(STAMP_W)) u_tags (
-            .clk(main_gclk), .cfg_entries, .cfg_ways, .tag_valid, .tag_pend, .tag_pin,
+            .clk(main_gclk), .cfg_entries(entries_q), .cfg_ways(ways_q), .tag_valid, .tag_pend, .tag_pin,
             .s_valid, .s_keys, .s_key0, .s_key1,
             .found, .pend, .evicts, .can_go, .choice0, .choice1,
             .evict_key0(lk_evict_key0), .evict_key1(lk_evict_key1),
@@ -325,7 +337,7 @@ module ctx_cache #(
     cp_merge_key1: cover property (@(posedge clk) disable iff (rst) lk_fire && lk_merge[1]);
     cp_evict_key0: cover property (@(posedge clk) disable iff (rst) lk_fire && lk_evict[0]);
     cp_evict_key1: cover property (@(posedge clk) disable iff (rst) lk_fire && lk_evict[1]);
-    cp_evict_in_set: cover property (@(posedge clk) disable iff (rst) lk_fire && lk_evict != 2'b00 && cfg_ways != '0);
+    cp_evict_in_set: cover property (@(posedge clk) disable iff (rst) lk_fire && lk_evict != 2'b00 && ways_q != '0);
     cp_answer_same_cycle: cover property (@(posedge clk) disable iff (rst) lk_fire && bypass);
     cp_answer_behind_older: cover property (@(posedge clk) disable iff (rst) lk_fire && all_hit && !bypass);
     cp_answer_after_fill: cover property (@(posedge clk) disable iff (rst) pop && (rob_p[{rob_head, 1'b0}] || rob_p[{rob_head, 1'b1}]));

@@ -60,7 +60,7 @@ module rx_pipeline #(
     assign len_short = LEN_W'(cfg_depth_short - fixed_depth);
 
     // Two gated clocks (clock_gate.sv): the front (the input register, the
-    // context gate's check, the configuration register) changes state only
+    // context gate's check, the configuration registers) changes state only
     // with a packet offered or held in the register, the back (the arbiter
     // and the output register) only with an item at a chain's tap or held
     // in the output register (or at reset).
@@ -69,6 +69,20 @@ module rx_pipeline #(
     logic         gclk, gclk_back;
     clock_gate u_clock_gate (.clk, .en(rst || s_valid || in_valid), .gclk);
     clock_gate u_back_gate (.clk, .en(rst || f_valid || sh_valid || m_valid), .gclk(gclk_back));
+
+    // The configuration, loaded at reset (every cfg_* input but cfg_now is
+    // held from before the reset on): registered, so that no logic depends
+    // on a cfg_* input combinationally (a simulator evaluates the logic of
+    // the inputs in every cycle, the registers' only where they change).
+    logic             ctx_gate_q;
+    logic [LEN_W-1:0] len_full_q, len_short_q;
+    always_ff @(posedge gclk) begin
+        if (rst) begin
+            ctx_gate_q  <= cfg_ctx_gate;
+            len_full_q  <= len_full;
+            len_short_q <= len_short;
+        end
+    end
 
     logic [W-1:0] in_data;
     pipe_reg #(.W(W)) u_flit_in (
@@ -81,7 +95,7 @@ module rx_pipeline #(
     logic         gate_entry;
     /* verilator lint_on UNUSEDSIGNAL */
     ctx_gate #(.W(W), .ID_W(ID_W), .ENT_W(1)) u_ctx_gate (
-        .clk(gclk), .rst, .cfg_enable(cfg_ctx_gate),
+        .clk(gclk), .rst, .cfg_enable(ctx_gate_q),
         .s_valid(in_valid), .s_ready(in_ready), .s_data(in_data), .s_id(in_data[ID_W-1:0]), .s_entry(1'b0),
         .s_grant_valid, .s_grant_ready, .s_grant_id, .s_grant_entry(1'b0),
         .m_valid(bg_valid), .m_ready(bg_ready), .m_data(bg_data), .m_entry(gate_entry),
@@ -98,14 +112,14 @@ module rx_pipeline #(
     logic [W-1:0]    f_data;
     logic [CT_W-1:0] tap_f, tap_s;
     stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_parse_chain (
-        .clk, .rst, .cfg_len(len_full), .cfg_now(cfg_now[CT_W-1:0]),
+        .clk, .rst, .cfg_len(len_full_q), .cfg_now(cfg_now[CT_W-1:0]),
         .s_valid(bg_valid && !is_short), .s_ready(f_ready), .s_data(bg_data),
         .m_valid(f_valid), .m_ready(f_out_ready), .m_data(f_data), .busy(f_busy), .holding(chain_held[0]), .tap_at(tap_f));
 
     logic         sh_ready, sh_out_ready;
     logic [W-1:0] sh_data;
     stage_chain #(.W(W), .MAX_LEN(MAX_CHAIN)) u_short_chain (
-        .clk, .rst, .cfg_len(len_short), .cfg_now(cfg_now[CT_W-1:0]),
+        .clk, .rst, .cfg_len(len_short_q), .cfg_now(cfg_now[CT_W-1:0]),
         .s_valid(bg_valid && is_short), .s_ready(sh_ready), .s_data(bg_data),
         .m_valid(sh_valid), .m_ready(sh_out_ready), .m_data(sh_data), .busy(sh_busy), .holding(chain_held[1]), .tap_at(tap_s));
 
@@ -133,8 +147,6 @@ module rx_pipeline #(
     // (the chains' at-tap compares are never true right after an edge, and
     // their items in flight are reported by chain_*); a packet at the gate
     // with nothing else in the block waits for its grant.
-    logic ctx_gate_q;   // cfg_ctx_gate, loaded at reset
-    always_ff @(posedge gclk) if (rst) ctx_gate_q <= cfg_ctx_gate;
     assign busy  = in_valid || m_valid;
     assign quiet = ctx_gate_q && in_valid && !m_valid;
     // items in flight in the chains change nothing until they reach their

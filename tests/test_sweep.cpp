@@ -194,12 +194,14 @@ TEST_CASE("area: the context cache's synthesized state follows its entries exact
     at[entries] = area_of(r.out, "ctx_cache");
     REQUIRE(at[entries].ff_bits > 0);
     // its clock gates' enable latches (clock_gate.sv), as many as Verilator
-    // found gated clocks in it (two), and no inferred latch
+    // found gated clocks in it (three), and no inferred latch
     CHECK(at[entries].latch_bits == ubsim::GatedClocks<Vctx_cache>::kCount);
   }
-  // per entry: a 26-bit key, a 32-bit LRU stamp, valid, pending and pinned = 61 flip-flops
-  CHECK(at[64].ff_bits - at[32].ff_bits == 32 * 61);
-  CHECK(at[128].ff_bits - at[64].ff_bits == 64 * 61);
+  // per entry: a 26-bit key, a 32-bit LRU stamp, valid, pending and pinned =
+  // 61 flip-flops; and the two configuration registers (entries and ways,
+  // loaded at reset) one bit wider each per doubling
+  CHECK(at[64].ff_bits - at[32].ff_bits == 32 * 61 + 2);
+  CHECK(at[128].ff_bits - at[64].ff_bits == 64 * 61 + 2);
   // per entry an 8-bit pin count (an array); and the reorder buffer's 32 slot
   // fields (2 keys x 16) each gain one index bit per doubling
   CHECK(at[64].mem_bits - at[32].mem_bits == 32 * 8 + 32);
@@ -243,7 +245,7 @@ TEST_CASE("area: the synthesized blocks read in yosys, and their only latches ar
     CHECK(a.latch_bits == count);
   }
   CHECK(gates.at("ub_tx_pipeline") > 0);   // the send pipelines gate their idle units
-  CHECK(ubsim::GatedClocks<Vctx_cache>::kCount == 2);   // the context cache its tags and its pins
+  CHECK(ubsim::GatedClocks<Vctx_cache>::kCount == 3);   // the context cache its tags, its pins and its configuration
 }
 
 TEST_CASE("area: bad blocks and RTL options fail in one line, exit 2", "[area]") {
