@@ -29,7 +29,7 @@ module flit_serializer #(
     input  logic               m_ready,
     output logic               m_first,
     output logic               m_last,
-    output logic               m_load,    // the descriptor register loads s_* at this edge
+    output logic               m_load,    // a packet is taken at this edge: the parent's descriptor register loads
     output logic               m_gclk     // ... on this unit's clock
 );
     localparam int FLIT_SHIFT = $clog2(FLIT_BYTES);
