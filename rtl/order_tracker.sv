@@ -175,13 +175,17 @@ module order_tracker #(
         hit = 1'b0; free_found = 1'b0; in_slot = '0; free_slot = '0;
         oversize = 1'b0; illegal = 1'b0; has_slot = 1'b1; has_room = 1'b1; must_hold = 1'b0; new_e = '0;
         if (s_present) begin
-            for (int i = 0; i < SLOTS; i++) begin
-                if (slot_valid[i]) begin   // (a slot's compare only where it holds a queue)
-                    if (slot_queues[i*QID_W +: QID_W] == s_queue) begin hit = 1'b1; in_slot = SLOT_W'(i); end
-                end else if (!free_found) begin
-                    free_found = 1'b1; free_slot = SLOT_W'(i);
+            // (no queue tracked, as for responses and untracked requests
+            // only: slot 0 is the first free one, without the per-slot scan)
+            if (slot_valid == '0) free_found = 1'b1;
+            else
+                for (int i = 0; i < SLOTS; i++) begin
+                    if (slot_valid[i]) begin   // (a slot's compare only where it holds a queue)
+                        if (slot_queues[i*QID_W +: QID_W] == s_queue) begin hit = 1'b1; in_slot = SLOT_W'(i); end
+                    end else if (!free_found) begin
+                        free_found = 1'b1; free_slot = SLOT_W'(i);
+                    end
                 end
-            end
             if (!hit) in_slot = free_slot;
             oversize  = s_track && s_mode == MODE_UNO && s_payload > cfg_mtu;
             illegal   = s_track && s_mode == MODE_UNO && (s_tag != TAG_NO || s_fence || s_comp_order || oversize);
