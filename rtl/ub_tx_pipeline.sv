@@ -360,6 +360,11 @@ module ub_tx_pipeline #(
             m_remote_eid        <= tp_eid;
         end
     end
+`ifndef SYNTHESIS
+    stream_hold_check #(.W(ID_W + PKT_W + 1 + PSN_W + 24 + 128)) u_header_hold (
+        .clk(flit_gclk), .rst, .valid(m_valid), .ready(m_ready && m_last),   // (a packet: until its last flit leaves)
+        .data({m_id, m_pkt, m_pkt_last, m_psn, m_peer_tp, m_remote_eid}));
+`endif
 
     // Activity, read by the bridge after an edge: registers only (no input,
     // no cfg_now), so the edge can leave the logic of the inputs to the next
